@@ -1,0 +1,13 @@
+// Every migration of the registry, in order. Names are never reused or
+// renamed: a registry records the names it has applied.
+import type { Kysely } from 'kysely';
+import type { EngineCapabilities } from '../../src/registry/engine.js';
+import * as initial from './0001_initial.js';
+
+export interface RegistryMigration {
+  up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
+}
+
+export const migrations: Record<string, RegistryMigration> = {
+  '0001_initial': initial,
+};

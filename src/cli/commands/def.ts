@@ -1,0 +1,35 @@
+// sextant def PATH:LINE:COL | SYMBOL: where something is defined.
+import { chooseRepo, repoRelative, withNavigation } from '../context.js';
+import { parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { print, printJson } from '../output.js';
+
+export const spec: CommandSpec = {
+  name: 'def',
+  summary: 'Go to definition: by position (PATH:LINE:COL, 1-based) or by exact symbol name.',
+  usage: 'sextant def PATH:LINE:COL | SYMBOL [--repo NAME] [--json]',
+  details: ['  --repo NAME   the repository (default: the indexed repository containing the current directory)'],
+  options: { repo: { type: 'string' } },
+  maxPositionals: 1,
+};
+
+export async function run({ values, positionals }: Parsed): Promise<number> {
+  if (!positionals[0]) throw new UsageError(`what to look up is missing (usage: ${spec.usage})`);
+  const target = parseTarget(positionals[0]);
+  return withNavigation(values.registry as string | undefined, async (nav) => {
+    const choice = await chooseRepo(nav, values.repo as string | undefined);
+    const result = await nav.goToDefinition({
+      repo: choice.slug,
+      ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
+    });
+    if (values.json) printJson(result);
+    else if (!result.found) print(result.message ?? 'no definition found');
+    else {
+      for (const d of result.definitions) {
+        const where = `${d.repo === result.repo ? '' : `${d.repo}:`}${d.path}:${d.line}:${d.column}`;
+        print(`${where}  ${d.kind} ${d.container ? `${d.container}.` : ''}${d.name}`);
+        if (d.preview !== undefined) print(`    ${d.preview.trim()}`);
+      }
+    }
+    return result.found ? 0 : 1;
+  });
+}

@@ -1,0 +1,51 @@
+// sextant refs PATH:LINE:COL | SYMBOL: every reference to something.
+import { REF_KINDS } from '../../registry/payload.js';
+import { CAP, LIMIT } from '../../protocol/references.js';
+import { chooseRepo, repoRelative, withNavigation } from '../context.js';
+import { numberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { plural, print, printJson } from '../output.js';
+
+export const spec: CommandSpec = {
+  name: 'refs',
+  summary: 'Find references: by position (PATH:LINE:COL, 1-based) or by exact symbol name.',
+  usage: 'sextant refs PATH:LINE:COL | SYMBOL [--repo NAME] [--kind KIND] [--limit N] [--no-declaration] [--json]',
+  details: [
+    '  --repo NAME        the repository (default: the indexed repository containing the current directory)',
+    `  --kind KIND        only references of this kind: ${REF_KINDS.join(', ')}`,
+    `  --limit N          at most N references (default ${LIMIT}, at most ${CAP})`,
+    '  --no-declaration   leave out the declarations',
+  ],
+  options: { repo: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' }, 'no-declaration': { type: 'boolean' } },
+  maxPositionals: 1,
+};
+
+export async function run({ values, positionals }: Parsed): Promise<number> {
+  if (!positionals[0]) throw new UsageError(`what to look up is missing (usage: ${spec.usage})`);
+  const target = parseTarget(positionals[0]);
+  const kind = values.kind as string | undefined;
+  if (kind !== undefined && !(REF_KINDS as readonly string[]).includes(kind)) {
+    throw new UsageError(`--kind must be one of ${REF_KINDS.join(', ')}, got "${kind}"`);
+  }
+  const limit = numberOption(values.limit, 'limit', 1) ?? LIMIT;
+  return withNavigation(values.registry as string | undefined, async (nav) => {
+    const choice = await chooseRepo(nav, values.repo as string | undefined);
+    const result = await nav.findReferences({
+      repo: choice.slug,
+      ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
+      include_declaration: !values['no-declaration'],
+      ...(kind ? { kind: kind as (typeof REF_KINDS)[number] } : {}),
+      limit,
+    });
+    if (values.json) {
+      printJson(result);
+      return 0;
+    }
+    if (result.message) print(result.message);
+    for (const r of result.references) print(`${r.path}:${r.line}:${r.column}  ${r.kind.padEnd(10)} ${r.preview?.trim() ?? ''}`);
+    const shown = result.truncated ? `${result.references.length} of ${result.total}` : `${result.total}`;
+    print(
+      `${plural(result.total, 'reference').replace(/^[\d,]+/, shown)}${result.truncated ? ` (truncated: raise --limit, at most ${CAP})` : ''}`,
+    );
+    return 0;
+  });
+}

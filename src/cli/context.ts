@@ -1,0 +1,50 @@
+// What commands share: the registry, the query layer, and which repository
+// the user means (named with --repo, or the one containing the current directory).
+import { relative, resolve, sep } from 'node:path';
+import { UserError } from '../errors.js';
+import { gitRoot } from '../freshness/git.js';
+import { Navigation } from '../navigation/index.js';
+import { openRegistry } from '../registry/open.js';
+import type { Engine } from '../registry/engine.js';
+
+export async function withNavigation<T>(registry: string | undefined, action: (nav: Navigation, engine: Engine) => Promise<T>): Promise<T> {
+  const engine = await openRegistry({ registry });
+  try {
+    return await action(new Navigation(engine), engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+export interface RepoChoice {
+  slug: string;
+  /** The worktree root when the current directory is inside the repository. */
+  root: string | undefined;
+}
+
+/** --repo NAME, else the registered repository whose worktree contains the current directory. */
+export async function chooseRepo(nav: Navigation, named: string | undefined, cwd = process.cwd()): Promise<RepoChoice> {
+  let root: string | undefined;
+  try {
+    root = await gitRoot(cwd);
+  } catch {
+    root = undefined;
+  }
+  if (named) {
+    const repo = await nav.lookups.repo(named);
+    return { slug: named, root: repo && root && repo.root_path === root ? root : undefined };
+  }
+  if (root) {
+    const repo = await nav.lookups.db.selectFrom('repos').select('slug').where('root_path', '=', root).executeTakeFirst();
+    if (repo) return { slug: repo.slug, root };
+    throw new UserError(`${root} is not indexed yet: run \`sextant index\` there, or pass --repo NAME`);
+  }
+  throw new UserError('the current directory is not in a git repository: pass --repo NAME (see `sextant status`)');
+}
+
+/** A path typed at a terminal, made repository-relative when the user is inside the repository. */
+export function repoRelative(path: string, choice: RepoChoice, cwd = process.cwd()): string {
+  if (!choice.root) return path;
+  const rel = relative(choice.root, resolve(cwd, path));
+  return rel.split(sep).join('/');
+}

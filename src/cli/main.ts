@@ -1,0 +1,68 @@
+// sextant's command line: find the command, parse its options, run it, and
+// turn failures into one line on stderr with a non-zero exit.
+import { UserError } from '../errors.js';
+import { helpText, parseCommand, UsageError, type CommandSpec, type Parsed } from './parse.js';
+import { VERSION } from './version.js';
+
+interface CommandModule {
+  spec: CommandSpec;
+  run(parsed: Parsed): Promise<number>;
+}
+
+// Loaded on demand, so `sextant mcp` does not pay for the indexing code.
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  index: () => import('./commands/index.js'),
+  status: () => import('./commands/status.js'),
+  def: () => import('./commands/def.js'),
+  refs: () => import('./commands/refs.js'),
+  mcp: () => import('./commands/mcp.js'),
+};
+
+async function usage(): Promise<string> {
+  const lines = [`sextant ${VERSION}: precise code navigation from SCIP indexes`, '', 'usage: sextant COMMAND [options]', '', 'commands:'];
+  for (const load of Object.values(COMMANDS)) {
+    const { spec } = await load();
+    lines.push(`  ${spec.name.padEnd(8)} ${spec.summary}`);
+  }
+  lines.push('', 'Run `sextant COMMAND --help` for its options.');
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
+      process.stdout.write(helpText((await COMMANDS[rest[0]]!()).spec) + '\n');
+    } else {
+      process.stdout.write((await usage()) + '\n');
+    }
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(VERSION + '\n');
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`sextant: unknown command "${name}": run \`sextant --help\` for the commands\n`);
+    return 2;
+  }
+  const command = await load();
+  try {
+    const parsed = parseCommand(command.spec, rest);
+    if (parsed.values.help) {
+      process.stdout.write(helpText(command.spec) + '\n');
+      return 0;
+    }
+    return await command.run(parsed);
+  } catch (error) {
+    if (error instanceof UserError) {
+      process.stderr.write(`sextant ${name}: ${error.message}\n`);
+      return error instanceof UsageError ? 2 : 1;
+    }
+    process.stderr.write(
+      `sextant ${name}: internal error: ${error instanceof Error ? (process.env.SEXTANT_DEBUG ? error.stack : error.message) : String(error)}\n`,
+    );
+    return 70;
+  }
+}

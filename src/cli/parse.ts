@@ -1,0 +1,90 @@
+// Command-line parsing, kept apart from what commands do. Options are declared
+// per command; anything undeclared is rejected with the command's usage.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UserError } from '../errors.js';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Lines of help after the usage. */
+  details: string[];
+  options: OptionSpec;
+  /** Most positional arguments accepted. */
+  maxPositionals: number;
+}
+
+/** Options every command takes. */
+export const COMMON_OPTIONS: OptionSpec = {
+  registry: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export const COMMON_HELP = [
+  '  --registry PATH   the registry file (default $SEXTANT_REGISTRY, else $SEXTANT_HOME/registry.db, SEXTANT_HOME=~/.sextant)',
+  '  --json            print the result as JSON on stdout',
+  '  -h, --help        show this help',
+];
+
+export class UsageError extends UserError {
+  override name = 'UsageError';
+}
+
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+export function parseCommand(spec: CommandSpec, argv: string[]): Parsed {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...spec.options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    throw new UsageError(`${message} (usage: ${spec.usage}; see \`sextant ${spec.name} --help\`)`);
+  }
+  if (parsed.positionals.length > spec.maxPositionals) {
+    throw new UsageError(`unexpected argument "${parsed.positionals[spec.maxPositionals]}" (usage: ${spec.usage})`);
+  }
+  return { values: parsed.values as Parsed['values'], positionals: parsed.positionals };
+}
+
+export function helpText(spec: CommandSpec): string {
+  return [
+    `usage: ${spec.usage}`,
+    '',
+    spec.summary,
+    '',
+    ...spec.details,
+    ...(spec.details.length ? [''] : []),
+    'options:',
+    ...COMMON_HELP,
+  ].join('\n');
+}
+
+/** A whole number option within bounds. */
+export function numberOption(
+  value: string | boolean | undefined,
+  name: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be a number between ${min} and ${max}, got "${String(value)}"`);
+  }
+  return n;
+}
+
+/** PATH:LINE:COL, or a bare symbol name. */
+export function parseTarget(text: string): { path: string; line: number; column: number } | { symbol: string } {
+  const m = /^(.+):(\d+):(\d+)$/.exec(text);
+  if (m) return { path: m[1]!, line: Number(m[2]), column: Number(m[3]) };
+  if (/^(.+):\d+$/.test(text))
+    throw new UsageError(`"${text}" has a line but no column: write PATH:LINE:COL (1-based), e.g. src/a.ts:12:5`);
+  return { symbol: text };
+}

@@ -1,0 +1,110 @@
+// A snapshot of a git worktree: its HEAD, its files (tracked, and untracked
+// but not ignored) with git blob hashes, and what is uncommitted. Clean files
+// take their hash from git's index; changed files are hashed from disk, the
+// way `git hash-object` would.
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { UserError } from '../errors.js';
+import { gitAt, gitRoot, headCommit } from './git.js';
+
+export interface WorktreeFile {
+  path: string;
+  /** git blob sha1 of the content as it is in the worktree. */
+  sha: string;
+  /** Differs from HEAD (modified, added or untracked). */
+  dirty: boolean;
+}
+
+export interface Worktree {
+  root: string;
+  head: string;
+  files: WorktreeFile[];
+  /** Paths that differ from HEAD, deleted ones included. */
+  changed: string[];
+  /** Identifies the uncommitted state; null when the worktree is clean. */
+  fingerprint: string | null;
+}
+
+const REGULAR = /^100(644|755)$/;
+
+export async function readWorktree(path: string): Promise<Worktree> {
+  const root = await gitRoot(path);
+  const head = await headCommit(root);
+  if (!head) throw new UserError(`${root} has no commits yet: commit something first, then index`);
+  const git = gitAt(root);
+
+  const files = new Map<string, WorktreeFile>();
+  for (const entry of (await git.raw(['ls-files', '-z', '-s'])).split('\0')) {
+    // "<mode> <sha> <stage>\t<path>"; symlinks and submodules are not files of ours.
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, sha] = entry.slice(0, tab).split(' ');
+    if (!REGULAR.test(mode!)) continue;
+    const filePath = entry.slice(tab + 1);
+    if (!files.has(filePath)) files.set(filePath, { path: filePath, sha: sha!, dirty: false });
+  }
+
+  const changed = new Set<string>();
+  const status = (await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'])).split('\0');
+  for (const entry of status) {
+    if (entry.length < 4) continue;
+    const code = entry.slice(0, 2);
+    const filePath = entry.slice(3);
+    changed.add(filePath);
+    if (code.includes('D')) {
+      files.delete(filePath);
+      continue;
+    }
+    const sha = hashWorktreeFile(root, filePath);
+    if (sha === undefined) files.delete(filePath);
+    else files.set(filePath, { path: filePath, sha, dirty: true });
+  }
+
+  const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { root, head, files: sorted, changed: [...changed].sort(), fingerprint: fingerprintOf(changed, files) };
+}
+
+/** Hash of the uncommitted paths and their contents; null when nothing is uncommitted. */
+export function fingerprintOf(changed: Iterable<string>, files: Map<string, WorktreeFile>): string | null {
+  const paths = [...changed].sort();
+  if (paths.length === 0) return null;
+  const hash = createHash('sha256');
+  for (const p of paths) hash.update(`${p}\0${files.get(p)?.sha ?? 'deleted'}\n`);
+  return hash.digest('hex');
+}
+
+/** git's blob hash of a regular file inside `root`; undefined for anything else. */
+export function hashWorktreeFile(root: string, path: string): string | undefined {
+  const content = readRepoFile(root, path);
+  return content === undefined ? undefined : gitBlobSha(content);
+}
+
+export function gitBlobSha(content: Buffer): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+/**
+ * Reads a regular file of the repository. Refuses anything that resolves
+ * outside `root` (a symlinked directory, say): sextant never reads outside a
+ * repository's root.
+ */
+export function readRepoFile(root: string, path: string): Buffer | undefined {
+  const full = join(root, path);
+  try {
+    if (!lstatSync(full).isFile()) return undefined;
+    const real = realpathSync(full);
+    const realRoot = realRootOf(root);
+    if (real !== realRoot && !real.startsWith(realRoot + sep)) return undefined;
+    return readFileSync(real);
+  } catch {
+    return undefined;
+  }
+}
+
+const realRoots = new Map<string, string>();
+function realRootOf(root: string): string {
+  let real = realRoots.get(root);
+  if (real === undefined) realRoots.set(root, (real = realpathSync(root)));
+  return real;
+}

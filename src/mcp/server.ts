@@ -1,0 +1,96 @@
+// `sextant mcp`: one stdio MCP server for every repository in the registry.
+// Tools are thin adapters: the protocol module of each request gives its name,
+// description and zod schemas; the query layer answers.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { UserError } from '../errors.js';
+import type { Navigation } from '../navigation/index.js';
+import * as Definition from '../protocol/definition.js';
+import * as DocumentSymbols from '../protocol/document-symbols.js';
+import * as IndexStatus from '../protocol/index-status.js';
+import * as References from '../protocol/references.js';
+
+interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
+  name: string;
+  description: string;
+  Params: P;
+  Result: R;
+}
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+export function createMcpServer(nav: Navigation, version: string): McpServer {
+  const server = new McpServer({ name: 'sextant', version }, { capabilities: { tools: {} } });
+
+  const register = <P extends z.ZodType, R extends z.ZodObject>(
+    tool: ToolModule<P, R>,
+    handler: (params: z.infer<P>) => Promise<z.infer<R>>,
+  ) => {
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: tool.Params as never, outputSchema: tool.Result as never, annotations: READ_ONLY },
+      (async (params: z.infer<P>) => {
+        try {
+          const result = await handler(params);
+          return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
+        } catch (error) {
+          return errorResult(error);
+        }
+      }) as never,
+    );
+  };
+
+  register(IndexStatus, (p) => nav.getIndexStatus(p));
+  register(Definition, (p) => nav.goToDefinition(p));
+  register(References, (p) => nav.findReferences(p));
+  register(DocumentSymbols, (p) => nav.documentSymbols(p));
+  return server;
+}
+
+/** A failed call's result: `{"error": "..."}`, flagged isError. */
+export function errorResult(error: unknown) {
+  const message = error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  const body = { error: message };
+  return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
+}
+
+/**
+ * The SDK answers arguments that fail the input schema (and unknown tools)
+ * with a plain-text error result. The contract says every failure is an
+ * `{"error": "..."}` object, so such results are reshaped on their way out.
+ */
+export function shapeToolErrors(transport: Transport): Transport {
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options) => send(reshape(message), options);
+  return transport;
+}
+
+function reshape(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('result' in message)) return message;
+  const result = message.result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] };
+  if (result.isError !== true || result.structuredContent !== undefined) return message;
+  const text = result.content?.find((c) => c.type === 'text')?.text ?? 'unknown error';
+  const body = { error: oneLine(text) };
+  return { ...message, result: { ...result, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] } };
+}
+
+/** "Input validation error: Invalid arguments for tool X: a at f\nb" -> "X: f: a; b". */
+function oneLine(text: string): string {
+  const plain = text.replace(/^MCP error -?\d+: /, '');
+  const m = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(plain);
+  if (!m) return plain.split('\n').join('; ');
+  const issues = m[2]!.split('\n').map((line) => {
+    // The SDK appends " at <field>"; our messages usually name the field already.
+    const at = /^(.*) at ([\w.[\]]+)$/.exec(line.trim());
+    return at ? (at[1]!.includes(at[2]!) ? at[1]! : `${at[2]}: ${at[1]}`) : line.trim();
+  });
+  return `${m[1]}: ${issues.filter(Boolean).join('; ')}`;
+}
+
+export async function serveStdio(nav: Navigation, version: string): Promise<void> {
+  const server = createMcpServer(nav, version);
+  await server.connect(shapeToolErrors(new StdioServerTransport()));
+}

@@ -1,0 +1,158 @@
+// Resolving what a request names — repository, published index, file,
+// position — with errors that say how to fix the request.
+import { posix } from 'node:path';
+import { UserError } from '../errors.js';
+import type { IndexFileRow, Lookups, StoredDocument } from '../registry/lookups.js';
+import type { IndexRow, Repo } from '../registry/schema.js';
+import type { LanguageTier } from '../protocol/index-status.js';
+import type { Occurrence } from '../registry/payload.js';
+import { lastRun } from '../registry/repos.js';
+
+export interface RepoContext {
+  repo: Repo;
+  index: IndexRow;
+  languages: Record<string, LanguageTier>;
+}
+
+export interface FileContext extends RepoContext {
+  file: IndexFileRow;
+  document: StoredDocument;
+  lines: string[] | null;
+}
+
+export async function openRepo(lookups: Lookups, slug: string): Promise<RepoContext> {
+  const repo = await lookups.repo(slug);
+  if (!repo) {
+    const known = await lookups.repoSlugs();
+    const list = known.length ? `known repositories: ${known.slice(0, 20).join(', ')}` : 'the registry holds no repositories yet';
+    throw new UserError(`unknown repository "${slug}" (${list}): index it with \`sextant index PATH\` or pass a known name`);
+  }
+  const index = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
+  if (!index) {
+    const run = await lastRun(lookups.db, repo.id);
+    const why =
+      run?.outcome === 'failed' && run.reason ? `its last index run failed: ${run.reason}` : 'no index has been published for it yet';
+    throw new UserError(`${slug} has no published index (${why}): run \`sextant index\` in it`);
+  }
+  const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
+  return { repo, index, languages };
+}
+
+/** The explanation a navigation tool gives on a repository indexed search-only. */
+export function searchOnlyExplanation(ctx: RepoContext): string | undefined {
+  const tiers = Object.values(ctx.languages);
+  if (tiers.some((t) => t.tier === 'precise')) return undefined;
+  const failed = Object.entries(ctx.languages).find(([, t]) => t.reason);
+  const why = failed ? ` Here: ${failed[0]}: ${failed[1].reason}.` : '';
+  const fix = failed?.[1].recovery ? ` To fix: ${failed[1].recovery}.` : '';
+  return (
+    `${ctx.repo.slug} is indexed search-only: it has no SCIP index, so navigation tools cannot answer. ` +
+    `This happens when the language's indexer cannot build the repo — for example an Android/Gradle project.${why}${fix}`
+  );
+}
+
+export function requirePrecise(ctx: RepoContext): void {
+  const explanation = searchOnlyExplanation(ctx);
+  if (explanation) throw new UserError(explanation);
+}
+
+/** A request's path as a clean repository-relative path. */
+export function normalizeQueryPath(path: string): string {
+  if (path.includes('\0')) throw new UserError('path contains a NUL byte: pass a repository-relative file path');
+  if (path.includes('\\')) throw new UserError(`path "${path}" uses '\\': pass a repository-relative path with '/' separators`);
+  if (posix.isAbsolute(path))
+    throw new UserError(`path "${path}" is absolute: pass it relative to the repository root (e.g. src/index.ts)`);
+  const normal = posix.normalize(path);
+  if (normal === '..' || normal.startsWith('../')) {
+    throw new UserError(`path "${path}" leaves the repository: pass a path inside it, relative to its root`);
+  }
+  if (normal === '.' || normal.endsWith('/')) throw new UserError(`path "${path}" is a directory: pass a file path`);
+  return normal;
+}
+
+export async function openFile(lookups: Lookups, ctx: RepoContext, rawPath: string): Promise<FileContext> {
+  const path = normalizeQueryPath(rawPath);
+  const file = await lookups.file(ctx.index.id, path);
+  const at = `${ctx.repo.slug}@${ctx.index.commit_sha.slice(0, 12)}`;
+  if (!file) {
+    const similar = await lookups.similarPaths(ctx.index.id, posix.basename(path));
+    const hint = similar.length ? ` (did you mean ${similar.map((s) => `"${s}"`).join(', ')}?)` : '';
+    throw new UserError(`"${path}" is not a file of ${at}${hint}: pass a repository-relative path of an indexed file`);
+  }
+  if (file.document_id === null) {
+    const tier = file.language ? ctx.languages[file.language] : undefined;
+    if (tier && tier.tier !== 'precise') {
+      throw new UserError(
+        `${path} is ${file.language}, which ${ctx.repo.slug} has indexed search-only, so navigation tools cannot answer for it: ` +
+          `${tier.reason ?? 'no indexer'}${tier.recovery ? `. To fix: ${tier.recovery}` : ''}`,
+      );
+    }
+    const indexer = tier?.indexer ?? 'an indexer';
+    throw new UserError(
+      file.language
+        ? `${path} was not indexed by ${indexer} (it is outside the indexed project, e.g. not included by tsconfig.json): include it in the project and run \`sextant index\` again`
+        : `${path} is not source code sextant can navigate: pass a source file`,
+    );
+  }
+  const [document, lines] = await Promise.all([lookups.document(file.document_id), lookups.lines(file.blob_sha)]);
+  return { ...ctx, file, document, lines };
+}
+
+/** Checks a 0-based position against the file's text. */
+export function checkPosition(ctx: FileContext, line: number, column: number): void {
+  if (!ctx.lines) return;
+  if (line >= ctx.lines.length) {
+    throw new UserError(
+      `line ${line + 1} is past the end of ${ctx.file.path} (${ctx.lines.length} lines): pass a line between 1 and ${ctx.lines.length}`,
+    );
+  }
+  const width = ctx.lines[line]!.length;
+  if (column > width) {
+    throw new UserError(
+      `column ${column + 1} is past the end of line ${line + 1} of ${ctx.file.path} (${width} columns): pass a column between 1 and ${width + 1}`,
+    );
+  }
+}
+
+/**
+ * The occurrences at a 0-based position: the narrowest range containing it,
+ * or, failing that, one that ends exactly there (a cursor just after a name).
+ * Several occurrences can share a range (a shorthand property is both a
+ * property and a variable); all of them are returned.
+ */
+export function occurrencesAt(doc: StoredDocument, line: number, column: number): Occurrence[] {
+  const occ = doc.occurrences;
+  let lo = 0;
+  let hi = occ.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (occ[mid]!.range[0] < line) lo = mid + 1;
+    else hi = mid;
+  }
+  const inside: Occurrence[] = [];
+  const atEnd: Occurrence[] = [];
+  const consider = (o: Occurrence) => {
+    const r = o.range;
+    const afterStart = line > r[0] || (line === r[0] && column >= r[1]);
+    const beforeEnd = line < r[2] || (line === r[2] && column < r[3]);
+    if (afterStart && beforeEnd) inside.push(o);
+    else if (afterStart && line === r[2] && column === r[3]) atEnd.push(o);
+  };
+  for (let i = lo; i < occ.length && occ[i]!.range[0] === line; i++) consider(occ[i]!);
+  // Ranges spanning lines are rare; only then look further back.
+  if (inside.length === 0) for (let i = 0; i < lo; i++) if (occ[i]!.range[2] >= line) consider(occ[i]!);
+  const pool = (inside.length ? inside : atEnd).filter((o) => o.range[0] !== o.range[2] || o.range[1] !== o.range[3]);
+  if (pool.length === 0) return [];
+  const size = (o: Occurrence) => (o.range[2] - o.range[0]) * 1e6 + (o.range[3] - o.range[1]);
+  const smallest = Math.min(...pool.map(size));
+  return pool.filter((o) => size(o) === smallest);
+}
+
+/** Names on a line, to suggest when a position hits none. */
+export function namesOnLine(ctx: FileContext, line: number): string {
+  const near = ctx.document.occurrences.filter((o) => o.range[0] === line && o.range[2] === line && o.range[3] > o.range[1]);
+  const text = ctx.lines?.[line];
+  if (!text || near.length === 0) return '';
+  const names = near.slice(0, 6).map((o) => `${text.slice(o.range[1], o.range[3])} (column ${o.range[1] + 1})`);
+  return `; symbols on line ${line + 1}: ${names.join(', ')}`;
+}

@@ -1,0 +1,80 @@
+// The symbols a file defines, nested by containment.
+import { isLocalSymbol } from '../scip/symbol.js';
+import { rangeContains, type Range } from '../scip/range.js';
+import type { DefinitionRow, Lookups } from '../registry/lookups.js';
+import type { DocumentSymbol, Params, Result } from '../protocol/document-symbols.js';
+import { SYMBOL_KINDS, type SymbolKind } from '../scip/kind.js';
+import { openFile, openRepo, requirePrecise } from './context.js';
+import { definitionRange, enclosingRange, range1 } from './locations.js';
+
+/** Kinds an outline leaves out: they belong to the signature of what they are in. */
+const HIDDEN: ReadonlySet<string> = new Set(['parameter', 'type_parameter']);
+/** Local symbols worth an outline entry: named functions and classes inside functions. */
+const LOCAL_SHOWN: ReadonlySet<string> = new Set(['function', 'class', 'interface', 'enum', 'type']);
+
+export async function documentSymbols(lookups: Lookups, params: Params): Promise<Result> {
+  const ctx = await openRepo(lookups, params.repo);
+  requirePrecise(ctx);
+  const file = await openFile(lookups, ctx, params.path);
+  const rows = (await lookups.definitionsInDocument(ctx.index.id, file.document.id)).filter((d) => d.path === file.file.path && shown(d));
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'precise',
+    path: file.file.path,
+    symbols: nest(rows),
+  };
+}
+
+function shown(d: DefinitionRow): boolean {
+  if (HIDDEN.has(d.kind)) return false;
+  if (isLocalSymbol(d.symbol)) return LOCAL_SHOWN.has(d.kind);
+  // The file's own module definition is the outline itself, not an entry in it.
+  return !(d.kind === 'module' && d.start_line === d.end_line && d.start_char === d.end_char);
+}
+
+interface Node {
+  row: DefinitionRow;
+  name: Range;
+  span: Range;
+  out: DocumentSymbol;
+}
+
+/** Each symbol goes under the innermost other symbol whose span contains its name. */
+export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
+  const nodes: Node[] = rows.map((row) => {
+    const name = definitionRange(row);
+    const span = enclosingRange(row) ?? name;
+    return {
+      row,
+      name,
+      span,
+      out: {
+        name: row.name,
+        kind: (SYMBOL_KINDS as readonly string[]).includes(row.kind) ? (row.kind as SymbolKind) : 'unknown',
+        symbol: row.symbol,
+        detail: row.signature ? firstLine(row.signature) : null,
+        range: range1(span),
+        selection_range: range1(name),
+        children: [],
+      },
+    };
+  });
+  // Outer spans first, so parents are placed before their children.
+  nodes.sort((a, b) => a.span[0] - b.span[0] || a.span[1] - b.span[1] || b.span[2] - a.span[2] || b.span[3] - a.span[3]);
+  const roots: DocumentSymbol[] = [];
+  const stack: Node[] = [];
+  for (const node of nodes) {
+    while (stack.length && !rangeContains(stack[stack.length - 1]!.span, node.name)) stack.pop();
+    const parent = stack[stack.length - 1];
+    (parent ? parent.out.children : roots).push(node.out);
+    // A symbol without a span of its own (a property, say) cannot contain others.
+    if (node.span !== node.name) stack.push(node);
+  }
+  return roots;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0]!;
+  return line.length > 160 ? line.slice(0, 159) + '…' : line;
+}

@@ -1,0 +1,37 @@
+// The query layer: one object every adapter (MCP, CLI, LSP) asks. Adapters
+// validate input against src/protocol and shape output; no query logic lives
+// in them.
+import type { Engine } from '../registry/engine.js';
+import { Lookups } from '../registry/lookups.js';
+import type * as Definition from '../protocol/definition.js';
+import type * as References from '../protocol/references.js';
+import type * as DocumentSymbols from '../protocol/document-symbols.js';
+import type * as IndexStatus from '../protocol/index-status.js';
+import { goToDefinition } from './definitions.js';
+import { findReferences } from './references.js';
+import { documentSymbols } from './document-symbols.js';
+import { indexStatus } from './status.js';
+
+export class Navigation {
+  readonly lookups: Lookups;
+
+  constructor(readonly engine: Engine) {
+    this.lookups = new Lookups(engine.db);
+  }
+
+  getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
+    return indexStatus(this.engine, this.lookups, params);
+  }
+
+  goToDefinition(params: Definition.Params): Promise<Definition.Result> {
+    return goToDefinition(this.lookups, params);
+  }
+
+  findReferences(params: References.Params): Promise<References.Result> {
+    return findReferences(this.lookups, params);
+  }
+
+  documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
+    return documentSymbols(this.lookups, params);
+  }
+}

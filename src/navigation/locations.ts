@@ -1,0 +1,31 @@
+// Building contract locations: 1-based positions and a one-line preview.
+import type { Range as Range0 } from '../scip/range.js';
+import type { Location, Range } from '../protocol/common.js';
+import type { DefinitionRow } from '../registry/lookups.js';
+
+const PREVIEW_WIDTH = 240;
+
+export function range1(r: Range0): Range {
+  return { line: r[0] + 1, column: r[1] + 1, end_line: r[2] + 1, end_column: r[3] + 1 };
+}
+
+export function preview(lines: readonly string[] | null, line: number): string | undefined {
+  const text = lines?.[line];
+  if (text === undefined) return undefined;
+  const trimmed = text.trimEnd();
+  return trimmed.length > PREVIEW_WIDTH ? trimmed.slice(0, PREVIEW_WIDTH - 1) + '…' : trimmed;
+}
+
+export function location(repo: string, path: string, r: Range0, lines: readonly string[] | null, extra: Partial<Location> = {}): Location {
+  const p = preview(lines, r[0]);
+  return { repo, path, ...range1(r), ...extra, ...(p === undefined ? {} : { preview: p }) };
+}
+
+export function definitionRange(d: DefinitionRow): Range0 {
+  return [d.start_line, d.start_char, d.end_line, d.end_char];
+}
+
+export function enclosingRange(d: DefinitionRow): Range0 | undefined {
+  if (d.enclosing_start_line === null) return undefined;
+  return [d.enclosing_start_line, d.enclosing_start_char!, d.enclosing_end_line!, d.enclosing_end_char!];
+}

@@ -1,0 +1,159 @@
+// getIndexStatus: what is published, how fresh it is, and what works now.
+// Read straight from the registry (and the worktree, when given): a failed
+// run can leave navigation available on a previously published index, so the
+// last run's outcome and the capabilities are reported separately.
+import { sql } from 'kysely';
+import { checkFreshness, type Freshness } from '../freshness/check.js';
+import type { Engine } from '../registry/engine.js';
+import type { Lookups } from '../registry/lookups.js';
+import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, processAlive } from '../registry/repos.js';
+import type { IndexRow, IndexRun } from '../registry/schema.js';
+import type { LanguageTier, Params, Result } from '../protocol/index-status.js';
+import { searchOnlyExplanation } from './context.js';
+
+const SEARCH_UNAVAILABLE = 'code search is not part of this version of sextant';
+const NO_COVERAGE = 'code search is not part of this version of sextant, so there is no search coverage to report';
+const NO_SEMANTIC = 'sextant builds no semantic (embedding) index';
+
+export async function indexStatus(engine: Engine, lookups: Lookups, params: Params): Promise<Result> {
+  const checkedAt = new Date().toISOString();
+  const registryBytes = await engine.sizeBytes();
+  const repo = await lookups.repo(params.repo);
+  if (!repo) {
+    const known = await lookups.repoSlugs();
+    return {
+      repo: params.repo,
+      indexed: false,
+      status: null,
+      commit: null,
+      generated_at: null,
+      stale: false,
+      freshness: 'unknown',
+      freshness_reason: 'the repository is not registered',
+      freshness_evidence: null,
+      checked_at: checkedAt,
+      searchCoverage: null,
+      searchCoverageReason: NO_COVERAGE,
+      last_index_run: null,
+      capabilities: null,
+      languages: {},
+      language_tiers: {},
+      totalFiles: 0,
+      storage_bytes: 0,
+      registry_bytes: registryBytes,
+      write_lock_present: false,
+      corrupt: false,
+      corrupt_reason: null,
+      lifecycle: 'missing',
+      index_missing: true,
+      root_path: null,
+      message: `no repository named "${params.repo}" is registered${known.length ? ` (known: ${known.slice(0, 20).join(', ')})` : ''}: index it with \`sextant index PATH\``,
+    };
+  }
+
+  const index = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
+  const run = await lastRun(lookups.db, repo.id);
+  const lock = await currentLock(lookups.db, repo.id);
+  const lockLive = lock !== undefined && processAlive(lock.pid, lock.host);
+  const running = run?.state === 'running' && processAlive(run.pid, run.host);
+  const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};
+  const precise = Object.values(tiers).some((t) => t.tier === 'precise');
+  const freshness: Freshness =
+    index && params.repo_path
+      ? await checkFreshness(lookups.db, index, params.repo_path)
+      : {
+          freshness: 'unknown',
+          reason: index
+            ? 'not checked: pass repo_path (a local worktree) to compare the index against its HEAD and changes'
+            : 'nothing is published yet',
+          evidence: null,
+        };
+  const corruption = index ? await corruptionOf(lookups, index) : null;
+
+  let status: Result['status'] = null;
+  if (running) status = 'indexing';
+  else if (index) status = !precise ? 'search-only' : index.occurrence_count === 0 && index.definition_count > 0 ? 'partial' : 'indexed';
+  else if (run?.outcome === 'failed' || run?.state === 'running') status = 'failed';
+
+  let lifecycle: Result['lifecycle'] = 'missing';
+  if (running) lifecycle = 'running';
+  else if (index) lifecycle = freshness.freshness === 'stale' ? 'stale' : 'ready';
+  else if (run) lifecycle = 'failed';
+
+  const degraded = Object.entries(tiers).filter(([, t]) => t.tier !== 'precise');
+  const navigation = !index
+    ? { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' }
+    : !precise
+      ? {
+          available: false,
+          reason: searchOnlyExplanation({ repo, index, languages: tiers })!,
+          recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
+        }
+      : {
+          available: true,
+          reason: degraded.length ? degraded.map(([language, t]) => `${language} is search-only: ${t.reason}`).join('; ') : null,
+          recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
+        };
+
+  return {
+    repo: repo.slug,
+    indexed: Boolean(index) && precise,
+    status,
+    commit: index?.commit_sha ?? null,
+    generated_at: index?.generated_at ?? null,
+    stale: freshness.freshness === 'stale',
+    freshness: freshness.freshness,
+    freshness_reason: freshness.reason,
+    freshness_evidence: freshness.evidence,
+    checked_at: checkedAt,
+    searchCoverage: null,
+    searchCoverageReason: NO_COVERAGE,
+    last_index_run: run ? describeRun(run, running) : null,
+    capabilities: {
+      navigation,
+      search: { available: false, reason: SEARCH_UNAVAILABLE },
+      semantic: { available: false, reason: NO_SEMANTIC },
+    },
+    languages: Object.fromEntries(Object.entries(tiers).map(([language, t]) => [language, t.files])),
+    language_tiers: tiers,
+    totalFiles: index?.total_files ?? 0,
+    storage_bytes: Number(index?.storage_bytes ?? 0),
+    registry_bytes: registryBytes,
+    write_lock_present: lockLive,
+    corrupt: corruption !== null,
+    corrupt_reason: corruption,
+    lifecycle,
+    index_missing: !index,
+    root_path: repo.root_path,
+  };
+}
+
+function describeRun(run: IndexRun, running: boolean): NonNullable<Result['last_index_run']> {
+  const interrupted = run.state === 'running' && !running;
+  return {
+    outcome: running ? 'indexing' : interrupted ? 'failed' : run.outcome,
+    origin: run.origin,
+    reason: interrupted ? INTERRUPTED_REASON : run.reason,
+    recovery: interrupted ? INTERRUPTED_RECOVERY : run.recovery,
+    state: running ? 'running' : 'finished',
+    commit: run.commit_sha,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+  };
+}
+
+/** A cheap consistency check of a published index; the problem, or null. */
+async function corruptionOf(lookups: Lookups, index: IndexRow): Promise<string | null> {
+  const files = await lookups.fileCount(index.id);
+  if (files !== index.total_files) return `the index lists ${files} files but recorded ${index.total_files}: run \`sextant index\` again`;
+  const missing = await lookups.db
+    .selectFrom('index_files as f')
+    .leftJoin('documents as d', 'd.id', 'f.document_id')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('f.index_id', '=', index.id)
+    .where('f.document_id', 'is not', null)
+    .where('d.id', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(missing.n) > 0) return `${missing.n} indexed documents are missing from the registry: run \`sextant index\` again`;
+  return null;
+}

@@ -1,0 +1,343 @@
+// `sextant index`: plan -> run indexers -> fall back -> publish.
+//
+// Each language of the repository ends in one tier: precise when its indexer
+// produced documents, search-only (with the reason and a recovery hint) when
+// the indexer is missing, fails, times out or indexes nothing. The index is
+// published atomically whatever the tiers; a run that dies leaves the
+// previous index in place and its run record says so.
+import { basename, posix } from 'node:path';
+import { readWorktree, type WorktreeFile } from '../freshness/worktree.js';
+import type { Engine } from '../registry/engine.js';
+import { publishIndex, type PublishedFile } from '../registry/publish.js';
+import { ensureRepo, failRun, startRun } from '../registry/repos.js';
+import { RegistryWriter, type PreparedDocument } from '../registry/writer.js';
+import type { ScipDocument } from '../scip/schema.js';
+import { silentProgress, type Progress } from '../progress.js';
+import { pythonFacts } from '../syntax/python.js';
+import { typescriptFacts } from '../syntax/typescript.js';
+import type { SyntaxFacts } from '../syntax/facts.js';
+import { storeBlobs, type BlobStats } from './blobs.js';
+import { countLanguages, languageOf } from './languages.js';
+import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
+import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
+import { planProjects } from './projects.js';
+import { runIndexer, type IndexerResult } from './run-indexer.js';
+
+export type Origin = 'cli' | 'watch' | 'ci';
+export type Tier = 'precise' | 'search-only';
+
+export interface IndexOptions {
+  engine: Engine;
+  path: string;
+  slug?: string | undefined;
+  origin: Origin;
+  /** Overrides every manifest's timeout. */
+  timeoutSeconds?: number | undefined;
+  env?: NodeJS.ProcessEnv;
+  progress?: Progress;
+}
+
+export interface LanguageReport {
+  files: number;
+  tier: Tier;
+  indexer: string | null;
+  indexed_files: number;
+  reason: string | null;
+  recovery: string | null;
+}
+
+export interface IndexerReport {
+  name: string;
+  version: string | null;
+  status: IndexerResult['status'] | 'missing';
+  reason: string | null;
+  documents: number;
+  duration_ms: number;
+}
+
+export interface IndexReport {
+  repo: string;
+  root: string;
+  commit: string;
+  dirty: boolean;
+  outcome: 'indexed' | 'partial' | 'search-only';
+  index_id: number;
+  files: number;
+  documents: number;
+  occurrences: number;
+  definitions: number;
+  languages: Record<string, LanguageReport>;
+  indexers: IndexerReport[];
+  blobs: BlobStats;
+  skipped_documents: { path: string; reason: string }[];
+  reason: string | null;
+  recovery: string | null;
+  duration_ms: number;
+}
+
+const BATCH_DOCUMENTS = 48;
+const BATCH_OCCURRENCES = 40_000;
+
+export async function indexRepository(options: IndexOptions): Promise<IndexReport> {
+  const started = performance.now();
+  const progress = options.progress ?? silentProgress;
+  const env = options.env ?? process.env;
+  const { engine } = options;
+  const db = engine.db;
+
+  progress.update('reading the worktree…');
+  const worktree = await readWorktree(options.path);
+  const manifests = loadManifests(env);
+  const slug = options.slug ?? basename(worktree.root);
+  const repo = await ensureRepo(db, slug, worktree.root);
+  const run = await startRun(db, { repoId: repo.id, origin: options.origin, commit: worktree.head });
+
+  try {
+    const writer = new RegistryWriter(engine);
+    const byPath = new Map(worktree.files.map((f) => [f.path, f]));
+    const languageCounts = countLanguages(byPath.keys());
+
+    progress.update(`storing the text of ${worktree.files.length} files…`);
+    const blobsStored = storeBlobs(writer, worktree.root, worktree.files);
+    // A failure here surfaces when awaited below; do not let it go unhandled meanwhile.
+    blobsStored.catch(() => undefined);
+
+    const documentIds = new Map<string, number>();
+    const counters = { documents: 0, occurrences: 0, definitions: 0 };
+    const skipped: { path: string; reason: string }[] = [];
+    const indexerReports: IndexerReport[] = [];
+    const languages: Record<string, LanguageReport> = {};
+    const indexedPerLanguage = new Map<string, number>();
+
+    for (const manifest of manifests) {
+      const languageFiles = worktree.files.filter((f) => manifest.languages.includes(languageOf(f.path) ?? ''));
+      if (languageFiles.length === 0) continue;
+      const result = await runOne(manifest, languageFiles);
+      indexerReports.push(result);
+      for (const language of manifest.languages) {
+        const files = languageCounts[language];
+        if (!files) continue;
+        const indexed = indexedPerLanguage.get(language) ?? 0;
+        const ok = result.status === 'ok' && indexed > 0;
+        const recovery = manifest.recovery[result.status === 'ok' ? 'empty' : result.status] ?? null;
+        languages[language] = {
+          files,
+          tier: ok ? 'precise' : 'search-only',
+          indexer: manifest.name,
+          indexed_files: indexed,
+          reason: ok ? null : (result.reason ?? `${manifest.name} produced no documents for ${language} files`),
+          recovery: ok ? null : (recovery ?? `run \`sextant index\` again`),
+        };
+      }
+    }
+    for (const [language, files] of Object.entries(languageCounts)) {
+      languages[language] ??= {
+        files,
+        tier: 'search-only',
+        indexer: null,
+        indexed_files: 0,
+        reason: `no SCIP indexer for ${language} is configured`,
+        recovery: `add a manifest for a ${language} SCIP indexer to a directory named by SEXTANT_INDEXERS, then run \`sextant index\` again`,
+      };
+    }
+
+    const blobs = await blobsStored;
+    const tiers = Object.values(languages);
+    const precise = tiers.filter((l) => l.tier === 'precise');
+    const outcome = precise.length === 0 ? 'search-only' : counters.occurrences === 0 ? 'partial' : 'indexed';
+    const firstProblem = Object.entries(languages).find(([, l]) => l.tier !== 'precise' && l.indexer !== null);
+    const reason = firstProblem ? `${firstProblem[0]}: ${firstProblem[1].reason}` : null;
+    const recovery = firstProblem ? firstProblem[1].recovery : null;
+
+    const files: PublishedFile[] = worktree.files.map((f) => ({
+      path: f.path,
+      blobSha: f.sha,
+      documentId: documentIds.get(f.path) ?? null,
+      language: languageOf(f.path) ?? null,
+    }));
+    const report: Omit<IndexReport, 'index_id' | 'duration_ms'> = {
+      repo: slug,
+      root: worktree.root,
+      commit: worktree.head,
+      dirty: worktree.fingerprint !== null,
+      outcome,
+      files: files.length,
+      documents: counters.documents,
+      occurrences: counters.occurrences,
+      definitions: counters.definitions,
+      languages,
+      indexers: indexerReports,
+      blobs,
+      skipped_documents: skipped.slice(0, 20),
+      reason,
+      recovery,
+    };
+    progress.update('publishing…');
+    const indexId = await publishIndex(engine, {
+      run,
+      commit: worktree.head,
+      dirty: worktree.fingerprint !== null,
+      fingerprint: worktree.fingerprint,
+      languages,
+      tools: indexerReports.map((r) => ({ name: r.name, version: r.version, status: r.status })),
+      files,
+      documentCount: counters.documents,
+      occurrenceCount: counters.occurrences,
+      definitionCount: counters.definitions,
+      end: { outcome, reason, recovery, report },
+    });
+    progress.done();
+    return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
+
+    async function runOne(manifest: IndexerManifest, languageFiles: WorktreeFile[]): Promise<IndexerReport> {
+      const command = resolveCommand(manifest, env);
+      if (!command) {
+        return {
+          name: manifest.name,
+          version: null,
+          status: 'missing',
+          reason: `${manifest.name} is not installed`,
+          documents: 0,
+          duration_ms: 0,
+        };
+      }
+      const plan = planProjects(
+        manifest,
+        worktree.root,
+        worktree.files.map((f) => f.path),
+        languageFiles.map((f) => f.path),
+      );
+      const python = manifest.languages.includes('python')
+        ? pythonFacts(
+            worktree.root,
+            languageFiles.map((f) => f.path),
+          )
+        : undefined;
+      const ingest = new Ingest(writer, byPath, manifest, python ? async (p) => (await python).facts.get(p) : async () => undefined);
+      const result = await runIndexer(
+        {
+          manifest,
+          command,
+          root: worktree.root,
+          slug,
+          projects: plan.projects,
+          inferredConfig: plan.inferredConfig,
+          timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
+          env,
+        },
+        async (document, bytes) => {
+          await blobsStored;
+          await ingest.add(document, bytes);
+          progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
+        },
+      );
+      await ingest.flush();
+      skipped.push(...ingest.skipped);
+      if (result.status === 'ok') {
+        for (const [path, id] of ingest.ids) documentIds.set(path, id);
+        counters.documents += ingest.ids.size;
+        counters.occurrences += ingest.occurrences;
+        counters.definitions += ingest.definitions;
+        for (const [language, n] of ingest.perLanguage) indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + n);
+      }
+      return {
+        name: manifest.name,
+        version: result.metadata?.toolInfo?.version ?? null,
+        status: result.status,
+        reason: result.reason,
+        documents: result.documents,
+        duration_ms: Math.round(result.durationMs),
+      };
+    }
+  } catch (error) {
+    await failRun(db, run, {
+      outcome: 'failed',
+      reason: error instanceof Error ? error.message : String(error),
+      recovery: 'fix the problem named in the reason, then run `sextant index` again',
+      indexId: null,
+      report: null,
+    }).catch(() => undefined);
+    progress.done();
+    throw error;
+  }
+}
+
+/** Turns an indexer's documents into stored rows, in batches. */
+class Ingest {
+  readonly ids = new Map<string, number>();
+  readonly perLanguage = new Map<string, number>();
+  readonly skipped: { path: string; reason: string }[] = [];
+  occurrences = 0;
+  definitions = 0;
+  count = 0;
+  private pending: { path: string; doc: PreparedDocument }[] = [];
+  private pendingOccurrences = 0;
+
+  constructor(
+    private readonly writer: RegistryWriter,
+    private readonly files: ReadonlyMap<string, WorktreeFile>,
+    private readonly manifest: IndexerManifest,
+    private readonly factsFor: (path: string) => Promise<SyntaxFacts | undefined>,
+  ) {}
+
+  async add(document: ScipDocument, bytes: Buffer): Promise<void> {
+    this.count++;
+    const path = normalizeDocumentPath(document.relativePath);
+    const file = path === undefined ? undefined : this.files.get(path);
+    if (path === undefined || !file) {
+      this.skip(document.relativePath, path === undefined ? 'path leaves the repository' : 'not a file of the worktree');
+      return;
+    }
+    if (this.ids.has(path) || this.pending.some((p) => p.path === path)) {
+      this.skip(path, 'indexed twice by overlapping projects; the first document was kept');
+      return;
+    }
+    const language = languageOf(path) ?? this.manifest.languages[0]!;
+    const contentHash = documentContentHash(bytes, file.sha);
+    const existing = await this.writer.findDocument(contentHash);
+    if (existing) {
+      this.record(path, language, existing.id, existing.occurrence_count, existing.definition_count);
+      return;
+    }
+    const text = await this.writer.blobText(file.sha);
+    if (text === undefined) {
+      this.skip(path, 'its text could not be read');
+      return;
+    }
+    const lines = splitLines(text);
+    const facts = language === 'python' ? await this.factsFor(path) : typescriptFacts(path, text);
+    const prepared = prepareDocument({ document, contentHash, language, lines, facts });
+    this.pending.push({ path, doc: prepared });
+    this.pendingOccurrences += prepared.occurrenceCount;
+    if (this.pending.length >= BATCH_DOCUMENTS || this.pendingOccurrences >= BATCH_OCCURRENCES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingOccurrences = 0;
+    const ids = await this.writer.writeDocuments(batch.map((b) => b.doc));
+    batch.forEach((b, i) => this.record(b.path, b.doc.language, ids[i]!, b.doc.occurrenceCount, b.doc.definitions.length));
+  }
+
+  private record(path: string, language: string, id: number, occurrences: number, definitions: number): void {
+    this.ids.set(path, id);
+    this.perLanguage.set(language, (this.perLanguage.get(language) ?? 0) + 1);
+    this.occurrences += occurrences;
+    this.definitions += definitions;
+  }
+
+  private skip(path: string, reason: string): void {
+    this.skipped.push({ path, reason });
+  }
+}
+
+/** A document path as a clean repository-relative path, or undefined if it leaves the root. */
+export function normalizeDocumentPath(relativePath: string): string | undefined {
+  if (!relativePath || relativePath.includes('\\') || relativePath.includes('\0')) return undefined;
+  if (posix.isAbsolute(relativePath)) return undefined;
+  const normal = posix.normalize(relativePath);
+  if (normal === '..' || normal.startsWith('../') || normal === '.') return undefined;
+  return normal;
+}

@@ -1,0 +1,144 @@
+// Runs one indexer as a subprocess with a timeout, and streams the documents
+// of its SCIP output to the caller while the indexer is still writing them.
+// The output goes to a temporary directory outside the user's tree.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeDocument, decodeMetadata, IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
+import { readIndexFields } from '../scip/stream.js';
+import type { IndexerManifest } from './manifests.js';
+
+export type IndexerStatus = 'ok' | 'failed' | 'timeout' | 'empty';
+
+export interface IndexerResult {
+  status: IndexerStatus;
+  /** One line: what went wrong, from the indexer's own output where it said. */
+  reason: string | null;
+  documents: number;
+  metadata: ScipMetadata | undefined;
+  durationMs: number;
+}
+
+export interface IndexerInvocation {
+  manifest: IndexerManifest;
+  command: string[];
+  root: string;
+  slug: string;
+  /** Project config files to pass, relative to root; empty for the indexer's default. */
+  projects: string[];
+  /** A config to write in the temporary directory and pass as the project, when the repo has none. */
+  inferredConfig?: { fileName: string; content: string } | undefined;
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export type DocumentSink = (document: ScipDocument, bytes: Buffer) => Promise<void>;
+
+export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSink): Promise<IndexerResult> {
+  const started = performance.now();
+  const workDir = await mkdtemp(join(tmpdir(), `sextant-${inv.manifest.name}-`));
+  try {
+    const output = join(workDir, 'index.scip');
+    const projects = [...inv.projects];
+    if (inv.inferredConfig) {
+      const config = join(workDir, inv.inferredConfig.fileName);
+      await writeFile(config, inv.inferredConfig.content);
+      projects.push(config);
+    }
+    const args = inv.manifest.args.flatMap((a) => {
+      if (a === '{projects}') return projects;
+      return [a.replaceAll('{root}', inv.root).replaceAll('{output}', output).replaceAll('{slug}', inv.slug)];
+    });
+
+    const child = spawn(inv.command[0]!, [...inv.command.slice(1), ...args], {
+      cwd: inv.root,
+      env: inv.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a timeout stops the helpers it spawns too.
+      detached: true,
+    });
+    const tail = new OutputTail();
+    child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
+
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, inv.timeoutMs);
+    // If sextant itself is stopped, do not leave the indexer running.
+    const onSignal = () => killGroup();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, spawnError: error }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+
+    let documents = 0;
+    let metadata: ScipMetadata | undefined;
+    let streamError: Error | undefined;
+    try {
+      for await (const field of readIndexFields(output, { finished: exited })) {
+        if (field.field === IndexField.metadata) metadata = decodeMetadata(field.bytes);
+        else if (field.field === IndexField.documents) {
+          await onDocument(decodeDocument(field.bytes), field.bytes);
+          documents++;
+        }
+      }
+    } catch (error) {
+      streamError = error as Error;
+      killGroup();
+    }
+    const exit = await exited;
+    clearTimeout(timer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+
+    const durationMs = performance.now() - started;
+    const result = (status: IndexerStatus, reason: string | null): IndexerResult => ({ status, reason, documents, metadata, durationMs });
+    const name = inv.manifest.name;
+    if (exit.spawnError) return result('failed', `${name} could not start: ${exit.spawnError.message}`);
+    if (timedOut) return result('timeout', `${name} did not finish within ${Math.round(inv.timeoutMs / 1000)} s and was stopped`);
+    if (exit.code !== 0) {
+      const said = tail.lastMeaningfulLine();
+      if (/no files got indexed/i.test(said ?? '')) return result('empty', `${name} found no files to index: ${said}`);
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      return result('failed', `${name} ${how}${said ? `: ${said}` : ''}`);
+    }
+    if (streamError) return result('failed', `${name} wrote an unreadable index: ${streamError.message}`);
+    if (documents === 0)
+      return result('empty', `${name} ran but indexed no files${tail.lastMeaningfulLine() ? `: ${tail.lastMeaningfulLine()}` : ''}`);
+    return result('ok', null);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The last few kilobytes an indexer printed, for its failure reason. */
+class OutputTail {
+  private text = '';
+
+  push(chunk: Buffer): void {
+    this.text = (this.text + chunk.toString('utf8')).slice(-8192);
+  }
+
+  lastMeaningfulLine(): string | undefined {
+    const lines = this.text
+      .split('\n')
+      .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim())
+      .filter((l) => l && !/^\s*at\s/.test(l) && !/^done\b/.test(l));
+    const errorLine = [...lines].reverse().find((l) => /error/i.test(l));
+    const line = errorLine ?? lines[lines.length - 1];
+    return line && line.length > 300 ? line.slice(0, 297) + '...' : line;
+  }
+}

@@ -1,0 +1,114 @@
+// Shapes shared by the requests of the query layer, declared once with zod:
+// the MCP adapter advertises and validates them, the CLI prints them, the
+// query layer returns them. Positions are 1-based lines and columns counted
+// in UTF-16 code units; paths are repository-relative with '/'.
+import { z } from 'zod';
+import { REF_KINDS } from '../registry/payload.js';
+import { SYMBOL_KINDS } from '../scip/kind.js';
+
+export const SOURCES = ['precise', 'syntactic', 'search'] as const;
+
+/** Arguments, with messages that say how to fix a bad value. */
+export const arg = {
+  repo: () =>
+    z
+      .string({ error: 'repo is required: the repository name that getIndexStatus and `sextant status` list' })
+      .min(1, { error: 'repo must not be empty: pass a repository name' })
+      .describe('The repository name (slug), as `sextant status` lists it'),
+  path: () =>
+    z
+      .string({ error: 'path must be a string: a repository-relative file path such as src/index.ts' })
+      .min(1, { error: 'path must not be empty: pass a repository-relative file path' })
+      .describe("Repository-relative file path with '/' separators"),
+  line: () =>
+    z
+      .int({ error: 'line must be a whole number >= 1 (lines are 1-based)' })
+      .min(1, { error: 'line must be >= 1 (lines are 1-based)' })
+      .describe('1-based line'),
+  column: () =>
+    z
+      .int({ error: 'column must be a whole number >= 1 (columns are 1-based UTF-16 code units)' })
+      .min(1, { error: 'column must be >= 1 (columns are 1-based)' })
+      .describe('1-based column, in UTF-16 code units'),
+  symbol: () =>
+    z
+      .string({ error: "symbol must be a string: an exact unqualified name such as 'parseConfig'" })
+      .min(1, { error: 'symbol must not be empty' })
+      .describe("Exact unqualified symbol name (e.g. 'compute_total', not 'util.compute_total')"),
+  limit: (fallback: number, cap: number) =>
+    z
+      .int({ error: `limit must be a whole number between 1 and ${cap}` })
+      .min(1, { error: `limit must be >= 1 (at most ${cap})` })
+      .default(fallback)
+      .describe(`Most results to return; default ${fallback}, at most ${cap} (larger values are clamped and flagged)`),
+};
+
+export const Range = z.object({
+  line: z.int(),
+  column: z.int(),
+  end_line: z.int(),
+  end_column: z.int(),
+});
+export type Range = z.infer<typeof Range>;
+
+export const Location = z.object({
+  repo: z.string(),
+  path: z.string(),
+  line: z.int(),
+  column: z.int(),
+  end_line: z.int(),
+  end_column: z.int(),
+  symbol: z.string().optional(),
+  kind: z.string().optional(),
+  preview: z.string().optional(),
+});
+export type Location = z.infer<typeof Location>;
+
+export const SymbolKind = z.enum(SYMBOL_KINDS);
+export const RefKind = z.enum(REF_KINDS);
+
+/** Where an answer came from and at which commit: every answer says so. */
+export const Provenance = {
+  repo: z.string(),
+  commit: z.string(),
+  source: z.enum(SOURCES),
+};
+
+/** A symbol in a list, as the DESIGN contract names its fields. */
+export const SymbolItem = z.object({
+  name: z.string(),
+  kind: z.string(),
+  container: z.string().nullable(),
+  symbol: z.string(),
+  repo: z.string(),
+  path: z.string(),
+  line: z.int(),
+  column: z.int(),
+  end_line: z.int(),
+  end_column: z.int(),
+});
+export type SymbolItem = z.infer<typeof SymbolItem>;
+
+/** A tool's arguments: unknown ones are rejected with the list of known ones. */
+export function params<S extends z.ZodRawShape>(shape: S) {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: the arguments are ${known}`
+        : `arguments must be an object with ${known}`,
+  });
+}
+
+/** Requires either a position (path, line, column) or a symbol name, not both. */
+export function positionOrSymbol(
+  value: { path?: unknown; line?: unknown; column?: unknown; symbol?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const position = [value.path, value.line, value.column].filter((v) => v !== undefined).length;
+  if (value.symbol !== undefined && position > 0) {
+    ctx.addIssue({ code: 'custom', message: 'pass either path+line+column or symbol, not both' });
+  } else if (value.symbol === undefined && position < 3) {
+    ctx.addIssue({ code: 'custom', message: 'pass path, line and column (a position), or symbol (an exact name)' });
+  }
+}

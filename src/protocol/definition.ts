@@ -1,0 +1,40 @@
+// goToDefinition: where a symbol is defined, by position or by exact name.
+import { z } from 'zod';
+import { arg, params, Location, positionOrSymbol, Provenance, Range, SymbolKind } from './common.js';
+
+export const name = 'goToDefinition';
+export const description =
+  'Find where a symbol is defined: by position (path, line, column; 1-based) or by exact unqualified name (symbol). ' +
+  'Returns each definition with its name position, its full definition span (enclosing_range), kind and signature. ' +
+  'Several definitions come back when a name is ambiguous or declarations merge; none is picked silently.';
+
+export const Params = params({
+  repo: arg.repo(),
+  path: arg.path().optional(),
+  line: arg.line().optional(),
+  column: arg.column().optional(),
+  symbol: arg.symbol().optional(),
+}).superRefine(positionOrSymbol);
+export type Params = z.infer<typeof Params>;
+
+export const Definition = Location.extend({
+  name: z.string(),
+  kind: SymbolKind,
+  container: z.string().nullable(),
+  signature: z.string().nullable(),
+  enclosing_range: Range.nullable(),
+  /** index: the indexer gave the span; syntax: sextant parsed it. */
+  enclosing_source: z.enum(['index', 'syntax']).nullable(),
+});
+export type Definition = z.infer<typeof Definition>;
+
+export const Result = z.object({
+  ...Provenance,
+  found: z.boolean(),
+  definitions: z.array(Definition),
+  /** The symbols the position or name resolved to. */
+  symbols: z.array(z.string()),
+  /** Why nothing was found, when nothing was. */
+  message: z.string().optional(),
+});
+export type Result = z.infer<typeof Result>;

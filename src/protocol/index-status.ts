@@ -1,0 +1,94 @@
+// getIndexStatus: whether a repository has a published index, how fresh it
+// is, and what works right now. The fields are those of the jarvis
+// getIndexStatus contract, plus what the SRC and ChengOS status tools report.
+import { z } from 'zod';
+import { arg, params } from './common.js';
+
+export const name = 'getIndexStatus';
+export const description =
+  'Whether a repository has a published index, its commit and freshness, what each language can answer ' +
+  '(precise navigation or search only, and why), the last index run, and storage health. ' +
+  'Pass repo_path (a local git worktree) to compare the indexed commit against its HEAD and uncommitted changes; ' +
+  'without it, freshness is not checked. Call this first when a lookup comes back empty.';
+
+export const Params = params({
+  repo: arg.repo(),
+  repo_path: z
+    .string({ error: 'repo_path must be a string: the path of a local git worktree of this repository' })
+    .min(1, { error: 'repo_path must not be empty' })
+    .optional()
+    .describe('Local git working directory: compares the indexed commit against its HEAD and uncommitted changes'),
+});
+export type Params = z.infer<typeof Params>;
+
+export const STATUSES = ['indexed', 'partial', 'failed', 'search-only', 'indexing'] as const;
+export const LIFECYCLES = ['missing', 'queued', 'running', 'ready', 'stale', 'failed'] as const;
+
+const Capability = z.object({ available: z.boolean(), reason: z.string().nullable(), recovery: z.string().nullable().optional() });
+
+export const LanguageTier = z.object({
+  tier: z.enum(['precise', 'syntactic', 'search-only']),
+  files: z.int(),
+  indexed_files: z.int(),
+  indexer: z.string().nullable(),
+  reason: z.string().nullable(),
+  recovery: z.string().nullable(),
+});
+export type LanguageTier = z.infer<typeof LanguageTier>;
+
+export const FreshnessEvidence = z.object({
+  checked_against: z.string(),
+  head: z.string().nullable(),
+  indexed_commit: z.string(),
+  commits_since_index: z.int().nullable(),
+  changed_files: z.array(z.string()),
+  changed_files_total: z.int(),
+  uncommitted_changes: z.boolean(),
+});
+
+export const Result = z.object({
+  repo: z.string(),
+  indexed: z.boolean(),
+  status: z.enum(STATUSES).nullable(),
+  commit: z.string().nullable(),
+  generated_at: z.string().nullable(),
+  stale: z.boolean(),
+  freshness: z.enum(['fresh', 'stale', 'unknown']),
+  freshness_reason: z.string().nullable(),
+  freshness_evidence: FreshnessEvidence.nullable(),
+  checked_at: z.string(),
+  searchCoverage: z.object({ expected: z.int(), indexed: z.int(), complete: z.boolean() }).nullable(),
+  searchCoverageReason: z.string().optional(),
+  last_index_run: z
+    .object({
+      outcome: z.string().nullable(),
+      origin: z.string(),
+      reason: z.string().nullable(),
+      recovery: z.string().nullable(),
+      state: z.enum(['running', 'finished']),
+      commit: z.string().nullable(),
+      started_at: z.string(),
+      finished_at: z.string().nullable(),
+    })
+    .nullable(),
+  capabilities: z
+    .object({
+      navigation: Capability,
+      search: Capability,
+      semantic: Capability,
+    })
+    .nullable(),
+  languages: z.record(z.string(), z.int()),
+  language_tiers: z.record(z.string(), LanguageTier),
+  totalFiles: z.int(),
+  storage_bytes: z.int(),
+  registry_bytes: z.int(),
+  write_lock_present: z.boolean(),
+  corrupt: z.boolean(),
+  corrupt_reason: z.string().nullable(),
+  lifecycle: z.enum(LIFECYCLES),
+  index_missing: z.boolean(),
+  root_path: z.string().nullable(),
+  message: z.string().optional(),
+});
+export type Result = z.infer<typeof Result>;

@@ -1,0 +1,48 @@
+// findReferences: every use of a symbol, by position or by exact name.
+import { z } from 'zod';
+import { arg, params, Location, positionOrSymbol, Provenance, RefKind, SymbolItem } from './common.js';
+
+export const name = 'findReferences';
+export const LIMIT = 200;
+export const CAP = 2000;
+export const description =
+  'Find every reference to a symbol: by position (path, line, column; 1-based) or by exact unqualified name (symbol). ' +
+  'Each reference says how it uses the symbol (kind: call, type, import, write, identifier; definition for declarations). ' +
+  `Filter with kind; include_declaration (default true) adds the declarations. limit defaults to ${LIMIT}, at most ${CAP}.`;
+
+export const Params = params({
+  repo: arg.repo(),
+  path: arg.path().optional(),
+  line: arg.line().optional(),
+  column: arg.column().optional(),
+  symbol: arg.symbol().optional(),
+  include_declaration: z
+    .boolean({ error: 'include_declaration must be true or false' })
+    .default(true)
+    .describe('Include the declarations themselves (default true)'),
+  kind: z
+    .enum(['call', 'type', 'import', 'identifier', 'write'], { error: 'kind must be one of call, type, import, identifier, write' })
+    .optional()
+    .describe('Only references of this kind: call, type, import, identifier (a plain read) or write'),
+  limit: arg.limit(LIMIT, CAP),
+}).superRefine(positionOrSymbol);
+export type Params = z.infer<typeof Params>;
+
+export const Reference = Location.extend({
+  kind: z.union([RefKind, z.literal('definition')]),
+  is_definition: z.boolean(),
+});
+export type Reference = z.infer<typeof Reference>;
+
+export const Result = z.object({
+  ...Provenance,
+  /** The symbols whose references these are, with where each is defined. */
+  symbols: z.array(SymbolItem),
+  references: z.array(Reference),
+  total: z.int(),
+  truncated: z.boolean(),
+  limit: z.int(),
+  limit_clamped: z.boolean().optional(),
+  message: z.string().optional(),
+});
+export type Result = z.infer<typeof Result>;

@@ -1,0 +1,46 @@
+// The embedded default: one SQLite file through better-sqlite3.
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Engine } from '../../engine.js';
+import type { Database } from '../../schema.js';
+
+export function openSqlite(file: string): Engine {
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  // WAL lets an MCP server keep reading while `sextant index` writes;
+  // busy_timeout makes a second writer wait instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('cache_size = -65536');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    name: 'sqlite',
+    location: file,
+    capabilities: {
+      binaryType: 'blob',
+      identityType: 'integer',
+      identityAutoIncrement: true,
+      maxParameters: 32766,
+    },
+    db,
+    async sizeBytes() {
+      let total = 0;
+      for (const suffix of ['', '-wal']) {
+        try {
+          total += statSync(file + suffix).size;
+        } catch {
+          // No WAL file while nothing is being written.
+        }
+      }
+      return total;
+    },
+    async integrityProblems() {
+      const rows = sqlite.pragma('quick_check') as { quick_check: string }[];
+      return rows.map((r) => r.quick_check).filter((m) => m !== 'ok');
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,28 @@
+// One adapter over the registry's database engines. Engine differences are
+// capability flags here, never `if (sqlite)` chains in queries or migrations.
+import type { ColumnDataType, Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export interface EngineCapabilities {
+  /** Column type of binary payloads. */
+  binaryType: ColumnDataType;
+  /** Column type of generated integer keys. */
+  identityType: ColumnDataType;
+  /** Whether generated keys need AUTOINCREMENT (SQLite) to never be reused. */
+  identityAutoIncrement: boolean;
+  /** The most bind parameters one statement may carry. */
+  maxParameters: number;
+}
+
+export interface Engine {
+  name: 'sqlite' | 'postgres';
+  /** Where the registry lives, for messages (no credentials). */
+  location: string;
+  capabilities: EngineCapabilities;
+  db: Kysely<Database>;
+  /** Bytes the whole registry occupies. */
+  sizeBytes(): Promise<number>;
+  /** A quick structural check of the store; a message per problem. */
+  integrityProblems(): Promise<string[]>;
+  close(): Promise<void>;
+}

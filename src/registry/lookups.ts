@@ -1,0 +1,237 @@
+// Read queries over published indexes, shared by every adapter through the
+// navigation layer. Only published indexes are ever consulted.
+import { sql, type Kysely } from 'kysely';
+import { Lru } from '../lru.js';
+import { decodeOccurrences, decodeRanges, type Occurrence, type SymbolRange } from './payload.js';
+import type { Database, IndexRow, Repo } from './schema.js';
+
+export interface StoredDocument {
+  id: number;
+  symbols: string[];
+  /** Sorted by start position. */
+  occurrences: Occurrence[];
+}
+
+export interface IndexFileRow {
+  path: string;
+  blob_sha: string;
+  document_id: number | null;
+  language: string | null;
+}
+
+export interface DefinitionRow {
+  repo: string;
+  commit_sha: string;
+  path: string;
+  blob_sha: string;
+  document_id: number;
+  symbol: string;
+  name: string;
+  kind: string;
+  container: string | null;
+  start_line: number;
+  start_char: number;
+  end_line: number;
+  end_char: number;
+  enclosing_start_line: number | null;
+  enclosing_start_char: number | null;
+  enclosing_end_line: number | null;
+  enclosing_end_char: number | null;
+  enclosing_source: string | null;
+  signature: string | null;
+}
+
+export interface SymbolRefsRow {
+  path: string;
+  blob_sha: string;
+  document_id: number;
+  symbol: string;
+  ranges: SymbolRange[];
+}
+
+export class Lookups {
+  private readonly documents = new Lru<number, StoredDocument>(512);
+  private readonly lineCache = new Lru<string, string[] | null>(1024);
+
+  constructor(readonly db: Kysely<Database>) {}
+
+  async repo(slug: string): Promise<Repo | undefined> {
+    return this.db.selectFrom('repos').selectAll().where('slug', '=', slug).executeTakeFirst();
+  }
+
+  async repoSlugs(): Promise<string[]> {
+    return (await this.db.selectFrom('repos').select('slug').orderBy('slug').execute()).map((r) => r.slug);
+  }
+
+  async index(id: number): Promise<IndexRow | undefined> {
+    return this.db.selectFrom('indexes').selectAll().where('id', '=', id).where('state', '=', 'published').executeTakeFirst();
+  }
+
+  async file(indexId: number, path: string): Promise<IndexFileRow | undefined> {
+    return this.db
+      .selectFrom('index_files')
+      .select(['path', 'blob_sha', 'document_id', 'language'])
+      .where('index_id', '=', indexId)
+      .where('path', '=', path)
+      .executeTakeFirst();
+  }
+
+  /** Up to `limit` indexed paths that end with `name`, for "did you mean". */
+  async similarPaths(indexId: number, name: string, limit = 5): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('index_files')
+      .select('path')
+      .where('index_id', '=', indexId)
+      .where(sql<boolean>`path like ${'%' + escapeLike(name)} escape '\\'`)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.path);
+  }
+
+  async document(id: number): Promise<StoredDocument> {
+    const cached = this.documents.get(id);
+    if (cached) return cached;
+    const row = await this.db.selectFrom('documents').select(['symbols', 'payload']).where('id', '=', id).executeTakeFirstOrThrow();
+    const doc = { id, symbols: JSON.parse(row.symbols) as string[], occurrences: decodeOccurrences(row.payload) };
+    this.documents.set(id, doc);
+    return doc;
+  }
+
+  /** The lines of a stored file; null when its text was not kept. */
+  async lines(blobSha: string): Promise<string[] | null> {
+    const cached = this.lineCache.get(blobSha);
+    if (cached !== undefined) return cached;
+    const row = await this.db.selectFrom('blobs').select('content').where('sha', '=', blobSha).executeTakeFirst();
+    const lines = row?.content == null ? null : row.content.split(/\r\n|\r|\n/);
+    this.lineCache.set(blobSha, lines);
+    return lines;
+  }
+
+  async symbolIds(symbols: readonly string[]): Promise<Map<string, number>> {
+    if (symbols.length === 0) return new Map();
+    const rows = await this.db.selectFrom('symbols').select(['id', 'symbol']).where('symbol', 'in', symbols).execute();
+    return new Map(rows.map((r) => [r.symbol, r.id]));
+  }
+
+  /** Occurrences of global symbols within one index, by document. */
+  async symbolRefs(indexId: number, symbolIds: readonly number[]): Promise<SymbolRefsRow[]> {
+    if (symbolIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('symbol_refs as r')
+      .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+      .innerJoin('symbols as s', 's.id', 'r.symbol_id')
+      .select(['f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
+      .where('f.index_id', '=', indexId)
+      .where('r.symbol_id', 'in', symbolIds)
+      .orderBy('f.path')
+      .execute();
+    return rows.map((r) => ({
+      path: r.path,
+      blob_sha: r.blob_sha,
+      document_id: r.document_id,
+      symbol: r.symbol,
+      ranges: decodeRanges(r.ranges),
+    }));
+  }
+
+  /** Definitions of symbols in the given indexes. */
+  async definitionsOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<DefinitionRow[]> {
+    if (symbolIds.length === 0 || indexIds.length === 0) return [];
+    return this.definitionQuery(indexIds).where('d.symbol_id', 'in', symbolIds).execute();
+  }
+
+  /** Definitions in one document of an index. */
+  async definitionsInDocument(indexId: number, documentId: number): Promise<DefinitionRow[]> {
+    return this.definitionQuery([indexId]).where('d.document_id', '=', documentId).execute();
+  }
+
+  /** Definitions named exactly `name` (global symbols only) in an index. */
+  async definitionsNamed(indexId: number, name: string): Promise<DefinitionRow[]> {
+    return this.definitionQuery([indexId])
+      .where('d.name', '=', name)
+      .where('s.symbol', 'not like', 'local %')
+      .where('d.kind', 'not in', ['parameter', 'type_parameter'])
+      .execute();
+  }
+
+  /** The current index of every repository except `exceptRepoId`. */
+  async otherCurrentIndexes(exceptRepoId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('repos')
+      .select('current_index_id')
+      .where('id', '!=', exceptRepoId)
+      .where('current_index_id', 'is not', null)
+      .execute();
+    return rows.map((r) => r.current_index_id!);
+  }
+
+  /** Symbols related to these by is_reference relationships, in either direction, within the given indexes. */
+  async referenceRelated(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
+    if (symbolIds.length === 0) return [];
+    const inIndexes = this.db.selectFrom('index_files').select('document_id').where('index_id', 'in', indexIds);
+    const forward = await this.db
+      .selectFrom('relationships as r')
+      .innerJoin('symbols as s', 's.id', 'r.target_symbol_id')
+      .select('s.symbol')
+      .where('r.symbol_id', 'in', symbolIds)
+      .where('r.is_reference', '=', 1)
+      .where('r.document_id', 'in', inIndexes as never)
+      .execute();
+    const backward = await this.db
+      .selectFrom('relationships as r')
+      .innerJoin('symbols as s', 's.id', 'r.symbol_id')
+      .select('s.symbol')
+      .where('r.target_symbol_id', 'in', symbolIds)
+      .where('r.is_reference', '=', 1)
+      .where('r.document_id', 'in', inIndexes as never)
+      .execute();
+    return [...new Set([...forward, ...backward].map((r) => r.symbol))];
+  }
+
+  async fileCount(indexId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('index_files')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('index_id', '=', indexId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private definitionQuery(indexIds: readonly number[]) {
+    return this.db
+      .selectFrom('definitions as d')
+      .innerJoin('index_files as f', 'f.document_id', 'd.document_id')
+      .innerJoin('indexes as i', 'i.id', 'f.index_id')
+      .innerJoin('repos as p', 'p.id', 'i.repo_id')
+      .innerJoin('symbols as s', 's.id', 'd.symbol_id')
+      .select([
+        'p.slug as repo',
+        'i.commit_sha',
+        'f.path',
+        'f.blob_sha',
+        'd.document_id',
+        's.symbol',
+        'd.name',
+        'd.kind',
+        'd.container',
+        'd.start_line',
+        'd.start_char',
+        'd.end_line',
+        'd.end_char',
+        'd.enclosing_start_line',
+        'd.enclosing_start_char',
+        'd.enclosing_end_line',
+        'd.enclosing_end_char',
+        'd.enclosing_source',
+        'd.signature',
+      ])
+      .where('f.index_id', 'in', indexIds)
+      .orderBy('f.path')
+      .orderBy('d.start_line')
+      .orderBy('d.start_char');
+  }
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => '\\' + c);
+}

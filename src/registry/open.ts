@@ -1,0 +1,79 @@
+// Finds, opens and migrates the registry.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { migrations } from '../../registry/migrations/index.js';
+import type { Engine } from './engine.js';
+import { openSqlite } from './dialect/sqlite/engine.js';
+import { UserError } from '../errors.js';
+
+export interface RegistryOptions {
+  /** --registry: a file path or a postgres:// URL. */
+  registry?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Where the registry lives: --registry, then SEXTANT_REGISTRY, then $SEXTANT_HOME/registry.db. */
+export function registryLocation(options: RegistryOptions = {}): string {
+  const env = options.env ?? process.env;
+  const explicit = options.registry ?? env.SEXTANT_REGISTRY;
+  if (explicit) return /^[a-z]+:\/\//i.test(explicit) ? explicit : resolve(explicit);
+  const home = env.SEXTANT_HOME || join(homedir(), '.sextant');
+  return join(resolve(home), 'registry.db');
+}
+
+export async function openRegistry(options: RegistryOptions = {}): Promise<Engine> {
+  const location = registryLocation(options);
+  if (/^postgres(ql)?:\/\//i.test(location)) {
+    throw new UserError(
+      'Postgres registries are not supported by this build yet: pass a file path to --registry (or unset SEXTANT_REGISTRY)',
+    );
+  }
+  if (/^[a-z]+:\/\//i.test(location)) {
+    throw new UserError(`unsupported registry URL ${location.split('://')[0]}://: pass a file path to --registry`);
+  }
+  let engine: Engine;
+  try {
+    engine = openSqlite(location);
+  } catch (error) {
+    throw new UserError(`cannot open the registry at ${location}: ${(error as Error).message}; pass another path with --registry`);
+  }
+  try {
+    await migrate(engine);
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  return engine;
+}
+
+async function migrate(engine: Engine): Promise<void> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(migrations)) out[name] = { up: (db) => m.up(db, engine.capabilities) };
+      return out;
+    },
+  };
+  const migrator = new Migrator({ db: engine.db, provider });
+  let result;
+  try {
+    result = await migrator.migrateToLatest();
+  } catch (error) {
+    throw registryError(engine, error);
+  }
+  if (result.error) throw registryError(engine, result.error);
+}
+
+function registryError(engine: Engine, error: unknown): UserError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/corrupted migrations|missing/i.test(message)) {
+    return new UserError(
+      `the registry at ${engine.location} was written by a newer sextant (${message}); upgrade sextant or pass another --registry`,
+    );
+  }
+  if (/not a database|malformed|corrupt/i.test(message)) {
+    return new UserError(`the registry at ${engine.location} is corrupt (${message}); move it away and run \`sextant index\` again`);
+  }
+  return new UserError(`cannot prepare the registry at ${engine.location}: ${message}`);
+}

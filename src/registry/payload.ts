@@ -1,0 +1,93 @@
+// Packed binary forms of a document's occurrences and of one symbol's ranges
+// in a document. Int32 records, little-endian (the byte order of every
+// platform Node.js runs on), so decoding is a view, not a parse.
+import type { Range } from '../scip/range.js';
+
+/** How a reference uses its symbol, read from the syntax around it. */
+export const REF_KINDS = ['identifier', 'call', 'type', 'import', 'write'] as const;
+export type RefKind = (typeof REF_KINDS)[number];
+export const RefKindCode: Record<RefKind, number> = { identifier: 0, call: 1, type: 2, import: 3, write: 4 };
+
+export interface Occurrence {
+  range: Range;
+  /** Index into the document's symbol list. */
+  symbol: number;
+  roles: number;
+  refKind: number;
+  enclosing: Range | undefined;
+}
+
+const OCCURRENCE_INTS = 10;
+
+export function encodeOccurrences(occurrences: readonly Occurrence[]): Buffer {
+  const out = new Int32Array(occurrences.length * OCCURRENCE_INTS);
+  let i = 0;
+  for (const o of occurrences) {
+    out[i++] = o.range[0];
+    out[i++] = o.range[1];
+    out[i++] = o.range[2];
+    out[i++] = o.range[3];
+    out[i++] = o.symbol;
+    out[i++] = (o.roles & 0xff) | (o.refKind << 8);
+    const e = o.enclosing;
+    out[i++] = e ? e[0] : -1;
+    out[i++] = e ? e[1] : -1;
+    out[i++] = e ? e[2] : -1;
+    out[i++] = e ? e[3] : -1;
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+export function decodeOccurrences(payload: Uint8Array): Occurrence[] {
+  const ints = int32View(payload);
+  const out: Occurrence[] = new Array(ints.length / OCCURRENCE_INTS);
+  for (let i = 0, n = 0; i < ints.length; i += OCCURRENCE_INTS, n++) {
+    const flags = ints[i + 5]!;
+    out[n] = {
+      range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!],
+      symbol: ints[i + 4]!,
+      roles: flags & 0xff,
+      refKind: flags >>> 8,
+      enclosing: ints[i + 6]! < 0 ? undefined : [ints[i + 6]!, ints[i + 7]!, ints[i + 8]!, ints[i + 9]!],
+    };
+  }
+  return out;
+}
+
+export interface SymbolRange {
+  range: Range;
+  roles: number;
+  refKind: number;
+}
+
+const RANGE_INTS = 5;
+
+export function encodeRanges(ranges: readonly SymbolRange[]): Buffer {
+  const out = new Int32Array(ranges.length * RANGE_INTS);
+  let i = 0;
+  for (const r of ranges) {
+    out[i++] = r.range[0];
+    out[i++] = r.range[1];
+    out[i++] = r.range[2];
+    out[i++] = r.range[3];
+    out[i++] = (r.roles & 0xff) | (r.refKind << 8);
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+export function decodeRanges(payload: Uint8Array): SymbolRange[] {
+  const ints = int32View(payload);
+  const out: SymbolRange[] = [];
+  for (let i = 0; i < ints.length; i += RANGE_INTS) {
+    const flags = ints[i + 4]!;
+    out.push({ range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!], roles: flags & 0xff, refKind: flags >>> 8 });
+  }
+  return out;
+}
+
+function int32View(bytes: Uint8Array): Int32Array {
+  if (bytes.byteLength % 4 !== 0) throw new Error('corrupt payload: length is not a multiple of 4');
+  // A view needs 4-byte alignment; drivers may hand out unaligned slices.
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : Uint8Array.prototype.slice.call(bytes);
+  return new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
+}

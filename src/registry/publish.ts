@@ -1,0 +1,138 @@
+// Publishing swaps a finished index in, in one transaction: readers see the
+// previous index until the commit and the new one after it, never a mix.
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from './engine.js';
+import { finishRun, now, type RunEnd } from './repos.js';
+import type { Database, IndexRun } from './schema.js';
+import { chunks } from './writer.js';
+
+export interface PublishedFile {
+  path: string;
+  blobSha: string;
+  documentId: number | null;
+  language: string | null;
+}
+
+export interface PublishInput {
+  run: IndexRun;
+  commit: string;
+  dirty: boolean;
+  fingerprint: string | null;
+  languages: unknown;
+  tools: unknown;
+  files: readonly PublishedFile[];
+  documentCount: number;
+  occurrenceCount: number;
+  definitionCount: number;
+  end: Omit<RunEnd, 'indexId'>;
+}
+
+/** Older published indexes kept per repository besides the current one. */
+const KEEP_PREVIOUS = 2;
+
+export async function publishIndex(engine: Engine, input: PublishInput): Promise<number> {
+  const db = engine.db;
+  const indexId = await db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto('indexes')
+      .values({
+        repo_id: input.run.repo_id,
+        commit_sha: input.commit,
+        dirty: input.dirty ? 1 : 0,
+        worktree_fingerprint: input.fingerprint,
+        state: 'building',
+        origin: input.run.origin,
+        generated_at: now(),
+        languages: JSON.stringify(input.languages),
+        tools: JSON.stringify(input.tools),
+        total_files: input.files.length,
+        document_count: input.documentCount,
+        occurrence_count: input.occurrenceCount,
+        definition_count: input.definitionCount,
+        storage_bytes: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const chunk of chunks(input.files, Math.floor(engine.capabilities.maxParameters / 5))) {
+      await trx
+        .insertInto('index_files')
+        .values(chunk.map((f) => ({ index_id: id, path: f.path, blob_sha: f.blobSha, document_id: f.documentId, language: f.language })))
+        .execute();
+    }
+    await trx
+      .updateTable('indexes')
+      .set({ state: 'published', storage_bytes: await indexStorageBytes(trx, id) })
+      .where('id', '=', id)
+      .execute();
+    await trx.updateTable('repos').set({ current_index_id: id }).where('id', '=', input.run.repo_id).execute();
+    await finishRun(trx, input.run, { ...input.end, indexId: id });
+    return id;
+  });
+  await collectGarbage(db, input.run.repo_id);
+  return indexId;
+}
+
+/** Bytes of file text and derived data an index refers to. */
+async function indexStorageBytes(db: Kysely<Database>, indexId: number): Promise<number> {
+  const blobs = await db
+    .selectFrom('index_files as f')
+    .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
+    .select(sql<number>`coalesce(sum(b.byte_size), 0)`.as('bytes'))
+    .where('f.index_id', '=', indexId)
+    .executeTakeFirstOrThrow();
+  const documents = await db
+    .selectFrom('index_files as f')
+    .innerJoin('documents as d', 'd.id', 'f.document_id')
+    .select(sql<number>`coalesce(sum(length(d.payload)), 0)`.as('bytes'))
+    .where('f.index_id', '=', indexId)
+    .executeTakeFirstOrThrow();
+  return Number(blobs.bytes) + Number(documents.bytes);
+}
+
+/**
+ * Retires indexes beyond the few most recent, then deletes rows no index
+ * refers to. Content-addressed rows are shared across repositories, so they
+ * are only collected while no other run is writing (it may be about to refer
+ * to them).
+ */
+async function collectGarbage(db: Kysely<Database>, repoId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const repo = await trx.selectFrom('repos').select('current_index_id').where('id', '=', repoId).executeTakeFirstOrThrow();
+    const keep = await trx
+      .selectFrom('indexes')
+      .select('id')
+      .where('repo_id', '=', repoId)
+      .where('state', '=', 'published')
+      .where('id', '!=', repo.current_index_id ?? -1)
+      .orderBy('id', 'desc')
+      .limit(KEEP_PREVIOUS)
+      .execute();
+    const kept = [repo.current_index_id ?? -1, ...keep.map((k) => k.id)];
+    const retired = await trx.selectFrom('indexes').select('id').where('repo_id', '=', repoId).where('id', 'not in', kept).execute();
+    const retiredIds = retired.map((r) => r.id);
+    if (retiredIds.length > 0) {
+      await trx.deleteFrom('index_files').where('index_id', 'in', retiredIds).execute();
+      await trx.deleteFrom('indexes').where('id', 'in', retiredIds).execute();
+    }
+    const writers = await trx.selectFrom('locks').select('repo_id').executeTakeFirst();
+    if (writers) return;
+    const referenced = trx.selectFrom('index_files').select('document_id').where('document_id', 'is not', null);
+    const orphans = (
+      await trx
+        .selectFrom('documents')
+        .select('id')
+        .where('id', 'not in', referenced as never)
+        .execute()
+    ).map((r) => r.id);
+    for (const chunk of chunks(orphans, 500)) {
+      await trx.deleteFrom('symbol_refs').where('document_id', 'in', chunk).execute();
+      await trx.deleteFrom('definitions').where('document_id', 'in', chunk).execute();
+      await trx.deleteFrom('relationships').where('document_id', 'in', chunk).execute();
+      await trx.deleteFrom('documents').where('id', 'in', chunk).execute();
+    }
+    await trx
+      .deleteFrom('blobs')
+      .where('sha', 'not in', trx.selectFrom('index_files').select('blob_sha') as never)
+      .execute();
+  });
+}

@@ -1,0 +1,159 @@
+// Repositories, index runs and the per-repository write lock.
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
+import { UserError } from '../errors.js';
+import type { Database, IndexRun, Repo } from './schema.js';
+
+export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function now(): string {
+  return new Date().toISOString();
+}
+
+export async function findRepo(db: Kysely<Database>, slug: string): Promise<Repo | undefined> {
+  return db.selectFrom('repos').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function listRepos(db: Kysely<Database>): Promise<Repo[]> {
+  return db.selectFrom('repos').selectAll().orderBy('slug').execute();
+}
+
+/** The repository named `slug`, registered at `rootPath` if it is new. */
+export async function ensureRepo(db: Kysely<Database>, slug: string, rootPath: string | null): Promise<Repo> {
+  if (!SLUG_PATTERN.test(slug)) {
+    throw new UserError(`"${slug}" is not a usable repository name: use letters, digits, '.', '_' or '-' (pass --repo NAME)`);
+  }
+  const existing = await findRepo(db, slug);
+  if (existing) {
+    if (rootPath && existing.root_path && existing.root_path !== rootPath && existsSync(existing.root_path)) {
+      throw new UserError(
+        `a repository named "${slug}" is already registered at ${existing.root_path}: pass --repo NAME to index ${rootPath} under another name`,
+      );
+    }
+    if (rootPath && existing.root_path !== rootPath) {
+      await db.updateTable('repos').set({ root_path: rootPath }).where('id', '=', existing.id).execute();
+      return { ...existing, root_path: rootPath };
+    }
+    return existing;
+  }
+  await db
+    .insertInto('repos')
+    .values({ slug, root_path: rootPath, current_index_id: null, created_at: now() })
+    .onConflict((oc) => oc.column('slug').doNothing())
+    .execute();
+  return (await findRepo(db, slug))!;
+}
+
+/** Whether a process that recorded `pid` on `host` is still alive, as far as this machine can tell. */
+export function processAlive(pid: number, host: string): boolean {
+  if (host !== hostname()) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface RunStart {
+  repoId: number;
+  origin: string;
+  commit: string | null;
+}
+
+/**
+ * Records a new run and takes the repository's write lock in one step. A lock
+ * left by a process that died is taken over, and its run marked interrupted.
+ */
+export async function startRun(db: Kysely<Database>, start: RunStart): Promise<IndexRun> {
+  return db.transaction().execute(async (trx) => {
+    const held = await trx.selectFrom('locks').selectAll().where('repo_id', '=', start.repoId).executeTakeFirst();
+    if (held) {
+      if (processAlive(held.pid, held.host)) {
+        throw new UserError(
+          `another sextant run (pid ${held.pid} on ${held.host}, started ${held.acquired_at}) is indexing this repository: wait for it to finish or stop it`,
+        );
+      }
+      await markInterrupted(trx, held.run_id);
+      await trx.deleteFrom('locks').where('repo_id', '=', start.repoId).execute();
+    }
+    const run = await trx
+      .insertInto('index_runs')
+      .values({
+        repo_id: start.repoId,
+        origin: start.origin,
+        state: 'running',
+        outcome: null,
+        reason: null,
+        recovery: null,
+        commit_sha: start.commit,
+        started_at: now(),
+        finished_at: null,
+        pid: process.pid,
+        host: hostname(),
+        index_id: null,
+        report: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('locks')
+      .values({ repo_id: start.repoId, run_id: run.id, pid: process.pid, host: hostname(), acquired_at: run.started_at })
+      .execute();
+    return run;
+  });
+}
+
+export const INTERRUPTED_REASON = 'the run stopped before it published (killed or crashed); the previous index, if any, is still served';
+export const INTERRUPTED_RECOVERY = 'run `sextant index` again';
+
+async function markInterrupted(db: Kysely<Database>, runId: number): Promise<void> {
+  await db
+    .updateTable('index_runs')
+    .set({ state: 'finished', outcome: 'failed', reason: INTERRUPTED_REASON, recovery: INTERRUPTED_RECOVERY, finished_at: now() })
+    .where('id', '=', runId)
+    .where('state', '=', 'running')
+    .execute();
+}
+
+export interface RunEnd {
+  outcome: string;
+  reason: string | null;
+  recovery: string | null;
+  indexId: number | null;
+  report: unknown;
+}
+
+/** Finishes a run that did not publish, and releases the lock. */
+export async function failRun(db: Kysely<Database>, run: IndexRun, end: RunEnd): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await finishRun(trx, run, end);
+  });
+}
+
+/** Records the end of a run and releases its lock; call inside the publishing transaction when there is one. */
+export async function finishRun(db: Kysely<Database>, run: IndexRun, end: RunEnd): Promise<void> {
+  await db
+    .updateTable('index_runs')
+    .set({
+      state: 'finished',
+      outcome: end.outcome,
+      reason: end.reason,
+      recovery: end.recovery,
+      finished_at: now(),
+      index_id: end.indexId,
+      report: JSON.stringify(end.report),
+    })
+    .where('id', '=', run.id)
+    .execute();
+  await db.deleteFrom('locks').where('repo_id', '=', run.repo_id).where('run_id', '=', run.id).execute();
+}
+
+export async function lastRun(db: Kysely<Database>, repoId: number): Promise<IndexRun | undefined> {
+  return db.selectFrom('index_runs').selectAll().where('repo_id', '=', repoId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function currentLock(db: Kysely<Database>, repoId: number) {
+  return db.selectFrom('locks').selectAll().where('repo_id', '=', repoId).executeTakeFirst();
+}

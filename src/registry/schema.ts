@@ -1,0 +1,161 @@
+// Row types of the registry, as kysely sees them. The tables are created by
+// the migrations under registry/migrations; both engines share them.
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** 0 or 1: portable booleans. */
+type Flag = number;
+/** ISO-8601 timestamps as text: portable and sortable. */
+type Timestamp = string;
+/** Engines return binary columns as Buffer (SQLite) or Buffer (pg's bytea). */
+type Binary = ColumnType<Buffer, Buffer | Uint8Array, Buffer | Uint8Array>;
+
+export interface RepoTable {
+  id: Generated<number>;
+  slug: string;
+  root_path: string | null;
+  current_index_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface IndexTable {
+  id: Generated<number>;
+  repo_id: number;
+  commit_sha: string;
+  /** 1 when the worktree had uncommitted changes when it was indexed. */
+  dirty: Flag;
+  /** Hash of the uncommitted files' paths and contents at index time. */
+  worktree_fingerprint: string | null;
+  /** building, published or retired. */
+  state: string;
+  origin: string;
+  generated_at: Timestamp;
+  /** JSON: per language, its tier, indexer and why. */
+  languages: string;
+  /** JSON: the indexers that ran, with versions. */
+  tools: string;
+  total_files: number;
+  document_count: number;
+  occurrence_count: number;
+  definition_count: number;
+  storage_bytes: ColumnType<number, number, number>;
+}
+
+export interface IndexFileTable {
+  index_id: number;
+  path: string;
+  blob_sha: string;
+  document_id: number | null;
+  language: string | null;
+}
+
+export interface BlobTable {
+  sha: string;
+  /** The file's text; null when it is binary or too large to keep. */
+  content: string | null;
+  byte_size: number;
+  skipped: string | null;
+}
+
+export interface DocumentTable {
+  id: Generated<number>;
+  /** sha256 of the SCIP document, the file's blob and the derivation version. */
+  content_hash: string;
+  language: string;
+  occurrence_count: number;
+  definition_count: number;
+  /** JSON array of the symbols the payload's records refer to by index. */
+  symbols: string;
+  /** Packed occurrence records; see payload.ts. */
+  payload: Binary;
+}
+
+export interface SymbolTable {
+  id: Generated<number>;
+  symbol: string;
+}
+
+export interface SymbolRefTable {
+  symbol_id: number;
+  document_id: number;
+  has_definition: Flag;
+  /** Packed ranges with flags; see payload.ts. */
+  ranges: Binary;
+}
+
+export interface DefinitionTable {
+  document_id: number;
+  symbol_id: number;
+  name: string;
+  kind: string;
+  container: string | null;
+  start_line: number;
+  start_char: number;
+  end_line: number;
+  end_char: number;
+  enclosing_start_line: number | null;
+  enclosing_start_char: number | null;
+  enclosing_end_line: number | null;
+  enclosing_end_char: number | null;
+  /** Where the enclosing range came from: index (SCIP enclosing_range) or syntax (a parse). */
+  enclosing_source: string | null;
+  signature: string | null;
+  documentation: string | null;
+}
+
+export interface RelationshipTable {
+  document_id: number;
+  symbol_id: number;
+  target_symbol_id: number;
+  is_implementation: Flag;
+  is_reference: Flag;
+  is_type_definition: Flag;
+  is_definition: Flag;
+}
+
+export interface IndexRunTable {
+  id: Generated<number>;
+  repo_id: number;
+  origin: string;
+  /** running or finished. */
+  state: string;
+  /** indexed, partial, search-only or failed; null while running. */
+  outcome: string | null;
+  reason: string | null;
+  recovery: string | null;
+  commit_sha: string | null;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  pid: number;
+  host: string;
+  index_id: number | null;
+  /** JSON: what each indexer did. */
+  report: string | null;
+}
+
+export interface LockTable {
+  repo_id: number;
+  run_id: number;
+  pid: number;
+  host: string;
+  acquired_at: Timestamp;
+}
+
+export interface Database {
+  repos: RepoTable;
+  indexes: IndexTable;
+  index_files: IndexFileTable;
+  blobs: BlobTable;
+  documents: DocumentTable;
+  symbols: SymbolTable;
+  symbol_refs: SymbolRefTable;
+  definitions: DefinitionTable;
+  relationships: RelationshipTable;
+  index_runs: IndexRunTable;
+  locks: LockTable;
+}
+
+export type Repo = Selectable<RepoTable>;
+export type IndexRow = Selectable<IndexTable>;
+export type IndexRun = Selectable<IndexRunTable>;
+export type NewDefinition = Insertable<DefinitionTable>;
+export type NewRelationship = Insertable<RelationshipTable>;

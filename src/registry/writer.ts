@@ -1,0 +1,224 @@
+// Writes content-addressed rows: file blobs and documents with everything
+// derived from them. Rows written here are invisible to readers until an
+// index that lists them is published (publish.ts), so a run that dies midway
+// leaves only unreferenced rows behind, which the next collection removes.
+import type { Kysely, Transaction } from 'kysely';
+import type { Engine } from './engine.js';
+import type { Database } from './schema.js';
+import type { Range } from '../scip/range.js';
+
+export interface PreparedDefinition {
+  symbol: string;
+  name: string;
+  kind: string;
+  container: string | null;
+  range: Range;
+  enclosing: Range | undefined;
+  enclosingSource: 'index' | 'syntax' | null;
+  signature: string | null;
+  documentation: string | null;
+}
+
+export interface PreparedRelationship {
+  symbol: string;
+  target: string;
+  isImplementation: boolean;
+  isReference: boolean;
+  isTypeDefinition: boolean;
+  isDefinition: boolean;
+}
+
+export interface PreparedSymbolRefs {
+  symbol: string;
+  hasDefinition: boolean;
+  ranges: Buffer;
+}
+
+/** A document ready to store: everything derived from one SCIP document and its file. */
+export interface PreparedDocument {
+  contentHash: string;
+  language: string;
+  symbols: string[];
+  occurrenceCount: number;
+  payload: Buffer;
+  refs: PreparedSymbolRefs[];
+  definitions: PreparedDefinition[];
+  relationships: PreparedRelationship[];
+}
+
+export interface NewBlob {
+  sha: string;
+  content: string | null;
+  byteSize: number;
+  skipped: string | null;
+}
+
+/** Bound on the symbol-id cache, so ingest memory does not grow with the index. */
+const SYMBOL_CACHE_LIMIT = 50_000;
+
+export class RegistryWriter {
+  private readonly db: Kysely<Database>;
+  private readonly symbolIds = new Map<string, number>();
+
+  constructor(private readonly engine: Engine) {
+    this.db = engine.db;
+  }
+
+  /** The stored document with this content hash, if any. */
+  async findDocument(contentHash: string) {
+    return this.db
+      .selectFrom('documents')
+      .select(['id', 'occurrence_count', 'definition_count'])
+      .where('content_hash', '=', contentHash)
+      .executeTakeFirst();
+  }
+
+  /** The stored text of a blob; undefined when it was not kept (binary, too large). */
+  async blobText(sha: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('blobs').select('content').where('sha', '=', sha).executeTakeFirst();
+    return row?.content ?? undefined;
+  }
+
+  /** Blob hashes among `shas` that the registry already holds. */
+  async existingBlobs(shas: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const chunk of chunks(shas, this.engine.capabilities.maxParameters - 1)) {
+      const rows = await this.db.selectFrom('blobs').select('sha').where('sha', 'in', chunk).execute();
+      for (const r of rows) found.add(r.sha);
+    }
+    return found;
+  }
+
+  async writeBlobs(blobs: readonly NewBlob[]): Promise<void> {
+    if (blobs.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const chunk of chunks(blobs, Math.floor(this.engine.capabilities.maxParameters / 4))) {
+        await trx
+          .insertInto('blobs')
+          .values(chunk.map((b) => ({ sha: b.sha, content: b.content, byte_size: b.byteSize, skipped: b.skipped })))
+          .onConflict((oc) => oc.column('sha').doNothing())
+          .execute();
+      }
+    });
+  }
+
+  /** Stores documents (skipping any already stored) and returns their ids, in order. */
+  async writeDocuments(docs: readonly PreparedDocument[]): Promise<number[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const ids: number[] = [];
+      const symbolIds = await this.intern(trx, docs);
+      const max = this.engine.capabilities.maxParameters;
+      for (const doc of docs) {
+        const existing = await trx.selectFrom('documents').select('id').where('content_hash', '=', doc.contentHash).executeTakeFirst();
+        if (existing) {
+          ids.push(existing.id);
+          continue;
+        }
+        const { id } = await trx
+          .insertInto('documents')
+          .values({
+            content_hash: doc.contentHash,
+            language: doc.language,
+            occurrence_count: doc.occurrenceCount,
+            definition_count: doc.definitions.length,
+            symbols: JSON.stringify(doc.symbols),
+            payload: doc.payload,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        ids.push(id);
+        const idOf = (s: string) => symbolIds.get(s)!;
+        for (const chunk of chunks(doc.refs, Math.floor(max / 4))) {
+          await trx
+            .insertInto('symbol_refs')
+            .values(
+              chunk.map((r) => ({ symbol_id: idOf(r.symbol), document_id: id, has_definition: r.hasDefinition ? 1 : 0, ranges: r.ranges })),
+            )
+            .execute();
+        }
+        for (const chunk of chunks(doc.definitions, Math.floor(max / 16))) {
+          await trx
+            .insertInto('definitions')
+            .values(
+              chunk.map((d) => ({
+                document_id: id,
+                symbol_id: idOf(d.symbol),
+                name: d.name,
+                kind: d.kind,
+                container: d.container,
+                start_line: d.range[0],
+                start_char: d.range[1],
+                end_line: d.range[2],
+                end_char: d.range[3],
+                enclosing_start_line: d.enclosing?.[0] ?? null,
+                enclosing_start_char: d.enclosing?.[1] ?? null,
+                enclosing_end_line: d.enclosing?.[2] ?? null,
+                enclosing_end_char: d.enclosing?.[3] ?? null,
+                enclosing_source: d.enclosingSource,
+                signature: d.signature,
+                documentation: d.documentation,
+              })),
+            )
+            .execute();
+        }
+        for (const chunk of chunks(doc.relationships, Math.floor(max / 7))) {
+          await trx
+            .insertInto('relationships')
+            .values(
+              chunk.map((r) => ({
+                document_id: id,
+                symbol_id: idOf(r.symbol),
+                target_symbol_id: idOf(r.target),
+                is_implementation: r.isImplementation ? 1 : 0,
+                is_reference: r.isReference ? 1 : 0,
+                is_type_definition: r.isTypeDefinition ? 1 : 0,
+                is_definition: r.isDefinition ? 1 : 0,
+              })),
+            )
+            .execute();
+        }
+      }
+      return ids;
+    });
+  }
+
+  /** Ids for every symbol the documents mention by id, creating the missing ones. */
+  private async intern(trx: Transaction<Database>, docs: readonly PreparedDocument[]): Promise<Map<string, number>> {
+    const wanted = new Set<string>();
+    for (const doc of docs) {
+      for (const r of doc.refs) wanted.add(r.symbol);
+      for (const d of doc.definitions) wanted.add(d.symbol);
+      for (const r of doc.relationships) {
+        wanted.add(r.symbol);
+        wanted.add(r.target);
+      }
+    }
+    const result = new Map<string, number>();
+    const missing: string[] = [];
+    for (const s of wanted) {
+      const id = this.symbolIds.get(s);
+      if (id === undefined) missing.push(s);
+      else result.set(s, id);
+    }
+    if (missing.length === 0) return result;
+    if (this.symbolIds.size + missing.length > SYMBOL_CACHE_LIMIT) this.symbolIds.clear();
+    const chunkSize = this.engine.capabilities.maxParameters - 1;
+    for (const chunk of chunks(missing, chunkSize)) {
+      await trx
+        .insertInto('symbols')
+        .values(chunk.map((symbol) => ({ symbol })))
+        .onConflict((oc) => oc.column('symbol').doNothing())
+        .execute();
+      const rows = await trx.selectFrom('symbols').select(['id', 'symbol']).where('symbol', 'in', chunk).execute();
+      for (const r of rows) {
+        result.set(r.symbol, r.id);
+        this.symbolIds.set(r.symbol, r.id);
+      }
+    }
+    return result;
+  }
+}
+
+export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}

@@ -1,0 +1,157 @@
+// Symbol kinds as lowercase words. Indexers often leave SymbolInformation.kind
+// empty, so the kind is derived from the descriptor suffix and refined by the
+// signature the indexer put in the documentation.
+import type { ScipSymbolInformation } from './schema.js';
+import type { ParsedSymbol } from './symbol.js';
+
+export const SYMBOL_KINDS = [
+  'class',
+  'interface',
+  'struct',
+  'trait',
+  'enum',
+  'enum_member',
+  'type',
+  'type_parameter',
+  'function',
+  'method',
+  'constructor',
+  'property',
+  'field',
+  'variable',
+  'constant',
+  'parameter',
+  'module',
+  'namespace',
+  'macro',
+  'unknown',
+] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+/** SymbolInformation.Kind values of scip.proto that map onto our words. */
+const SCIP_KIND: Record<number, SymbolKind> = {
+  7: 'class',
+  8: 'constant',
+  9: 'constructor',
+  11: 'enum',
+  12: 'enum_member',
+  15: 'field',
+  17: 'function',
+  21: 'interface',
+  26: 'method',
+  29: 'module',
+  30: 'namespace',
+  37: 'parameter',
+  41: 'property',
+  49: 'struct',
+  53: 'trait',
+  55: 'type',
+  58: 'type_parameter',
+  61: 'variable',
+  66: 'method',
+};
+
+/** The first code block of the documentation, which indexers use for the signature. */
+export function signatureOf(info: ScipSymbolInformation | undefined): string | undefined {
+  const first = info?.documentation[0];
+  if (!first) return undefined;
+  const fenced = /^```[\w-]*\n([\s\S]*?)\n?```\s*$/.exec(first);
+  return (fenced ? fenced[1]! : first).trim() || undefined;
+}
+
+export function symbolKind(parsed: ParsedSymbol, info: ScipSymbolInformation | undefined, signature: string | undefined): SymbolKind {
+  const declared = info?.kind ? SCIP_KIND[info.kind] : undefined;
+  if (declared) return declared;
+  const said = signature ? kindFromSignature(signature) : undefined;
+  // A local symbol has no descriptor to go by: only its signature tells.
+  if (parsed.local) return said ?? 'variable';
+  const descriptors = parsed.descriptors;
+  const last = descriptors[descriptors.length - 1]!;
+  const ownerIsType = descriptors[descriptors.length - 2]?.suffix === 'type';
+  switch (last.suffix) {
+    case 'namespace':
+      return said === 'module' || !said ? 'module' : said;
+    case 'meta':
+      // scip-python names a module `pkg/__init__:`.
+      return last.name === '__init__' ? 'module' : 'unknown';
+    case 'type':
+      // The suffix says "a type"; the signature says which.
+      return said === 'interface' || said === 'type' || said === 'enum' ? said : 'class';
+    case 'method':
+      if (last.name === '<constructor>' || last.name === '__init__') return 'constructor';
+      return ownerIsType ? 'method' : 'function';
+    case 'term':
+      if (said === 'enum_member' || said === 'method' || said === 'property') return said;
+      if (ownerIsType) return 'property';
+      return said === 'constant' || said === 'function' || said === 'module' ? said : 'variable';
+    case 'parameter':
+      return 'parameter';
+    case 'type-parameter':
+      return 'type_parameter';
+    case 'macro':
+      return 'macro';
+  }
+}
+
+/** Reads the declaration keyword of a TypeScript quick-info or Python signature. */
+function kindFromSignature(signature: string): SymbolKind | undefined {
+  const paren = /^\((\w[\w ]*)\)/.exec(signature);
+  if (paren) {
+    switch (paren[1]) {
+      case 'method':
+        return 'method';
+      case 'property':
+      case 'getter':
+      case 'setter':
+      case 'accessor':
+        return 'property';
+      case 'parameter':
+        return 'parameter';
+      case 'enum member':
+        return 'enum_member';
+      case 'module':
+        return 'module';
+      case 'type parameter':
+        return 'type_parameter';
+      case 'function':
+      case 'local function':
+        return 'function';
+      case 'local var':
+      case 'var':
+      case 'let':
+        return 'variable';
+      case 'const':
+        return 'constant';
+      case 'constructor':
+        return 'constructor';
+      default:
+        return undefined;
+    }
+  }
+  const word = /^(?:export\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(\w+)/.exec(signature)?.[1];
+  switch (word) {
+    case 'class':
+      return 'class';
+    case 'interface':
+      return 'interface';
+    case 'type':
+      return 'type';
+    case 'enum':
+      return 'enum';
+    case 'function':
+    case 'def':
+      return 'function';
+    case 'constructor':
+      return 'constructor';
+    case 'const':
+      return 'constant';
+    case 'let':
+    case 'var':
+      return 'variable';
+    case 'module':
+    case 'namespace':
+      return 'module';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,176 @@
+// The SCIP symbol grammar:
+//   <scheme> ' ' <manager> ' ' <package-name> ' ' <version> ' ' <descriptor>+
+//   | 'local ' <id>
+// Fields escape a space by doubling it; names with unusual characters are
+// wrapped in backticks, a backtick inside them doubled.
+
+export type DescriptorSuffix =
+  | 'namespace' // name/
+  | 'type' // name#
+  | 'term' // name.
+  | 'method' // name(disambiguator).
+  | 'type-parameter' // [name]
+  | 'parameter' // (name)
+  | 'meta' // name:
+  | 'macro'; // name!
+
+export interface Descriptor {
+  name: string;
+  suffix: DescriptorSuffix;
+  disambiguator?: string;
+  /** Where the descriptor starts in the symbol string. */
+  offset: number;
+}
+
+export interface ParsedSymbol {
+  local: boolean;
+  scheme: string;
+  manager: string;
+  packageName: string;
+  version: string;
+  descriptors: Descriptor[];
+}
+
+export class SymbolSyntaxError extends Error {}
+
+export function isLocalSymbol(symbol: string): boolean {
+  return symbol.startsWith('local ');
+}
+
+export function parseSymbol(symbol: string): ParsedSymbol {
+  if (isLocalSymbol(symbol)) {
+    return {
+      local: true,
+      scheme: 'local',
+      manager: '',
+      packageName: '',
+      version: '',
+      descriptors: [{ name: symbol.slice(6), suffix: 'term', offset: 6 }],
+    };
+  }
+  const parser = new Parser(symbol);
+  const scheme = parser.field();
+  const manager = parser.field();
+  const packageName = parser.field();
+  const version = parser.field();
+  const descriptors: Descriptor[] = [];
+  while (!parser.done()) descriptors.push(parser.descriptor());
+  if (descriptors.length === 0) throw new SymbolSyntaxError(`symbol has no descriptors: ${symbol}`);
+  const dot = (s: string) => (s === '.' ? '' : s);
+  return { local: false, scheme, manager: dot(manager), packageName: dot(packageName), version: dot(version), descriptors };
+}
+
+/** The name a person would call the symbol: its last descriptor's name. */
+export function displayName(parsed: ParsedSymbol): string {
+  const last = parsed.descriptors[parsed.descriptors.length - 1]!;
+  // scip-typescript names constructors `<constructor>`.
+  return last.name === '<constructor>' ? 'constructor' : last.name;
+}
+
+/** The symbol string of the descriptor chain without its last descriptor, or undefined at the top. */
+export function ownerSymbol(symbol: string, parsed: ParsedSymbol): string | undefined {
+  if (parsed.local || parsed.descriptors.length < 2) return undefined;
+  return symbol.slice(0, parsed.descriptors[parsed.descriptors.length - 1]!.offset);
+}
+
+function isIdentifierChar(c: string): boolean {
+  return /[A-Za-z0-9_+\-$]/.test(c);
+}
+
+class Parser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  done(): boolean {
+    return this.i >= this.s.length;
+  }
+
+  /** A space-terminated field with doubled spaces as escapes. */
+  field(): string {
+    let out = '';
+    for (;;) {
+      if (this.done()) throw new SymbolSyntaxError(`symbol ends before its package fields: ${this.s}`);
+      const c = this.s[this.i]!;
+      if (c === ' ') {
+        if (this.s[this.i + 1] === ' ') {
+          out += ' ';
+          this.i += 2;
+          continue;
+        }
+        this.i++;
+        return out;
+      }
+      out += c;
+      this.i++;
+    }
+  }
+
+  descriptor(): Descriptor {
+    const offset = this.i;
+    const c = this.s[this.i];
+    if (c === '(') {
+      this.i++;
+      const name = this.name();
+      this.expect(')');
+      return { name, suffix: 'parameter', offset };
+    }
+    if (c === '[') {
+      this.i++;
+      const name = this.name();
+      this.expect(']');
+      return { name, suffix: 'type-parameter', offset };
+    }
+    const name = this.name();
+    const suffix = this.s[this.i++];
+    switch (suffix) {
+      case '/':
+        return { name, suffix: 'namespace', offset };
+      case '#':
+        return { name, suffix: 'type', offset };
+      case '.':
+        return { name, suffix: 'term', offset };
+      case ':':
+        return { name, suffix: 'meta', offset };
+      case '!':
+        return { name, suffix: 'macro', offset };
+      case '(': {
+        let disambiguator = '';
+        while (!this.done() && this.s[this.i] !== ')') disambiguator += this.s[this.i++];
+        this.expect(')');
+        this.expect('.');
+        return disambiguator ? { name, suffix: 'method', disambiguator, offset } : { name, suffix: 'method', offset };
+      }
+      default:
+        throw new SymbolSyntaxError(`unexpected ${JSON.stringify(suffix ?? 'end')} after descriptor name in ${this.s}`);
+    }
+  }
+
+  private name(): string {
+    if (this.s[this.i] === '`') {
+      this.i++;
+      let out = '';
+      for (;;) {
+        if (this.done()) throw new SymbolSyntaxError(`unterminated backtick name in ${this.s}`);
+        const c = this.s[this.i++]!;
+        if (c === '`') {
+          if (this.s[this.i] === '`') {
+            out += '`';
+            this.i++;
+            continue;
+          }
+          return out;
+        }
+        out += c;
+      }
+    }
+    const from = this.i;
+    while (!this.done() && isIdentifierChar(this.s[this.i]!)) this.i++;
+    // An empty simple name is legal for some indexers' anonymous descriptors.
+    return this.s.slice(from, this.i);
+  }
+
+  private expect(c: string): void {
+    if (this.s[this.i] !== c) throw new SymbolSyntaxError(`expected '${c}' at ${this.i} in ${this.s}`);
+    this.i++;
+  }
+}

@@ -1,0 +1,161 @@
+"""Reference kinds for Python, from the ast module (syntax only).
+
+Reads NUL-separated file paths on stdin; writes one JSON line per file:
+{"path": ..., "kinds": [[line, utf16_column, kind], ...]} with 0-based lines.
+kind: 1 call, 2 type, 3 import, 4 write (reads are not listed).
+A file that does not parse is written with "error" instead of "kinds".
+"""
+import ast
+import json
+import sys
+
+CALL, TYPE, IMPORT, WRITE = 1, 2, 3, 4
+
+
+def utf16_column(line_bytes, byte_col):
+    return len(line_bytes[:byte_col].decode("utf-8", "replace").encode("utf-16-le")) // 2
+
+
+class Collector(ast.NodeVisitor):
+    def __init__(self, lines):
+        self.lines = lines
+        self.out = []
+        self.in_type = 0
+
+    def add(self, lineno, byte_col, kind):
+        line_bytes = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else b""
+        self.out.append([lineno - 1, utf16_column(line_bytes, byte_col), kind])
+
+    def name_position(self, node):
+        """Where the name of a Name or Attribute node starts."""
+        if isinstance(node, ast.Attribute):
+            return node.end_lineno, node.end_col_offset - len(node.attr.encode("utf-8"))
+        return node.lineno, node.col_offset
+
+    def kind_of(self, node):
+        if isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
+            return WRITE
+        return TYPE if self.in_type else None
+
+    def visit_Name(self, node):
+        kind = self.kind_of(node)
+        if kind:
+            self.add(node.lineno, node.col_offset, kind)
+
+    def visit_Attribute(self, node):
+        kind = self.kind_of(node)
+        if kind:
+            self.add(*self.name_position(node), kind)
+        self.visit(node.value)
+
+    def visit_Call(self, node):
+        func = node.func
+        if isinstance(func, (ast.Name, ast.Attribute)):
+            self.add(*self.name_position(func), CALL)
+            if isinstance(func, ast.Attribute):
+                self.visit(func.value)
+        else:
+            self.visit(func)
+        for arg in node.args:
+            self.visit(arg)
+        for kw in node.keywords:
+            self.visit(kw.value)
+
+    def visit_annotation(self, node):
+        if node is not None:
+            self.in_type += 1
+            self.visit(node)
+            self.in_type -= 1
+
+    def visit_arg(self, node):
+        self.visit_annotation(node.annotation)
+
+    def visit_AnnAssign(self, node):
+        self.visit(node.target)
+        self.visit_annotation(node.annotation)
+        if node.value is not None:
+            self.visit(node.value)
+
+    def visit_FunctionDef(self, node):
+        for decorator in node.decorator_list:
+            self.decorator(decorator)
+        self.visit(node.args)
+        self.visit_annotation(node.returns)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        for decorator in node.decorator_list:
+            self.decorator(decorator)
+        for base in node.bases:
+            self.visit_annotation(base)
+        for kw in node.keywords:
+            self.visit(kw.value)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    def decorator(self, node):
+        # A decorator is applied by calling it.
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            self.add(*self.name_position(node), CALL)
+            if isinstance(node, ast.Attribute):
+                self.visit(node.value)
+        else:
+            self.visit(node)
+
+    def import_names(self, node):
+        # Every name on an import statement is an import: modules and aliases.
+        first = node.lineno
+        last = node.end_lineno or node.lineno
+        for lineno in range(first, last + 1):
+            line = self.lines[lineno - 1].decode("utf-8", "replace")
+            start = node.col_offset if lineno == first else 0
+            i = start
+            while i < len(line):
+                ch = line[i]
+                if ch == "#":
+                    break
+                if ch.isidentifier() or ch == ".":
+                    j = i
+                    while j < len(line) and (line[j].isidentifier() or line[j].isdigit() or line[j] == "."):
+                        j += 1
+                    word = line[i:j]
+                    if word not in ("import", "from", "as"):
+                        self.out.append([lineno - 1, len(line[:i].encode("utf-16-le")) // 2, IMPORT])
+                        # Dotted names: each part can be its own occurrence.
+                        offset = i
+                        for part in word.split(".")[:-1]:
+                            offset += len(part) + 1
+                            if offset < j:
+                                self.out.append([lineno - 1, len(line[:offset].encode("utf-16-le")) // 2, IMPORT])
+                    i = j
+                else:
+                    i += 1
+
+    visit_Import = import_names
+    visit_ImportFrom = import_names
+
+
+def main():
+    data = sys.stdin.buffer.read().split(b"\0")
+    for raw in data:
+        if not raw:
+            continue
+        path = raw.decode("utf-8", "surrogateescape")
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+            tree = ast.parse(source, filename=path)
+            collector = Collector(source.split(b"\n"))
+            collector.visit(tree)
+            record = {"path": path, "kinds": collector.out}
+        except (SyntaxError, ValueError, OSError, RecursionError) as error:
+            record = {"path": path, "error": str(error).splitlines()[0] if str(error) else type(error).__name__}
+        sys.stdout.write(json.dumps(record) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

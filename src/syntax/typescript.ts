@@ -1,0 +1,137 @@
+// Reference kinds and declaration extents for TypeScript and JavaScript, from
+// the TypeScript parser (syntax only: no program, no type checker, so it is fast).
+import ts from 'typescript';
+import { RefKindCode } from '../registry/payload.js';
+import { SyntaxFacts } from './facts.js';
+
+const SCRIPT_KIND: Record<string, ts.ScriptKind> = {
+  '.ts': ts.ScriptKind.TS,
+  '.mts': ts.ScriptKind.TS,
+  '.cts': ts.ScriptKind.TS,
+  '.tsx': ts.ScriptKind.TSX,
+  '.js': ts.ScriptKind.JS,
+  '.mjs': ts.ScriptKind.JS,
+  '.cjs': ts.ScriptKind.JS,
+  '.jsx': ts.ScriptKind.JSX,
+};
+
+export function typescriptFacts(path: string, text: string): SyntaxFacts {
+  const ext = /\.[^./]+$/.exec(path)?.[0] ?? '.ts';
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, SCRIPT_KIND[ext] ?? ts.ScriptKind.TS);
+  const facts = new SyntaxFacts();
+  const position = (offset: number) => file.getLineAndCharacterOfPosition(offset);
+  const record = (node: ts.Node, kind: number) => {
+    if (kind === RefKindCode.identifier) return;
+    const { line, character } = position(node.getStart(file));
+    facts.setKind(line, character, kind);
+  };
+
+  const visit = (node: ts.Node, inType: boolean, inImport: boolean): void => {
+    if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+      record(node, inImport ? RefKindCode.import : usage(node, inType));
+      return;
+    }
+    if (inImport && ts.isStringLiteral(node)) {
+      record(node, RefKindCode.import);
+      return;
+    }
+    const name = declarationName(node);
+    if (name) {
+      const at = position(name.getStart(file));
+      const start = position(node.getStart(file));
+      const end = position(node.end);
+      facts.setExtent(at.line, at.character, [start.line, start.character, end.line, end.character]);
+    }
+    const importing =
+      inImport ||
+      ts.isImportDeclaration(node) ||
+      ts.isImportEqualsDeclaration(node) ||
+      (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined);
+    const typing = inType || ts.isTypeNode(node) || ts.isHeritageClause(node);
+    ts.forEachChild(node, (child) => visit(child, typing, importing));
+  };
+  visit(file, false, false);
+  return facts;
+}
+
+/** The name of a declaration whose extent callers may ask for. */
+function declarationName(node: ts.Node): ts.Node | undefined {
+  if (
+    ts.isFunctionDeclaration(node) ||
+    ts.isFunctionExpression(node) ||
+    ts.isClassDeclaration(node) ||
+    ts.isClassExpression(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isMethodSignature(node) ||
+    ts.isPropertyDeclaration(node) ||
+    ts.isPropertySignature(node) ||
+    ts.isPropertyAssignment(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node) ||
+    ts.isInterfaceDeclaration(node) ||
+    ts.isTypeAliasDeclaration(node) ||
+    ts.isEnumDeclaration(node) ||
+    ts.isEnumMember(node) ||
+    ts.isModuleDeclaration(node)
+  ) {
+    return node.name;
+  }
+  // `const f = () => ...`: the declaration spans the whole statement's declarator.
+  if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) return node.name;
+  return undefined;
+}
+
+function usage(node: ts.Identifier | ts.PrivateIdentifier, inType: boolean): number {
+  // The expression the name stands for: itself, or `a.name` when it is a member name.
+  let expr: ts.Node = node;
+  if ((ts.isPropertyAccessExpression(expr.parent) || ts.isQualifiedName(expr.parent)) && nameOf(expr.parent) === expr) expr = expr.parent;
+  while (ts.isParenthesizedExpression(expr.parent) || ts.isNonNullExpression(expr.parent)) expr = expr.parent;
+  const parent = expr.parent;
+  if (isWriteTarget(expr)) return RefKindCode.write;
+  if (
+    ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.expression === expr) ||
+    (ts.isTaggedTemplateExpression(parent) && parent.tag === expr) ||
+    (ts.isDecorator(parent) && parent.expression === expr) ||
+    ((ts.isJsxOpeningElement(parent) || ts.isJsxSelfClosingElement(parent) || ts.isJsxClosingElement(parent)) && parent.tagName === expr)
+  ) {
+    return RefKindCode.call;
+  }
+  return inType ? RefKindCode.type : RefKindCode.identifier;
+}
+
+function nameOf(node: ts.PropertyAccessExpression | ts.QualifiedName): ts.Node {
+  return ts.isPropertyAccessExpression(node) ? node.name : node.right;
+}
+
+/** Assignment targets, including destructuring assignments and ++/--. */
+function isWriteTarget(expr: ts.Node): boolean {
+  let node = expr;
+  for (;;) {
+    const parent = node.parent;
+    if (ts.isBinaryExpression(parent)) {
+      return parent.left === node && isAssignmentOperator(parent.operatorToken.kind);
+    }
+    if (ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) {
+      return parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken;
+    }
+    if ((ts.isForInStatement(parent) || ts.isForOfStatement(parent)) && parent.initializer === node) return true;
+    // Destructuring assignment: climb through the literal that is the target.
+    if (
+      ts.isShorthandPropertyAssignment(parent) ||
+      (ts.isPropertyAssignment(parent) && parent.initializer === node) ||
+      ts.isArrayLiteralExpression(parent) ||
+      ts.isSpreadElement(parent) ||
+      ts.isSpreadAssignment(parent) ||
+      ts.isObjectLiteralExpression(parent) ||
+      ts.isParenthesizedExpression(parent)
+    ) {
+      node = parent;
+      continue;
+    }
+    return false;
+  }
+}
+
+function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+}
