@@ -1,0 +1,47 @@
+// Real git repositories for tests: fixture folders copied into a temporary
+// directory and committed, so every test owns its worktree.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXTURES } from './paths.js';
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'sextant tests',
+  GIT_AUTHOR_EMAIL: 'tests@sextant.invalid',
+  GIT_COMMITTER_NAME: 'sextant tests',
+  GIT_COMMITTER_EMAIL: 'tests@sextant.invalid',
+};
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
+}
+
+export function tempDir(prefix = 'sextant-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A fresh git repository holding a copy of `source`, committed once. Its folder is named `name`. */
+export function gitRepoFrom(source: string, name: string): string {
+  const dir = join(tempDir(), name);
+  cpSync(source, dir, { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+/** A fresh git repository holding a copy of test/fixtures/NAME. */
+export function fixtureRepo(name: string): string {
+  return gitRepoFrom(join(FIXTURES, name), name);
+}
+
+export function commitAll(dir: string, message: string): string {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD').trim();
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

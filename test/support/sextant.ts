@@ -1,0 +1,77 @@
+// Running sextant as its users do: the CLI as a subprocess, the MCP server
+// through the official client, each against its own registry file.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SEXTANT_BIN } from './paths.js';
+import { tempDir } from './repos.js';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A registry of its own for a test: a SEXTANT_HOME under a temporary directory. */
+export function testHome(): { home: string; env: NodeJS.ProcessEnv } {
+  const home = tempDir('sextant-home-');
+  const env: NodeJS.ProcessEnv = { ...process.env, SEXTANT_HOME: home };
+  delete env.SEXTANT_REGISTRY;
+  return { home, env };
+}
+
+export function registryFile(home: string): string {
+  return join(home, 'registry.db');
+}
+
+export function sextant(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): CliResult {
+  const r = spawnSync(process.execPath, [SEXTANT_BIN, ...args], { env: options.env, cwd: options.cwd, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function sextantAsync(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SEXTANT_BIN, ...args], { env: options.env, cwd: options.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `sextant index --json` that must succeed; returns the report. */
+export function indexOrThrow(path: string, env: NodeJS.ProcessEnv, ...extra: string[]): Record<string, any> {
+  const r = sextant(['index', path, '--json', ...extra], { env });
+  if (r.code !== 0) throw new Error(`sextant index ${path} failed (${r.code}): ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+export interface McpSession {
+  client: Client;
+  /** Calls a tool and returns its structured result (an `{error}` object on failure) with isError. */
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; result: any }>;
+  close(): Promise<void>;
+}
+
+export async function mcpSession(env: NodeJS.ProcessEnv): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SEXTANT_BIN, 'mcp'],
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'sextant-tests', version: '0' });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, args) {
+      const r = await client.callTool({ name, arguments: args });
+      const text = (r.content as { type: string; text: string }[])[0]?.text ?? '{}';
+      const fromText = JSON.parse(text);
+      return { isError: r.isError === true, result: r.structuredContent ?? fromText };
+    },
+    close: () => client.close(),
+  };
+}
