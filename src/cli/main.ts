@@ -15,6 +15,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   status: () => import('./commands/status.js'),
   def: () => import('./commands/def.js'),
   refs: () => import('./commands/refs.js'),
+  symbols: () => import('./commands/symbols.js'),
+  calls: () => import('./commands/calls.js'),
+  types: () => import('./commands/types.js'),
   mcp: () => import('./commands/mcp.js'),
 };
 

@@ -12,6 +12,9 @@ import * as Definition from '../protocol/definition.js';
 import * as DocumentSymbols from '../protocol/document-symbols.js';
 import * as IndexStatus from '../protocol/index-status.js';
 import * as References from '../protocol/references.js';
+import * as WorkspaceSymbols from '../protocol/workspace-symbols.js';
+import * as CallHierarchy from '../protocol/call-hierarchy.js';
+import * as TypeHierarchy from '../protocol/type-hierarchy.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   name: string;
@@ -47,6 +50,9 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   register(Definition, (p) => nav.goToDefinition(p));
   register(References, (p) => nav.findReferences(p));
   register(DocumentSymbols, (p) => nav.documentSymbols(p));
+  register(WorkspaceSymbols, (p) => nav.workspaceSymbols(p));
+  register(CallHierarchy, (p) => nav.callHierarchy(p));
+  register(TypeHierarchy, (p) => nav.typeHierarchy(p));
   return server;
 }
 

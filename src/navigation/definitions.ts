@@ -1,6 +1,5 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
-import { SYMBOL_KINDS, type SymbolKind } from '../scip/kind.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
@@ -14,7 +13,7 @@ import {
   type FileContext,
   type RepoContext,
 } from './context.js';
-import { definitionRange, enclosingRange, location, range1 } from './locations.js';
+import { asSymbolKind, definitionRange, enclosingRange, location, range1 } from './locations.js';
 
 /** The symbols at a 1-based position of a request, with the file they were found in. */
 export async function symbolsAtPosition(
@@ -52,8 +51,8 @@ export async function definitionsOf(
   const out: DefinitionRow[] = [];
   const locals = symbols.filter(isLocalSymbol);
   if (locals.length && file) {
-    const inDoc = await lookups.definitionsInDocument(ctx.index.id, file.document.id);
-    out.push(...inDoc.filter((d) => d.path === file.file.path && locals.includes(d.symbol)));
+    const inFile = await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path);
+    out.push(...inFile.filter((d) => locals.includes(d.symbol)));
   }
   const globals = symbols.filter((s) => !isLocalSymbol(s));
   if (globals.length === 0) return out;
@@ -75,7 +74,7 @@ export async function toDefinition(lookups: Lookups, d: DefinitionRow): Promise<
   return {
     ...location(d.repo, d.path, definitionRange(d), lines, { symbol: d.symbol }),
     name: d.name,
-    kind: asKind(d.kind),
+    kind: asSymbolKind(d.kind),
     container: d.container,
     signature: d.signature,
     enclosing_range: enclosing ? range1(enclosing) : null,
@@ -93,10 +92,6 @@ export function toSymbolItem(d: DefinitionRow): SymbolItem {
     path: d.path,
     ...range1(definitionRange(d)),
   };
-}
-
-function asKind(kind: string): SymbolKind {
-  return (SYMBOL_KINDS as readonly string[]).includes(kind) ? (kind as SymbolKind) : 'unknown';
 }
 
 /** Says where an undefined symbol comes from: an external package, usually. */

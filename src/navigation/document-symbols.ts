@@ -3,9 +3,8 @@ import { isLocalSymbol } from '../scip/symbol.js';
 import { rangeContains, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { DocumentSymbol, Params, Result } from '../protocol/document-symbols.js';
-import { SYMBOL_KINDS, type SymbolKind } from '../scip/kind.js';
 import { openFile, openRepo, requirePrecise } from './context.js';
-import { definitionRange, enclosingRange, range1 } from './locations.js';
+import { asSymbolKind, definitionRange, enclosingRange, range1 } from './locations.js';
 
 /** Kinds an outline leaves out: they belong to the signature of what they are in. */
 const HIDDEN: ReadonlySet<string> = new Set(['parameter', 'type_parameter']);
@@ -16,7 +15,7 @@ export async function documentSymbols(lookups: Lookups, params: Params): Promise
   const ctx = await openRepo(lookups, params.repo);
   requirePrecise(ctx);
   const file = await openFile(lookups, ctx, params.path);
-  const rows = (await lookups.definitionsInDocument(ctx.index.id, file.document.id)).filter((d) => d.path === file.file.path && shown(d));
+  const rows = (await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path)).filter(shown);
   return {
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
@@ -51,7 +50,7 @@ export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
       span,
       out: {
         name: row.name,
-        kind: (SYMBOL_KINDS as readonly string[]).includes(row.kind) ? (row.kind as SymbolKind) : 'unknown',
+        kind: asSymbolKind(row.kind),
         symbol: row.symbol,
         detail: row.signature ? firstLine(row.signature) : null,
         range: range1(span),

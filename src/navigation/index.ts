@@ -7,6 +7,12 @@ import type * as Definition from '../protocol/definition.js';
 import type * as References from '../protocol/references.js';
 import type * as DocumentSymbols from '../protocol/document-symbols.js';
 import type * as IndexStatus from '../protocol/index-status.js';
+import type * as CallHierarchy from '../protocol/call-hierarchy.js';
+import type * as TypeHierarchy from '../protocol/type-hierarchy.js';
+import type * as WorkspaceSymbols from '../protocol/workspace-symbols.js';
+import { callHierarchy } from './call-hierarchy.js';
+import { typeHierarchy } from './type-hierarchy.js';
+import { SymbolTables, workspaceSymbols } from './workspace-symbols.js';
 import { goToDefinition } from './definitions.js';
 import { findReferences } from './references.js';
 import { documentSymbols } from './document-symbols.js';
@@ -14,9 +20,11 @@ import { indexStatus } from './status.js';
 
 export class Navigation {
   readonly lookups: Lookups;
+  private readonly symbolTables: SymbolTables;
 
   constructor(readonly engine: Engine) {
     this.lookups = new Lookups(engine.db);
+    this.symbolTables = new SymbolTables(this.lookups);
   }
 
   getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
@@ -33,5 +41,17 @@ export class Navigation {
 
   documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
     return documentSymbols(this.lookups, params);
+  }
+
+  workspaceSymbols(params: WorkspaceSymbols.Params): Promise<WorkspaceSymbols.Result> {
+    return workspaceSymbols(this.lookups, this.symbolTables, params);
+  }
+
+  callHierarchy(params: CallHierarchy.Params): Promise<CallHierarchy.Result> {
+    return callHierarchy(this.lookups, params);
+  }
+
+  typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {
+    return typeHierarchy(this.lookups, params);
   }
 }

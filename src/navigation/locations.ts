@@ -2,6 +2,7 @@
 import type { Range as Range0 } from '../scip/range.js';
 import type { Location, Range } from '../protocol/common.js';
 import type { DefinitionRow } from '../registry/lookups.js';
+import { SYMBOL_KINDS, type SymbolKind } from '../scip/kind.js';
 
 const PREVIEW_WIDTH = 240;
 
@@ -28,4 +29,8 @@ export function definitionRange(d: DefinitionRow): Range0 {
 export function enclosingRange(d: DefinitionRow): Range0 | undefined {
   if (d.enclosing_start_line === null) return undefined;
   return [d.enclosing_start_line, d.enclosing_start_char!, d.enclosing_end_line!, d.enclosing_end_char!];
+}
+
+export function asSymbolKind(kind: string): SymbolKind {
+  return (SYMBOL_KINDS as readonly string[]).includes(kind) ? (kind as SymbolKind) : 'unknown';
 }

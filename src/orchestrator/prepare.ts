@@ -14,7 +14,7 @@ import type { SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 1;
+export const DERIVATION_VERSION = 2;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -97,11 +97,14 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const signature = signatureOf(info) ?? null;
     const owner = ownerSymbol(symbol, parsed);
     const ownerParsed = owner ? parse(owner) : null;
-    const syntacticExtent = o.enclosing ? undefined : facts?.extentAt(o.range[0], o.range[1]);
+    const declaration = facts?.declarationAt(o.range[0], o.range[1]);
+    const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
+    const kind = symbolKind(parsed, info, signature ?? undefined);
     definitions.push({
       symbol,
-      name: info?.displayName || displayName(parsed),
-      kind: symbolKind(parsed, info, signature ?? undefined),
+      name: info?.displayName || nameInSource(lines, o.range) || displayName(parsed),
+      kind,
+      callable: CALLABLE_KINDS.has(kind) || declaration?.callable === true,
       container: ownerParsed && ownerParsed.descriptors.length > 0 && !isFileDescriptor(ownerParsed) ? displayName(ownerParsed) : null,
       range: o.range,
       enclosing: o.enclosing ?? syntacticExtent,
@@ -112,9 +115,11 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   }
 
   const relationships: PreparedRelationship[] = [];
+  const related = new Set<string>();
   for (const info of document.symbols) {
     for (const r of info.relationships) {
       if (!r.symbol || !info.symbol) continue;
+      related.add(`${info.symbol}\0${r.symbol}`);
       relationships.push({
         symbol: info.symbol,
         target: r.symbol,
@@ -123,6 +128,30 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         isTypeDefinition: r.isTypeDefinition,
         isDefinition: r.isDefinition,
       });
+    }
+  }
+  // Heritage the indexer left out (scip-typescript relates classes to their
+  // ancestors but not `interface B extends A`): the syntax names the supertypes.
+  if (facts) {
+    const atPosition = new Map<string, number[]>();
+    for (const o of occurrences) {
+      const k = `${o.range[0]}:${o.range[1]}`;
+      const list = atPosition.get(k);
+      if (list) list.push(o.symbol);
+      else atPosition.set(k, [o.symbol]);
+    }
+    for (const o of occurrences) {
+      if ((o.roles & SymbolRole.Definition) === 0) continue;
+      const heritage = facts.declarationAt(o.range[0], o.range[1])?.heritage ?? [];
+      const symbol = symbols[o.symbol]!;
+      for (const [line, character] of heritage) {
+        for (const index of atPosition.get(`${line}:${character}`) ?? []) {
+          const target = symbols[index]!;
+          if (target === symbol || related.has(`${symbol}\0${target}`)) continue;
+          related.add(`${symbol}\0${target}`);
+          relationships.push({ symbol, target, isImplementation: true, isReference: false, isTypeDefinition: false, isDefinition: false });
+        }
+      }
     }
   }
 
@@ -141,6 +170,19 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     relationships,
   };
 }
+
+/**
+ * The name as written at the definition: the only name a local symbol has,
+ * and truer than descriptors that indexers suffix to disambiguate (`error0:`).
+ */
+function nameInSource(lines: readonly string[], r: Range): string | undefined {
+  if (r[0] !== r[2]) return undefined;
+  const text = lines[r[0]]?.slice(r[1], r[3]);
+  return text && /^#?[\p{L}\p{N}_$]+$/u.test(text) ? text : undefined;
+}
+
+/** Kinds that are called by nature; other definitions are callable when syntax says they hold a function. */
+const CALLABLE_KINDS: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
 
 function refKindOf(roles: number, range: Range, facts: SyntaxFacts | undefined): number {
   if (roles & SymbolRole.Import) return RefKindCode.import;

@@ -28,6 +28,7 @@ export interface DefinitionRow {
   symbol: string;
   name: string;
   kind: string;
+  callable: number;
   container: string | null;
   start_line: number;
   start_char: number;
@@ -51,6 +52,7 @@ export interface SymbolRefsRow {
 
 export class Lookups {
   private readonly documents = new Lru<number, StoredDocument>(512);
+  private readonly documentDefinitions = new Lru<string, DefinitionRow[]>(512);
   private readonly lineCache = new Lru<string, string[] | null>(1024);
 
   constructor(readonly db: Kysely<Database>) {}
@@ -140,9 +142,44 @@ export class Lookups {
     return this.definitionQuery(indexIds).where('d.symbol_id', 'in', symbolIds).execute();
   }
 
-  /** Definitions in one document of an index. */
-  async definitionsInDocument(indexId: number, documentId: number): Promise<DefinitionRow[]> {
-    return this.definitionQuery([indexId]).where('d.document_id', '=', documentId).execute();
+  /** Definitions in one file of an index. */
+  async definitionsInFile(indexId: number, documentId: number, path: string): Promise<DefinitionRow[]> {
+    const key = `${indexId}:${documentId}:${path}`;
+    const cached = this.documentDefinitions.get(key);
+    if (cached) return cached;
+    const rows = await this.definitionQuery([indexId]).where('d.document_id', '=', documentId).where('f.path', '=', path).execute();
+    this.documentDefinitions.set(key, rows);
+    return rows;
+  }
+
+  /** Symbols these symbols implement or extend (supertypes, overridden methods), with the index they were found in. */
+  async supertypesOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
+    return this.relatedByImplementation(indexIds, symbolIds, 'symbol_id', 'target_symbol_id');
+  }
+
+  /** Symbols that implement or extend these (subtypes, overriding methods). */
+  async subtypesOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
+    return this.relatedByImplementation(indexIds, symbolIds, 'target_symbol_id', 'symbol_id');
+  }
+
+  private async relatedByImplementation(
+    indexIds: readonly number[],
+    symbolIds: readonly number[],
+    from: 'symbol_id' | 'target_symbol_id',
+    to: 'symbol_id' | 'target_symbol_id',
+  ): Promise<string[]> {
+    if (symbolIds.length === 0 || indexIds.length === 0) return [];
+    const inIndexes = this.db.selectFrom('index_files').select('document_id').where('index_id', 'in', indexIds);
+    const rows = await this.db
+      .selectFrom('relationships as r')
+      .innerJoin('symbols as s', 's.id', `r.${to}`)
+      .select('s.symbol')
+      .distinct()
+      .where(`r.${from}`, 'in', symbolIds)
+      .where('r.is_implementation', '=', 1)
+      .where('r.document_id', 'in', inIndexes as never)
+      .execute();
+    return rows.map((r) => r.symbol);
   }
 
   /** Definitions named exactly `name` (global symbols only) in an index. */
@@ -151,6 +188,26 @@ export class Lookups {
       .where('d.name', '=', name)
       .where('s.symbol', 'not like', 'local %')
       .where('d.kind', 'not in', ['parameter', 'type_parameter'])
+      .execute();
+  }
+
+  /** Definitions worth finding by name: no locals, parameters or file modules. */
+  async searchableDefinitions(indexId: number) {
+    return this.db
+      .selectFrom('definitions as d')
+      .innerJoin('index_files as f', 'f.document_id', 'd.document_id')
+      .innerJoin('symbols as s', 's.id', 'd.symbol_id')
+      .select(['d.name', 'd.kind', 'd.container', 's.symbol', 'f.path', 'd.start_line', 'd.start_char', 'd.end_line', 'd.end_char'])
+      .where('f.index_id', '=', indexId)
+      .where('d.kind', 'not in', ['parameter', 'type_parameter'])
+      .where('s.symbol', 'not like', 'local %')
+      .where((eb) =>
+        eb.or([
+          eb('d.kind', '!=', 'module'),
+          eb('d.start_char', '!=', eb.ref('d.end_char')),
+          eb('d.start_line', '!=', eb.ref('d.end_line')),
+        ]),
+      )
       .execute();
   }
 
@@ -213,6 +270,7 @@ export class Lookups {
         's.symbol',
         'd.name',
         'd.kind',
+        'd.callable',
         'd.container',
         'd.start_line',
         'd.start_char',

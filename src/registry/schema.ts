@@ -87,6 +87,8 @@ export interface DefinitionTable {
   symbol_id: number;
   name: string;
   kind: string;
+  /** 1 when the definition holds code that makes calls: functions, methods, variables holding functions. */
+  callable: Flag;
   container: string | null;
   start_line: number;
   start_char: number;

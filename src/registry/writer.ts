@@ -11,6 +11,7 @@ export interface PreparedDefinition {
   symbol: string;
   name: string;
   kind: string;
+  callable: boolean;
   container: string | null;
   range: Range;
   enclosing: Range | undefined;
@@ -136,7 +137,7 @@ export class RegistryWriter {
             )
             .execute();
         }
-        for (const chunk of chunks(doc.definitions, Math.floor(max / 16))) {
+        for (const chunk of chunks(doc.definitions, Math.floor(max / 17))) {
           await trx
             .insertInto('definitions')
             .values(
@@ -145,6 +146,7 @@ export class RegistryWriter {
                 symbol_id: idOf(d.symbol),
                 name: d.name,
                 kind: d.kind,
+                callable: d.callable ? 1 : 0,
                 container: d.container,
                 start_line: d.range[0],
                 start_char: d.range[1],

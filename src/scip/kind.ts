@@ -72,8 +72,10 @@ export function symbolKind(parsed: ParsedSymbol, info: ScipSymbolInformation | u
     case 'namespace':
       return said === 'module' || !said ? 'module' : said;
     case 'meta':
-      // scip-python names a module `pkg/__init__:`.
-      return last.name === '__init__' ? 'module' : 'unknown';
+      // scip-python names a module `pkg/__init__:`; scip-typescript names the
+      // properties of object literals `name0:`.
+      if (last.name === '__init__') return 'module';
+      return said ?? 'unknown';
     case 'type':
       // The suffix says "a type"; the signature says which.
       return said === 'interface' || said === 'type' || said === 'enum' ? said : 'class';

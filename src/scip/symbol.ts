@@ -63,8 +63,12 @@ export function parseSymbol(symbol: string): ParsedSymbol {
 /** The name a person would call the symbol: its last descriptor's name. */
 export function displayName(parsed: ParsedSymbol): string {
   const last = parsed.descriptors[parsed.descriptors.length - 1]!;
-  // scip-typescript names constructors `<constructor>`.
-  return last.name === '<constructor>' ? 'constructor' : last.name;
+  // scip-typescript names constructors `<constructor>`; scip-python names a
+  // module `pkg.mod/__init__:`, after the namespace that holds its name.
+  if (last.name === '<constructor>') return 'constructor';
+  const previous = parsed.descriptors[parsed.descriptors.length - 2];
+  if (last.suffix === 'meta' && last.name === '__init__' && previous) return previous.name;
+  return last.name;
 }
 
 /** The symbol string of the descriptor chain without its last descriptor, or undefined at the top. */

@@ -1,19 +1,29 @@
 // What the syntax of a file says that a SCIP index may not: how each name is
-// used (for reference kinds) and how far each declaration extends (for the
-// definitions an indexer gave no enclosing range).
+// used (for reference kinds), and for each declaration how far it extends,
+// whether it holds code that calls (for call hierarchies) and which types its
+// heritage clauses name (scip-typescript records no relationship for
+// `interface B extends A`).
 import type { Range } from '../scip/range.js';
 import { RefKindCode } from '../registry/payload.js';
 
+export interface Declaration {
+  extent: Range;
+  /** A function, method, constructor or accessor, or a variable or property holding a function. */
+  callable: boolean;
+  /** Positions [line, character] of the type names in `extends` and `implements` clauses. */
+  heritage: [number, number][];
+}
+
 export class SyntaxFacts {
   private readonly kinds = new Map<number, number>();
-  private readonly extents = new Map<number, Range>();
+  private readonly declarations = new Map<number, Declaration>();
 
   setKind(line: number, character: number, kind: number): void {
     this.kinds.set(key(line, character), kind);
   }
 
-  setExtent(line: number, character: number, extent: Range): void {
-    this.extents.set(key(line, character), extent);
+  setDeclaration(line: number, character: number, declaration: Declaration): void {
+    this.declarations.set(key(line, character), declaration);
   }
 
   /** The reference kind of the name starting at (line, character); identifier when syntax says nothing more. */
@@ -21,9 +31,9 @@ export class SyntaxFacts {
     return this.kinds.get(key(line, character)) ?? RefKindCode.identifier;
   }
 
-  /** The extent of the declaration whose name starts at (line, character). */
-  extentAt(line: number, character: number): Range | undefined {
-    return this.extents.get(key(line, character));
+  /** The declaration whose name starts at (line, character). */
+  declarationAt(line: number, character: number): Declaration | undefined {
+    return this.declarations.get(key(line, character));
   }
 }
 

@@ -1,5 +1,5 @@
-// Reference kinds and declaration extents for TypeScript and JavaScript, from
-// the TypeScript parser (syntax only: no program, no type checker, so it is fast).
+// Reference kinds and declarations for TypeScript and JavaScript, from the
+// TypeScript parser (syntax only: no program, no type checker, so it is fast).
 import ts from 'typescript';
 import { RefKindCode } from '../registry/payload.js';
 import { SyntaxFacts } from './facts.js';
@@ -35,12 +35,19 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       record(node, RefKindCode.import);
       return;
     }
-    const name = declarationName(node);
-    if (name) {
-      const at = position(name.getStart(file));
+    const declared = declarationOf(node);
+    if (declared) {
+      const at = position(declared.name.getStart(file));
       const start = position(node.getStart(file));
       const end = position(node.end);
-      facts.setExtent(at.line, at.character, [start.line, start.character, end.line, end.character]);
+      facts.setDeclaration(at.line, at.character, {
+        extent: [start.line, start.character, end.line, end.character],
+        callable: declared.callable,
+        heritage: heritageNames(node).map((n) => {
+          const p = position(n.getStart(file));
+          return [p.line, p.character];
+        }),
+      });
     }
     const importing =
       inImport ||
@@ -54,31 +61,68 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   return facts;
 }
 
-/** The name of a declaration whose extent callers may ask for. */
-function declarationName(node: ts.Node): ts.Node | undefined {
+/**
+ * Declarations that contain code or other declarations, with the node that
+ * names them (where the indexer puts the definition occurrence).
+ */
+function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | undefined {
   if (
     ts.isFunctionDeclaration(node) ||
     ts.isFunctionExpression(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node)
+  ) {
+    return node.name ? { name: node.name, callable: true } : undefined;
+  }
+  if (ts.isConstructorDeclaration(node)) {
+    const keyword = node.getChildren().find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword);
+    return keyword ? { name: keyword, callable: true } : undefined;
+  }
+  if (
     ts.isClassDeclaration(node) ||
     ts.isClassExpression(node) ||
-    ts.isMethodDeclaration(node) ||
-    ts.isMethodSignature(node) ||
-    ts.isPropertyDeclaration(node) ||
-    ts.isPropertySignature(node) ||
-    ts.isPropertyAssignment(node) ||
-    ts.isGetAccessorDeclaration(node) ||
-    ts.isSetAccessorDeclaration(node) ||
     ts.isInterfaceDeclaration(node) ||
-    ts.isTypeAliasDeclaration(node) ||
     ts.isEnumDeclaration(node) ||
-    ts.isEnumMember(node) ||
-    ts.isModuleDeclaration(node)
+    ts.isModuleDeclaration(node) ||
+    ts.isTypeAliasDeclaration(node)
   ) {
-    return node.name;
+    return node.name ? { name: node.name, callable: false } : undefined;
   }
-  // `const f = () => ...`: the declaration spans the whole statement's declarator.
-  if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) return node.name;
+  // `const f = () => ...`, `handler = function () {}`, `{ key: () => ... }`: a
+  // name holding a function is a caller; one holding an object or a class
+  // expression contains declarations.
+  if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node) || ts.isPropertyAssignment(node)) && node.initializer) {
+    const value = skipOuterExpressions(node.initializer);
+    if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) return { name: node.name, callable: true };
+    if (ts.isObjectLiteralExpression(value) || ts.isClassExpression(value)) return { name: node.name, callable: false };
+  }
   return undefined;
+}
+
+function skipOuterExpressions(node: ts.Expression): ts.Expression {
+  while (
+    ts.isParenthesizedExpression(node) ||
+    ts.isAsExpression(node) ||
+    ts.isSatisfiesExpression(node) ||
+    ts.isTypeAssertionExpression(node)
+  ) {
+    node = node.expression;
+  }
+  return node;
+}
+
+/** The names of the types a class or interface extends or implements. */
+function heritageNames(node: ts.Node): ts.Node[] {
+  if (!(ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) || !node.heritageClauses) return [];
+  const names: ts.Node[] = [];
+  for (const clause of node.heritageClauses) {
+    for (const type of clause.types) {
+      const expression = type.expression;
+      names.push(ts.isPropertyAccessExpression(expression) ? expression.name : expression);
+    }
+  }
+  return names;
 }
 
 function usage(node: ts.Identifier | ts.PrivateIdentifier, inType: boolean): number {

@@ -1,0 +1,62 @@
+// sextant calls PATH:LINE:COL: who calls this, or what it calls.
+import type { Call } from '../../protocol/call-hierarchy.js';
+import { MAX_DEPTH } from '../../protocol/call-hierarchy.js';
+import { chooseRepo, repoRelative, withNavigation } from '../context.js';
+import { numberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { plural, print, printJson } from '../output.js';
+
+export const spec: CommandSpec = {
+  name: 'calls',
+  summary: 'Call hierarchy: the callers (default) or the callees (--outgoing) of the function at PATH:LINE:COL.',
+  usage: 'sextant calls PATH:LINE:COL [--outgoing] [--depth N] [--references] [--repo NAME] [--json]',
+  details: [
+    '  --outgoing     list what it calls instead of who calls it',
+    `  --depth N      follow N levels (default 1, at most ${MAX_DEPTH})`,
+    '  --references   also list mentions that are not calls (a function passed as a value)',
+    '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
+  ],
+  options: { outgoing: { type: 'boolean' }, depth: { type: 'string' }, references: { type: 'boolean' }, repo: { type: 'string' } },
+  maxPositionals: 1,
+};
+
+export async function run({ values, positionals }: Parsed): Promise<number> {
+  const target = positionals[0] ? parseTarget(positionals[0]) : undefined;
+  if (!target || 'symbol' in target) throw new UsageError(`pass a position PATH:LINE:COL (usage: ${spec.usage})`);
+  const depth = numberOption(values.depth, 'depth', 1) ?? 1;
+  return withNavigation(values.registry as string | undefined, async (nav) => {
+    const choice = await chooseRepo(nav, values.repo as string | undefined);
+    const result = await nav.callHierarchy({
+      repo: choice.slug,
+      ...target,
+      path: repoRelative(target.path, choice),
+      direction: values.outgoing ? 'outgoing' : 'incoming',
+      depth,
+      include_references: Boolean(values.references),
+      limit: 200,
+    });
+    if (values.json) {
+      printJson(result);
+      return 0;
+    }
+    const item = result.item;
+    print(`${item.kind} ${item.container ? `${item.container}.` : ''}${item.name}  ${item.path}:${item.line}:${item.column}`);
+    const show = (calls: Call[], indent: string) => {
+      for (const call of calls) {
+        const other = (call.from ?? call.to)!;
+        const where = other.path ? `${other.path}:${other.line}:${other.column}` : '(outside the indexed code)';
+        const arrow = call.from ? '<-' : '->';
+        print(
+          `${indent}${arrow} ${other.kind} ${other.container ? `${other.container}.` : ''}${other.name}  ${where}  ×${call.ranges.length}${call.cycle ? '  (cycle)' : ''}`,
+        );
+        if (call.calls) show(call.calls, indent + '   ');
+      }
+    };
+    show(result.calls, '  ');
+    if (result.calls.length === 0) print(result.direction === 'incoming' ? '  no callers' : '  calls nothing');
+    if (result.truncated) print(`  (truncated at ${result.limit} calls)`);
+    if (result.references_omitted)
+      print(`  ${plural(result.references_omitted, 'mention')} that are not calls left out (--references shows them)`);
+    for (const note of result.notes) print(`  note: ${note}`);
+    return 0;
+  });
+}

@@ -1,0 +1,51 @@
+// sextant types PATH:LINE:COL: supertypes or subtypes of a type (or overrides of a method).
+import type { TypeItem } from '../../protocol/type-hierarchy.js';
+import { MAX_DEPTH } from '../../protocol/type-hierarchy.js';
+import { chooseRepo, repoRelative, withNavigation } from '../context.js';
+import { numberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { print, printJson } from '../output.js';
+
+export const spec: CommandSpec = {
+  name: 'types',
+  summary: 'Type hierarchy: the supertypes (default) or subtypes (--subtypes) of the type at PATH:LINE:COL.',
+  usage: 'sextant types PATH:LINE:COL [--subtypes] [--depth N] [--repo NAME] [--json]',
+  details: [
+    '  --subtypes     list what extends or implements it instead of what it extends or implements',
+    `  --depth N      follow N levels (default 1, at most ${MAX_DEPTH})`,
+    '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
+  ],
+  options: { subtypes: { type: 'boolean' }, depth: { type: 'string' }, repo: { type: 'string' } },
+  maxPositionals: 1,
+};
+
+export async function run({ values, positionals }: Parsed): Promise<number> {
+  const target = positionals[0] ? parseTarget(positionals[0]) : undefined;
+  if (!target || 'symbol' in target) throw new UsageError(`pass a position PATH:LINE:COL (usage: ${spec.usage})`);
+  const depth = numberOption(values.depth, 'depth', 1) ?? 1;
+  return withNavigation(values.registry as string | undefined, async (nav) => {
+    const choice = await chooseRepo(nav, values.repo as string | undefined);
+    const result = await nav.typeHierarchy({
+      repo: choice.slug,
+      ...target,
+      path: repoRelative(target.path, choice),
+      direction: values.subtypes ? 'subtypes' : 'supertypes',
+      depth,
+    });
+    if (values.json) {
+      printJson(result);
+      return 0;
+    }
+    const line = (t: TypeItem) =>
+      `${t.kind} ${t.name}  ${t.path ? `${t.repo === result.repo ? '' : `${t.repo}:`}${t.path}:${t.line}:${t.column}` : `(outside the indexed code${t.container ? `: ${t.container}` : ''})`}`;
+    print(line(result.item));
+    const show = (types: TypeItem[], indent: string) => {
+      for (const t of types) {
+        print(`${indent}${result.direction === 'supertypes' ? '^' : 'v'} ${line(t)}`);
+        if (t.types) show(t.types, indent + '  ');
+      }
+    };
+    show(result.types, '  ');
+    if (result.types.length === 0) print(`  no ${result.direction}`);
+    return 0;
+  });
+}

@@ -1,0 +1,305 @@
+// Call hierarchies from the index: incoming calls are the references of a
+// callable, grouped by the innermost callable definition around each; outgoing
+// calls are the references inside the definition's extent. A reference is a
+// call when the syntax around it says so (see src/syntax); definitions carry
+// their extent from the indexer (SCIP enclosing_range) or, where it gave none,
+// from a parse, and every item says which.
+import { posix } from 'node:path';
+import { UserError } from '../errors.js';
+import { SymbolRole } from '../scip/schema.js';
+import { isLocalSymbol } from '../scip/symbol.js';
+import { rangeContains, type Range as Range0 } from '../scip/range.js';
+import { RefKindCode } from '../registry/payload.js';
+import type { DefinitionRow, Lookups } from '../registry/lookups.js';
+import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
+import { openRepo, requirePrecise, type RepoContext } from './context.js';
+import { definitionsOf, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
+import { asSymbolKind, definitionRange, enclosingRange, location, range1 } from './locations.js';
+
+export async function callHierarchy(lookups: Lookups, params: Params): Promise<Result> {
+  const ctx = await openRepo(lookups, params.repo);
+  requirePrecise(ctx);
+  const depth = Math.min(params.depth, MAX_DEPTH);
+  const limit = Math.min(params.limit, CAP);
+  const at = await symbolsAtPosition(lookups, ctx, params);
+  if (at.symbols.length === 0) throw new UserError(at.message!);
+  const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
+  if (definitions.length === 0) throw new UserError(`cannot build a call hierarchy: ${undefinedSymbolMessage(at.symbols)}`);
+  const target = pickCallable(definitions);
+  if (!target) {
+    const d = definitions[0]!;
+    throw new UserError(
+      `${d.name} is ${article(d.kind)} ${d.kind}, not a function, method or constructor: ask for the call hierarchy of something callable`,
+    );
+  }
+
+  const walker = new CallWalker(lookups, ctx, limit, params.include_references);
+  const ancestry = new Set([target.symbol]);
+  const calls =
+    params.direction === 'incoming' ? await walker.incoming(target, depth, ancestry) : await walker.outgoing(target, depth, ancestry);
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'precise',
+    item: callItem(target),
+    direction: params.direction,
+    depth,
+    ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
+    calls,
+    total: walker.count,
+    truncated: walker.truncated,
+    limit,
+    ...(params.limit > CAP ? { limit_clamped: true } : {}),
+    references_omitted: walker.omitted,
+    notes: [...walker.notes],
+  };
+}
+
+/** Among a symbol's definitions, the one with a body: an overload's implementation, not its signatures. */
+function pickCallable(definitions: readonly DefinitionRow[]): DefinitionRow | undefined {
+  const candidates = definitions.filter((d) => d.callable || d.kind === 'class');
+  return candidates.sort((a, b) => extentSize(b) - extentSize(a))[0];
+}
+
+function extentSize(d: DefinitionRow): number {
+  const e = enclosingRange(d);
+  return e ? (e[2] - e[0]) * 1e6 + (e[3] - e[1]) : -1;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
+}
+
+export function callItem(d: DefinitionRow): CallItem {
+  const span = enclosingRange(d);
+  return {
+    name: d.name,
+    kind: asSymbolKind(d.kind),
+    symbol: d.symbol,
+    container: d.container,
+    repo: d.repo,
+    path: d.path,
+    ...range1(definitionRange(d)),
+    range: span ? range1(span) : null,
+    range_source: span ? ((d.enclosing_source as CallItem['range_source']) ?? 'index') : null,
+    detail: d.signature ? d.signature.split('\n', 1)[0]! : null,
+  };
+}
+
+/** Top-level code calls on behalf of its file. */
+function moduleItem(repo: string, path: string, moduleDefinition: DefinitionRow | undefined): CallItem {
+  return {
+    name: posix.basename(path),
+    kind: 'module',
+    symbol: moduleDefinition?.symbol ?? `file ${path}`,
+    container: null,
+    repo,
+    path,
+    line: 1,
+    column: 1,
+    end_line: 1,
+    end_column: 1,
+    range: null,
+    range_source: null,
+    detail: null,
+  };
+}
+
+function externalItem(symbol: string, name: string): CallItem {
+  return {
+    name,
+    kind: 'unknown',
+    symbol,
+    container: null,
+    repo: null,
+    path: null,
+    line: null,
+    column: null,
+    end_line: null,
+    end_column: null,
+    range: null,
+    range_source: null,
+    detail: null,
+  };
+}
+
+interface Use {
+  path: string;
+  blob: string;
+  documentId: number;
+  range: Range0;
+  isCall: boolean;
+}
+
+class CallWalker {
+  count = 0;
+  truncated = false;
+  omitted = 0;
+  readonly notes = new Set<string>();
+
+  constructor(
+    private readonly lookups: Lookups,
+    private readonly ctx: RepoContext,
+    private readonly limit: number,
+    private readonly includeReferences: boolean,
+  ) {}
+
+  async incoming(target: DefinitionRow, depth: number, ancestry: ReadonlySet<string>): Promise<Call[]> {
+    const groups = new Map<string, { caller: CallItem; definition: DefinitionRow | undefined; ranges: CallRange[] }>();
+    for (const use of await this.usesOf(target)) {
+      if (!use.isCall && !this.includeReferences) {
+        this.omitted++;
+        continue;
+      }
+      const definitions = await this.lookups.definitionsInFile(this.ctx.index.id, use.documentId, use.path);
+      const caller = innermostCaller(definitions, use.range);
+      const key = caller ? `${caller.symbol}\0${caller.path}` : `\0${use.path}`;
+      let group = groups.get(key);
+      if (!group) {
+        const item = caller
+          ? callItem(caller)
+          : moduleItem(
+              this.ctx.repo.slug,
+              use.path,
+              definitions.find((d) => d.kind === 'module'),
+            );
+        groups.set(key, (group = { caller: item, definition: caller, ranges: [] }));
+      }
+      group.ranges.push(await this.callRange(use));
+    }
+    const calls: Call[] = [];
+    for (const group of sortGroups([...groups.values()], (g) => g.caller)) {
+      if (!this.take()) break;
+      const call: Call = { from: group.caller, ranges: group.ranges };
+      if (depth > 1 && group.definition) {
+        if (ancestry.has(group.definition.symbol)) call.cycle = true;
+        else call.calls = await this.incoming(group.definition, depth - 1, new Set([...ancestry, group.definition.symbol]));
+      }
+      calls.push(call);
+    }
+    return calls;
+  }
+
+  async outgoing(target: DefinitionRow, depth: number, ancestry: ReadonlySet<string>): Promise<Call[]> {
+    const extent = enclosingRange(target);
+    if (!extent) {
+      this.notes.add(`${target.name} has no known extent (the indexer gave none and no parse found one): its outgoing calls are unknown`);
+      return [];
+    }
+    const document = await this.lookups.document(target.document_id);
+    const name = definitionRange(target);
+    const groups = new Map<string, Use[]>();
+    for (const o of document.occurrences) {
+      if (o.roles & SymbolRole.Definition || !rangeContains(extent, o.range)) continue;
+      if (o.range[0] === name[0] && o.range[1] === name[1]) continue;
+      const symbol = document.symbols[o.symbol]!;
+      const isCall = o.refKind === RefKindCode.call;
+      if (!isCall && !this.includeReferences) continue;
+      let uses = groups.get(symbol);
+      if (!uses) groups.set(symbol, (uses = []));
+      uses.push({ path: target.path, blob: target.blob_sha, documentId: target.document_id, range: o.range, isCall });
+    }
+    const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[] }[] = [];
+    for (const [symbol, uses] of groups) {
+      const definitions = isLocalSymbol(symbol)
+        ? (await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path)).filter((d) => d.symbol === symbol)
+        : await definitionsOf(this.lookups, this.ctx, [symbol]);
+      const definition = pickCallable(definitions) ?? definitions[0];
+      // A mere mention counts only when it names something callable.
+      const kept = definition && (definition.callable || definition.kind === 'class') ? uses : uses.filter((u) => u.isCall);
+      if (kept.length === 0) continue;
+      const text = (await this.lookups.lines(target.blob_sha))?.[kept[0]!.range[0]];
+      const fallbackName = text?.slice(kept[0]!.range[1], kept[0]!.range[3]) || symbol;
+      resolved.push({ callee: definition ? callItem(definition) : externalItem(symbol, fallbackName), definition, uses: kept });
+    }
+    const calls: Call[] = [];
+    for (const entry of sortGroups(resolved, (r) => r.callee)) {
+      if (!this.take()) break;
+      const call: Call = { to: entry.callee, ranges: await Promise.all(entry.uses.map((u) => this.callRange(u))) };
+      if (depth > 1 && entry.definition?.callable) {
+        if (ancestry.has(entry.definition.symbol)) call.cycle = true;
+        else call.calls = await this.outgoing(entry.definition, depth - 1, new Set([...ancestry, entry.definition.symbol]));
+      }
+      calls.push(call);
+    }
+    return calls;
+  }
+
+  private take(): boolean {
+    if (this.count >= this.limit) {
+      this.truncated = true;
+      return false;
+    }
+    this.count++;
+    return true;
+  }
+
+  /** Where a definition is used, excluding its own declarations. */
+  private async usesOf(target: DefinitionRow): Promise<Use[]> {
+    const uses: Use[] = [];
+    if (isLocalSymbol(target.symbol)) {
+      const document = await this.lookups.document(target.document_id);
+      for (const o of document.occurrences) {
+        if (document.symbols[o.symbol] !== target.symbol || o.roles & SymbolRole.Definition) continue;
+        uses.push({
+          path: target.path,
+          blob: target.blob_sha,
+          documentId: target.document_id,
+          range: o.range,
+          isCall: o.refKind === RefKindCode.call,
+        });
+      }
+      return uses;
+    }
+    // `new C()` refers to C's constructor (scip-typescript names it C#`<constructor>`().).
+    const wanted = target.kind === 'class' ? [target.symbol, `${target.symbol}\`<constructor>\`().`] : [target.symbol];
+    const ids = await this.lookups.symbolIds(wanted);
+    const related = await this.lookups.referenceRelated([this.ctx.index.id], [...ids.values()]);
+    const allIds = [...ids.values(), ...(await this.lookups.symbolIds(related.filter((s) => !ids.has(s)))).values()];
+    for (const row of await this.lookups.symbolRefs(this.ctx.index.id, allIds)) {
+      for (const r of row.ranges) {
+        if (r.roles & SymbolRole.Definition) continue;
+        uses.push({
+          path: row.path,
+          blob: row.blob_sha,
+          documentId: row.document_id,
+          range: r.range,
+          isCall: r.refKind === RefKindCode.call,
+        });
+      }
+    }
+    return uses;
+  }
+
+  private async callRange(use: Use): Promise<CallRange> {
+    const lines = await this.lookups.lines(use.blob);
+    return { ...location(this.ctx.repo.slug, use.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
+  }
+}
+
+/** The innermost definition holding code around a range: the caller. */
+function innermostCaller(definitions: readonly DefinitionRow[], range: Range0): DefinitionRow | undefined {
+  let best: DefinitionRow | undefined;
+  let bestSize = Infinity;
+  for (const d of definitions) {
+    if (!d.callable) continue;
+    const extent = enclosingRange(d);
+    if (!extent || !rangeContains(extent, range)) continue;
+    const size = extentSize(d);
+    if (size < bestSize) {
+      best = d;
+      bestSize = size;
+    }
+  }
+  return best;
+}
+
+function sortGroups<T>(items: T[], item: (t: T) => CallItem): T[] {
+  return items.sort((a, b) => {
+    const x = item(a);
+    const y = item(b);
+    const px = x.path ?? '\uffff';
+    const py = y.path ?? '\uffff';
+    return px < py ? -1 : px > py ? 1 : (x.line ?? 0) - (y.line ?? 0) || x.name.localeCompare(y.name);
+  });
+}

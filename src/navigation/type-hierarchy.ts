@@ -1,0 +1,141 @@
+// Type hierarchies from SCIP is_implementation relationships (and, for
+// TypeScript interfaces, from heritage clauses sextant parsed at ingest).
+// Indexers differ: scip-typescript relates a class to all its ancestors,
+// scip-python to its direct bases only; answers list direct neighbours
+// either way, by removing what is implied through another neighbour.
+import { UserError } from '../errors.js';
+import type { DefinitionRow, Lookups } from '../registry/lookups.js';
+import type { Params, Result, TypeItem } from '../protocol/type-hierarchy.js';
+import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
+import { parseSymbol, displayName } from '../scip/symbol.js';
+import { openRepo, requirePrecise, type RepoContext } from './context.js';
+import { definitionsOf, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
+import { asSymbolKind, definitionRange, enclosingRange, range1 } from './locations.js';
+
+const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', 'enum', 'struct', 'trait']);
+const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor']);
+
+export async function typeHierarchy(lookups: Lookups, params: Params): Promise<Result> {
+  const ctx = await openRepo(lookups, params.repo);
+  requirePrecise(ctx);
+  const depth = Math.min(params.depth, MAX_DEPTH);
+  const at = await symbolsAtPosition(lookups, ctx, params);
+  if (at.symbols.length === 0) throw new UserError(at.message!);
+  const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
+  if (definitions.length === 0) throw new UserError(`cannot build a type hierarchy: ${undefinedSymbolMessage(at.symbols)}`);
+  const target = definitions.find((d) => TYPE_KINDS.has(d.kind)) ?? definitions.find((d) => MEMBER_KINDS.has(d.kind));
+  if (!target) {
+    const d = definitions[0]!;
+    throw new UserError(`${d.name} is a ${d.kind}: a type hierarchy needs a class, interface or type (or a method, for overrides)`);
+  }
+  const graph = new Graph(lookups, ctx);
+  const types = await graph.expand(target.symbol, params.direction, depth, new Set([target.symbol]));
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'precise',
+    item: typeItem(target),
+    direction: params.direction,
+    depth,
+    ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
+    types,
+  };
+}
+
+function typeItem(d: DefinitionRow): TypeItem {
+  const span = enclosingRange(d);
+  return {
+    name: d.name,
+    kind: asSymbolKind(d.kind),
+    symbol: d.symbol,
+    container: d.container,
+    repo: d.repo,
+    path: d.path,
+    ...range1(definitionRange(d)),
+    range: span ? range1(span) : null,
+    detail: d.signature ? d.signature.split('\n', 1)[0]! : null,
+  };
+}
+
+function externalItem(symbol: string): TypeItem {
+  let name = symbol;
+  let container: string | null = null;
+  try {
+    const parsed = parseSymbol(symbol);
+    name = displayName(parsed);
+    container = [parsed.packageName, parsed.version].filter(Boolean).join('@') || null;
+  } catch {
+    // An unparseable symbol is shown as it is.
+  }
+  return {
+    name,
+    kind: 'unknown',
+    symbol,
+    container,
+    repo: null,
+    path: null,
+    line: null,
+    column: null,
+    end_line: null,
+    end_column: null,
+    range: null,
+    detail: null,
+  };
+}
+
+class Graph {
+  private indexes: number[] | undefined;
+  private readonly supertypes = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly lookups: Lookups,
+    private readonly ctx: RepoContext,
+  ) {}
+
+  async expand(symbol: string, direction: Params['direction'], depth: number, seen: ReadonlySet<string>): Promise<TypeItem[]> {
+    const neighbours = direction === 'supertypes' ? await this.directSupertypes(symbol) : await this.directSubtypes(symbol);
+    const items: TypeItem[] = [];
+    for (const next of [...neighbours].sort()) {
+      const definitions = await definitionsOf(this.lookups, this.ctx, [next]);
+      const item = definitions[0] ? typeItem(definitions[0]) : externalItem(next);
+      if (depth > 1 && !seen.has(next)) item.types = await this.expand(next, direction, depth - 1, new Set([...seen, next]));
+      items.push(item);
+    }
+    return items.sort(
+      (a, b) => (a.path ?? '\uffff').localeCompare(b.path ?? '\uffff') || (a.line ?? 0) - (b.line ?? 0) || a.name.localeCompare(b.name),
+    );
+  }
+
+  /** The current index of every repository: relationships may cross repositories. */
+  private async allIndexes(): Promise<number[]> {
+    this.indexes ??= [this.ctx.index.id, ...(await this.lookups.otherCurrentIndexes(this.ctx.repo.id))];
+    return this.indexes;
+  }
+
+  private async allSupertypes(symbol: string): Promise<Set<string>> {
+    let known = this.supertypes.get(symbol);
+    if (!known) {
+      const ids = [...(await this.lookups.symbolIds([symbol])).values()];
+      known = new Set(await this.lookups.supertypesOf(await this.allIndexes(), ids));
+      known.delete(symbol);
+      this.supertypes.set(symbol, known);
+    }
+    return known;
+  }
+
+  /** Supertypes not implied through another supertype. */
+  private async directSupertypes(symbol: string): Promise<Set<string>> {
+    const all = await this.allSupertypes(symbol);
+    const direct = new Set(all);
+    for (const s of all) for (const implied of await this.allSupertypes(s)) direct.delete(implied);
+    return direct;
+  }
+
+  private async directSubtypes(symbol: string): Promise<Set<string>> {
+    const ids = [...(await this.lookups.symbolIds([symbol])).values()];
+    const candidates = await this.lookups.subtypesOf(await this.allIndexes(), ids);
+    const direct = new Set<string>();
+    for (const c of candidates) if ((await this.directSupertypes(c)).has(symbol)) direct.add(c);
+    return direct;
+  }
+}

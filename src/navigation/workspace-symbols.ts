@@ -1,0 +1,107 @@
+// Workspace symbol search over an in-memory table of an index's definitions.
+// An index never changes once published, so its table is built once (on the
+// first query) and a query is a scan of lowercase names: a few milliseconds
+// even for a hundred thousand definitions.
+import { Lru } from '../lru.js';
+import type { Lookups } from '../registry/lookups.js';
+import type { Params, Result } from '../protocol/workspace-symbols.js';
+import { CAP } from '../protocol/workspace-symbols.js';
+import { openRepo, requirePrecise } from './context.js';
+import { asSymbolKind } from './locations.js';
+
+interface Entry {
+  name: string;
+  lower: string;
+  kind: string;
+  container: string | null;
+  symbol: string;
+  path: string;
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+}
+
+/** An index's searchable definitions, in tie-break order: source before tests, short names first. */
+export interface SymbolTable {
+  entries: Entry[];
+}
+
+const TEST_PATH = /(^|\/)(tests?|__tests__|specs?|testing)\/|[._-](test|spec)s?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$/i;
+const MATCHES = ['exact', 'exact', 'prefix', 'substring'] as const;
+
+export class SymbolTables {
+  private readonly tables = new Lru<number, Promise<SymbolTable>>(4);
+
+  constructor(private readonly lookups: Lookups) {}
+
+  get(indexId: number): Promise<SymbolTable> {
+    let table = this.tables.get(indexId);
+    if (!table) {
+      table = this.build(indexId);
+      this.tables.set(indexId, table);
+    }
+    return table;
+  }
+
+  private async build(indexId: number): Promise<SymbolTable> {
+    const rows = await this.lookups.searchableDefinitions(indexId);
+    const entries = rows
+      .map((r) => ({
+        name: r.name,
+        lower: r.name.toLowerCase(),
+        kind: r.kind,
+        container: r.container,
+        symbol: r.symbol,
+        path: r.path,
+        line: r.start_line + 1,
+        column: r.start_char + 1,
+        end_line: r.end_line + 1,
+        end_column: r.end_char + 1,
+        test: TEST_PATH.test(r.path),
+      }))
+      .sort(
+        (a, b) =>
+          Number(a.test) - Number(b.test) ||
+          a.name.length - b.name.length ||
+          (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line),
+      );
+    return { entries: entries.map(({ test: _test, ...e }) => e) };
+  }
+}
+
+export async function workspaceSymbols(lookups: Lookups, tables: SymbolTables, params: Params): Promise<Result> {
+  const ctx = await openRepo(lookups, params.repo);
+  requirePrecise(ctx);
+  const limit = Math.min(params.limit, CAP);
+  const { entries } = await tables.get(ctx.index.id);
+  const query = params.query;
+  const lower = query.toLowerCase();
+  const n = entries.length;
+  // One number per match: its rank (exact, exact ignoring case, prefix,
+  // substring) and then its position in the table's tie-break order.
+  const keys: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const e = entries[i]!;
+    if (params.kind && e.kind !== params.kind) continue;
+    const at = e.lower.indexOf(lower);
+    if (at < 0) continue;
+    const rank = at > 0 ? 3 : e.lower.length > lower.length ? 2 : e.name === query ? 0 : 1;
+    keys.push(rank * n + i);
+  }
+  const top = Float64Array.from(keys).sort().subarray(0, limit);
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'precise',
+    symbols: Array.from(top, (key) => {
+      const e = entries[key % n]!;
+      const { lower: _lower, ...item } = e;
+      return { ...item, kind: asSymbolKind(e.kind), repo: ctx.repo.slug, match: MATCHES[Math.floor(key / n)]! };
+    }),
+    total: keys.length,
+    truncated: keys.length > limit,
+    limit,
+    ...(params.limit > CAP ? { limit_clamped: true } : {}),
+  };
+}

@@ -1,0 +1,95 @@
+// callHierarchy: who calls a function or method (incoming), and what it calls (outgoing).
+import { z } from 'zod';
+import { arg, Location, params, Provenance, Range, SymbolKind } from './common.js';
+
+export const name = 'callHierarchy';
+export const MAX_DEPTH = 5;
+export const LIMIT = 200;
+export const CAP = 1000;
+export const description =
+  'Call hierarchy of the function, method or constructor at a position (path, line, column; 1-based): ' +
+  'direction "incoming" lists its callers grouped by the innermost enclosing function (or the file, for top-level code), ' +
+  'with the call ranges; "outgoing" lists what it calls. depth (default 1, at most 5) follows callers of callers; cycles are cut. ' +
+  'Only calls are listed unless include_references is true, which adds mere mentions (a function passed as a value), each range marked with its kind.';
+
+export const Params = params({
+  repo: arg.repo(),
+  path: arg.path(),
+  line: arg.line(),
+  column: arg.column(),
+  direction: z
+    .enum(['incoming', 'outgoing'], { error: 'direction must be "incoming" (callers) or "outgoing" (callees)' })
+    .describe('incoming: who calls it; outgoing: what it calls'),
+  depth: z
+    .int({ error: `depth must be a whole number from 1 to ${MAX_DEPTH}` })
+    .min(1, { error: `depth must be >= 1 (at most ${MAX_DEPTH})` })
+    .default(1)
+    .describe(`Levels to follow, default 1, at most ${MAX_DEPTH} (larger values are clamped and flagged)`),
+  include_references: z
+    .boolean({ error: 'include_references must be true or false' })
+    .default(false)
+    .describe('Also list references that are not calls (a function passed as a callback)'),
+  limit: arg.limit(LIMIT, CAP),
+});
+export type Params = z.infer<typeof Params>;
+
+export const CallItem = z.object({
+  name: z.string(),
+  kind: SymbolKind,
+  symbol: z.string(),
+  container: z.string().nullable(),
+  repo: z.string().nullable(),
+  /** null for a symbol defined outside every indexed repository. */
+  path: z.string().nullable(),
+  line: z.int().nullable(),
+  column: z.int().nullable(),
+  end_line: z.int().nullable(),
+  end_column: z.int().nullable(),
+  /** The whole definition; null when no extent is known. */
+  range: Range.nullable(),
+  /** index: the indexer gave the extent; syntax: sextant parsed it. */
+  range_source: z.enum(['index', 'syntax']).nullable(),
+  detail: z.string().nullable(),
+});
+export type CallItem = z.infer<typeof CallItem>;
+
+export const CallRange = Location.extend({ kind: z.enum(['call', 'reference']) });
+export type CallRange = z.infer<typeof CallRange>;
+
+export interface Call {
+  from?: CallItem;
+  to?: CallItem;
+  ranges: CallRange[];
+  /** The next level (depth > 1). */
+  calls?: Call[];
+  /** Set when this item already appears above it: not expanded again. */
+  cycle?: boolean;
+}
+
+export const Call: z.ZodType<Call> = z.object({
+  from: CallItem.optional(),
+  to: CallItem.optional(),
+  ranges: z.array(CallRange),
+  get calls() {
+    return z.array(Call).optional();
+  },
+  cycle: z.boolean().optional(),
+});
+
+export const Result = z.object({
+  ...Provenance,
+  item: CallItem,
+  direction: z.enum(['incoming', 'outgoing']),
+  depth: z.int(),
+  depth_clamped: z.boolean().optional(),
+  calls: z.array(Call),
+  /** Calls listed at every level. */
+  total: z.int(),
+  truncated: z.boolean(),
+  limit: z.int(),
+  limit_clamped: z.boolean().optional(),
+  /** References that are not calls, left out because include_references is false. */
+  references_omitted: z.int(),
+  notes: z.array(z.string()),
+});
+export type Result = z.infer<typeof Result>;

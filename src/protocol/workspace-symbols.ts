@@ -1,0 +1,35 @@
+// workspaceSymbols: defined symbols whose name contains a string.
+import { z } from 'zod';
+import { arg, params, Provenance, SymbolItem, SymbolKind } from './common.js';
+
+export const name = 'workspaceSymbols';
+export const LIMIT = 50;
+export const CAP = 500;
+export const description =
+  'Search the symbols a repository defines by case-insensitive substring of their name. Ranked: exact name, then prefix, ' +
+  `then substring; source files before tests. Optional kind filter (class, interface, function, method, ...). limit defaults to ${LIMIT}, at most ${CAP}.`;
+
+export const Params = params({
+  repo: arg.repo(),
+  query: z
+    .string({ error: 'query must be a string: part of a symbol name' })
+    .trim()
+    .min(1, { error: 'query must not be empty: pass part of a symbol name' })
+    .describe('Part of a symbol name, matched case-insensitively'),
+  kind: z
+    .enum(SymbolKind.options, { error: `kind must be one of ${SymbolKind.options.join(', ')}` })
+    .optional()
+    .describe('Only symbols of this kind'),
+  limit: arg.limit(LIMIT, CAP),
+});
+export type Params = z.infer<typeof Params>;
+
+export const Result = z.object({
+  ...Provenance,
+  symbols: z.array(SymbolItem.extend({ match: z.enum(['exact', 'prefix', 'substring']) })),
+  total: z.int(),
+  truncated: z.boolean(),
+  limit: z.int(),
+  limit_clamped: z.boolean().optional(),
+});
+export type Result = z.infer<typeof Result>;
