@@ -1,5 +1,5 @@
 // The symbols a file defines, nested by containment.
-import { isLocalSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, ownerSymbol, parseSymbol } from '../scip/symbol.js';
 import { rangeContains, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { DocumentSymbol, Params, Result } from '../protocol/document-symbols.js';
@@ -39,7 +39,11 @@ interface Node {
   out: DocumentSymbol;
 }
 
-/** Each symbol goes under the innermost other symbol whose span contains its name. */
+/**
+ * Each symbol goes under the symbol that owns it by its descriptors (a class
+ * for its members, even `self.x` assigned in a method) when that is defined in
+ * the file; otherwise under the innermost symbol whose span contains its name.
+ */
 export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
   const nodes: Node[] = rows.map((row) => {
     const name = definitionRange(row);
@@ -61,16 +65,27 @@ export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
   });
   // Outer spans first, so parents are placed before their children.
   nodes.sort((a, b) => a.span[0] - b.span[0] || a.span[1] - b.span[1] || b.span[2] - a.span[2] || b.span[3] - a.span[3]);
+  const bySymbol = new Map(nodes.map((n) => [n.row.symbol, n]));
   const roots: DocumentSymbol[] = [];
   const stack: Node[] = [];
   for (const node of nodes) {
     while (stack.length && !rangeContains(stack[stack.length - 1]!.span, node.name)) stack.pop();
-    const parent = stack[stack.length - 1];
+    const owner = ownerOf(node.row.symbol);
+    const parent = (owner !== undefined ? bySymbol.get(owner) : undefined) ?? stack[stack.length - 1];
     (parent ? parent.out.children : roots).push(node.out);
     // A symbol without a span of its own (a property, say) cannot contain others.
     if (node.span !== node.name) stack.push(node);
   }
   return roots;
+}
+
+function ownerOf(symbol: string): string | undefined {
+  if (isLocalSymbol(symbol)) return undefined;
+  try {
+    return ownerSymbol(symbol, parseSymbol(symbol));
+  } catch {
+    return undefined;
+  }
 }
 
 function firstLine(text: string): string {
