@@ -46,7 +46,10 @@ export async function readWorktree(path: string): Promise<Worktree> {
   }
 
   const changed = new Set<string>();
-  const status = (await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'])).split('\0');
+  // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
+  const status = (await git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'])).split(
+    '\0',
+  );
   for (const entry of status) {
     if (entry.length < 4) continue;
     const code = entry.slice(0, 2);

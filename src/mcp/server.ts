@@ -86,6 +86,8 @@ function reshape(message: JSONRPCMessage): JSONRPCMessage {
 /** "Input validation error: Invalid arguments for tool X: a at f\nb" -> "X: f: a; b". */
 function oneLine(text: string): string {
   const plain = text.replace(/^MCP error -?\d+: /, '');
+  const tool = /^Tool (\S+) not found$/.exec(plain);
+  if (tool) return `unknown tool "${tool[1]}": call tools/list for the tools this server has`;
   const m = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(plain);
   if (!m) return plain.split('\n').join('; ');
   const issues = m[2]!.split('\n').map((line) => {

@@ -119,7 +119,11 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         if (!files) continue;
         const indexed = indexedPerLanguage.get(language) ?? 0;
         const ok = result.status === 'ok' && indexed > 0;
-        const recovery = manifest.recovery[result.status === 'ok' ? 'empty' : result.status] ?? null;
+        const recovery =
+          manifest.recovery[result.status === 'ok' ? 'empty' : result.status] ??
+          (result.status === 'missing'
+            ? `install ${manifest.name} (or fix the command in its manifest), then run \`sextant index\` again`
+            : null);
         languages[language] = {
           files,
           tier: ok ? 'precise' : 'search-only',
@@ -196,7 +200,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
           name: manifest.name,
           version: null,
           status: 'missing',
-          reason: `${manifest.name} is not installed`,
+          reason: `${manifest.name} is not installed: ${'npm' in manifest.command ? `npm package ${manifest.command.npm} not found` : `no executable ${manifest.command.path}${posix.isAbsolute(manifest.command.path) ? '' : ' on PATH'}`}`,
           documents: 0,
           duration_ms: 0,
         };

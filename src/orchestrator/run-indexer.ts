@@ -108,7 +108,7 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     const result = (status: IndexerStatus, reason: string | null): IndexerResult => ({ status, reason, documents, metadata, durationMs });
     const name = inv.manifest.name;
     if (exit.spawnError) return result('failed', `${name} could not start: ${exit.spawnError.message}`);
-    if (timedOut) return result('timeout', `${name} did not finish within ${Math.round(inv.timeoutMs / 1000)} s and was stopped`);
+    if (timedOut) return result('timeout', `${name} did not finish within ${+(inv.timeoutMs / 1000).toFixed(3)} s and was stopped`);
     if (exit.code !== 0) {
       const said = tail.lastMeaningfulLine();
       if (/no files got indexed/i.test(said ?? '')) return result('empty', `${name} found no files to index: ${said}`);

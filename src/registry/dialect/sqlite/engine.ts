@@ -1,5 +1,5 @@
 // The embedded default: one SQLite file through better-sqlite3.
-import { mkdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -8,6 +8,8 @@ import type { Database } from '../../schema.js';
 
 export function openSqlite(file: string): Engine {
   mkdirSync(dirname(file), { recursive: true });
+  // SQLite takes a file shorter than its header for an empty database and overwrites it: refuse anything but a database.
+  if (existsSync(file) && statSync(file).size > 0 && !hasSqliteHeader(file)) throw new Error('file is not a database');
   const sqlite = new SqliteDatabase(file);
   // WAL lets an MCP server keep reading while `sextant index` writes;
   // busy_timeout makes a second writer wait instead of failing at once.
@@ -43,4 +45,14 @@ export function openSqlite(file: string): Engine {
     },
     close: () => db.destroy(),
   };
+}
+
+function hasSqliteHeader(file: string): boolean {
+  const header = Buffer.alloc(16);
+  const fd = openSync(file, 'r');
+  try {
+    return readSync(fd, header, 0, 16, 0) === 16 && header.equals(Buffer.from('SQLite format 3\0', 'latin1'));
+  } finally {
+    closeSync(fd);
+  }
 }
