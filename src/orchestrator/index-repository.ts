@@ -13,9 +13,7 @@ import { ensureRepo, failRun, startRun } from '../registry/repos.js';
 import { RegistryWriter, type PreparedDocument } from '../registry/writer.js';
 import type { ScipDocument } from '../scip/schema.js';
 import { silentProgress, type Progress } from '../progress.js';
-import { pythonFacts } from '../syntax/python.js';
-import { typescriptFacts } from '../syntax/typescript.js';
-import type { SyntaxFacts } from '../syntax/facts.js';
+import { syntaxFacts, type FactsProvider } from '../syntax/index.js';
 import { storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
@@ -35,6 +33,8 @@ export interface IndexOptions {
   timeoutSeconds?: number | undefined;
   env?: NodeJS.ProcessEnv;
   progress?: Progress;
+  /** Give the indexers CPU priority over this process (the CLI does; a library caller may not want its process reniced). */
+  yieldCpu?: boolean;
 }
 
 export interface LanguageReport {
@@ -211,13 +211,12 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         worktree.files.map((f) => f.path),
         languageFiles.map((f) => f.path),
       );
-      const python = manifest.languages.includes('python')
-        ? pythonFacts(
-            worktree.root,
-            languageFiles.map((f) => f.path),
-          )
-        : undefined;
-      const ingest = new Ingest(writer, byPath, manifest, python ? async (p) => (await python).facts.get(p) : async () => undefined);
+      const facts = syntaxFacts(
+        worktree.root,
+        manifest.languages,
+        languageFiles.map((f) => f.path),
+      );
+      const ingest = new Ingest(writer, byPath, manifest, facts);
       const result = await runIndexer(
         {
           manifest,
@@ -228,6 +227,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
           inferredConfig: plan.inferredConfig,
           timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
           env,
+          yieldCpu: options.yieldCpu,
         },
         async (document, bytes) => {
           await blobsStored;
@@ -281,7 +281,7 @@ class Ingest {
     private readonly writer: RegistryWriter,
     private readonly files: ReadonlyMap<string, WorktreeFile>,
     private readonly manifest: IndexerManifest,
-    private readonly factsFor: (path: string) => Promise<SyntaxFacts | undefined>,
+    private readonly facts: FactsProvider,
   ) {}
 
   async add(document: ScipDocument, bytes: Buffer): Promise<void> {
@@ -309,7 +309,7 @@ class Ingest {
       return;
     }
     const lines = splitLines(text);
-    const facts = language === 'python' ? await this.factsFor(path) : typescriptFacts(path, text);
+    const facts = await this.facts(path, language, text);
     const prepared = prepareDocument({ document, contentHash, language, lines, facts });
     this.pending.push({ path, doc: prepared });
     this.pendingOccurrences += prepared.occurrenceCount;

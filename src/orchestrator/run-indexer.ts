@@ -3,7 +3,7 @@
 // The output goes to a temporary directory outside the user's tree.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeDocument, decodeMetadata, IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
 import { readIndexFields } from '../scip/stream.js';
@@ -31,7 +31,24 @@ export interface IndexerInvocation {
   inferredConfig?: { fileName: string; content: string } | undefined;
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  /** Lower this process's CPU priority once the indexer runs (see below). */
+  yieldCpu?: boolean | undefined;
 }
+
+/**
+ * sextant ingests documents while the indexer is still writing them, on the
+ * same cores. The indexer is the critical path: once it has started (it keeps
+ * the priority it was born with), sextant steps back, and its own work fills
+ * the idle capacity instead of slowing the indexer down.
+ */
+function yieldCpuToChildren(): void {
+  try {
+    if (getPriority() < YIELDED_NICENESS) setPriority(YIELDED_NICENESS);
+  } catch {
+    // Not permitted here: run at the normal priority.
+  }
+}
+const YIELDED_NICENESS = 10;
 
 export type DocumentSink = (document: ScipDocument, bytes: Buffer) => Promise<void>;
 
@@ -58,6 +75,7 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       // Its own process group, so a timeout stops the helpers it spawns too.
       detached: true,
     });
+    if (inv.yieldCpu) yieldCpuToChildren();
     const tail = new OutputTail();
     child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));

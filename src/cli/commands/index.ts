@@ -29,6 +29,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       origin: 'cli',
       timeoutSeconds: numberOption(values.timeout, 'timeout', 0.001),
       progress: values.json ? undefined : terminalProgress(),
+      yieldCpu: true,
     });
     if (values.json) printJson(report);
     else describe(report);
