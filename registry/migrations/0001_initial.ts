@@ -84,7 +84,6 @@ export async function up(db: Kysely<unknown>, caps: EngineCapabilities): Promise
     .addColumn('symbol_id', 'integer', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('callable', 'integer', (c) => c.notNull())
     .addColumn('container', 'text')
     .addColumn('start_line', 'integer', (c) => c.notNull())
     .addColumn('start_char', 'integer', (c) => c.notNull())

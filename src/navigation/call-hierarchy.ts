@@ -14,6 +14,7 @@ import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import { openRepo, requirePrecise, type RepoContext } from './context.js';
 import { definitionsOf, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
+import { referenceFamily } from './related.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, range1 } from './locations.js';
 
 export async function callHierarchy(lookups: Lookups, params: Params): Promise<Result> {
@@ -251,12 +252,9 @@ class CallWalker {
       }
       return uses;
     }
-    // `new C()` refers to C's constructor (scip-typescript names it C#`<constructor>`().).
-    const wanted = target.kind === 'class' ? [target.symbol, `${target.symbol}\`<constructor>\`().`] : [target.symbol];
-    const ids = await this.lookups.symbolIds(wanted);
-    const related = await this.lookups.referenceRelated([this.ctx.index.id], [...ids.values()]);
-    const allIds = [...ids.values(), ...(await this.lookups.symbolIds(related.filter((s) => !ids.has(s)))).values()];
-    for (const row of await this.lookups.symbolRefs(this.ctx.index.id, allIds)) {
+    const family = await referenceFamily(this.lookups, [this.ctx.index.id], [target.symbol]);
+    const ids = [...(await this.lookups.symbolIds(family)).values()];
+    for (const row of await this.lookups.symbolRefs(this.ctx.index.id, ids)) {
       for (const r of row.ranges) {
         if (r.roles & SymbolRole.Definition) continue;
         uses.push({

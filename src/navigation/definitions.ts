@@ -13,6 +13,7 @@ import {
   type FileContext,
   type RepoContext,
 } from './context.js';
+import { definitionPartners } from './related.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, range1 } from './locations.js';
 
 /** The symbols at a 1-based position of a request, with the file they were found in. */
@@ -94,6 +95,16 @@ export function toSymbolItem(d: DefinitionRow): SymbolItem {
   };
 }
 
+function dedupe(rows: DefinitionRow[]): DefinitionRow[] {
+  const seen = new Set<string>();
+  return rows.filter((d) => {
+    const key = `${d.repo}\0${d.path}\0${d.start_line}:${d.start_char}\0${d.symbol}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Says where an undefined symbol comes from: an external package, usually. */
 export function undefinedSymbolMessage(symbols: readonly string[]): string {
   const packages = new Set<string>();
@@ -130,7 +141,8 @@ export async function goToDefinition(lookups: Lookups, params: Params): Promise<
   }
   const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
   if (at.symbols.length === 0) return { ...base, found: false, definitions: [], symbols: [], message: at.message! };
-  const rows = await definitionsOf(lookups, ctx, at.symbols, at.file);
+  const partners = at.symbols.flatMap(definitionPartners).filter((s) => !at.symbols.includes(s));
+  const rows = dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]);
   const definitions = await Promise.all(rows.map((d) => toDefinition(lookups, d)));
   return {
     ...base,

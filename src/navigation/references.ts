@@ -6,6 +6,7 @@ import type { Lookups } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { openRepo, requirePrecise, type FileContext } from './context.js';
 import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
+import { referenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
 
@@ -74,11 +75,9 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
   }
   const globals = symbols.filter((s) => !isLocalSymbol(s));
   if (globals.length) {
-    const ids = await lookups.symbolIds(globals);
-    // An override and the method it overrides share their references (SCIP is_reference).
-    const related = await lookups.referenceRelated([ctx.index.id], [...ids.values()]);
-    const allIds = [...ids.values(), ...(await lookups.symbolIds(related.filter((s) => !ids.has(s)))).values()];
-    for (const row of await lookups.symbolRefs(ctx.index.id, allIds)) {
+    const family = await referenceFamily(lookups, [ctx.index.id], globals);
+    const ids = [...(await lookups.symbolIds(family)).values()];
+    for (const row of await lookups.symbolRefs(ctx.index.id, ids)) {
       for (const r of row.ranges) add(row.path, row.blob_sha, r.range, r.roles, r.refKind, row.symbol);
     }
   }

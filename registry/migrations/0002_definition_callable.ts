@@ -1,0 +1,12 @@
+// Definitions say whether they hold code that calls (functions, methods,
+// variables holding functions), which call hierarchies need to find callers.
+// Rows from before are re-derived when their repository is indexed again
+// (the derivation version changed); until then they count as not callable.
+import type { Kysely } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('definitions')
+    .addColumn('callable', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+}
