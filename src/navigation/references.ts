@@ -1,7 +1,7 @@
 // References of symbols: by position or by exact name, with their kinds.
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
-import { REF_KINDS } from '../registry/payload.js';
+import { DERIVED_ROLE, REF_KINDS } from '../registry/payload.js';
 import type { Lookups } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { openRepo, requirePrecise, type FileContext } from './context.js';
@@ -48,10 +48,10 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
   const found: {
     path: string;
     blob: string | null;
-    lines?: readonly string[] | null;
     range: Range;
     kind: Reference['kind'];
     symbol: string;
+    derived: boolean;
   }[] = [];
   const seen = new Set<string>();
   const add = (path: string, blob: string | null, r: Range, roles: number, refKind: number, symbol: string) => {
@@ -62,7 +62,7 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
     const key = `${path}\0${r.join(',')}`;
     if (seen.has(key)) return;
     seen.add(key);
-    found.push({ path, blob, range: r, kind, symbol });
+    found.push({ path, blob, range: r, kind, symbol, derived: (roles & DERIVED_ROLE) !== 0 });
   };
 
   // Local symbols live in one document: their references are its occurrences.

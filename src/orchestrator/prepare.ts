@@ -6,15 +6,15 @@ import { signatureOf, symbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
 import { displayName, isLocalSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
-import { encodeOccurrences, encodeRanges, RefKindCode, type Occurrence, type SymbolRange } from '../registry/payload.js';
+import { DERIVED_ROLE, encodeOccurrences, encodeRanges, RefKindCode, type Occurrence, type SymbolRange } from '../registry/payload.js';
 import type { PreparedDefinition, PreparedDocument, PreparedRelationship } from '../registry/writer.js';
-import type { SyntaxFacts } from '../syntax/facts.js';
+import type { Alias, SyntaxFacts } from '../syntax/facts.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 2;
+export const DERIVATION_VERSION = 3;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -59,6 +59,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosing: enclosingRaw ? convert(enclosingRaw) : undefined,
     });
   }
+  if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
   const infos = new Map<string, ScipSymbolInformation>();
@@ -179,6 +180,29 @@ function nameInSource(lines: readonly string[], r: Range): string | undefined {
   if (r[0] !== r[2]) return undefined;
   const text = lines[r[0]]?.slice(r[1], r[3]);
   return text && /^#?[\p{L}\p{N}_$]+$/u.test(text) ? text : undefined;
+}
+
+/**
+ * Names the indexer did not record (a shorthand property's variable, a name
+ * in a doc comment) refer to what is declared at their alias target: they get
+ * an occurrence of the symbol found there, marked as derived.
+ */
+function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[]): void {
+  const at = new Map<string, Occurrence[]>();
+  for (const o of occurrences) {
+    const key = `${o.range[0]}:${o.range[1]}`;
+    const list = at.get(key);
+    if (list) list.push(o);
+    else at.set(key, [o]);
+  }
+  for (const alias of aliases) {
+    const targets = at.get(`${alias.target[0]}:${alias.target[1]}`) ?? [];
+    const present = at.get(`${alias.range[0]}:${alias.range[1]}`) ?? [];
+    for (const symbol of new Set(targets.map((t) => t.symbol))) {
+      if (present.some((p) => p.symbol === symbol)) continue;
+      occurrences.push({ range: alias.range, symbol, roles: DERIVED_ROLE, refKind: RefKindCode.identifier, enclosing: undefined });
+    }
+  }
 }
 
 /** Kinds that are called by nature; other definitions are callable when syntax says they hold a function. */

@@ -31,6 +31,8 @@ export type Params = z.infer<typeof Params>;
 export const Reference = Location.extend({
   kind: z.union([RefKind, z.literal('definition')]),
   is_definition: z.boolean(),
+  /** The index has no occurrence here; sextant resolved the name from the source (a shorthand property, a doc comment). */
+  from_source: z.literal(true).optional(),
 });
 export type Reference = z.infer<typeof Reference>;
 

@@ -8,6 +8,12 @@ export const REF_KINDS = ['identifier', 'call', 'type', 'import', 'write'] as co
 export type RefKind = (typeof REF_KINDS)[number];
 export const RefKindCode: Record<RefKind, number> = { identifier: 0, call: 1, type: 2, import: 3, write: 4 };
 
+/**
+ * sextant's own bit in the roles byte, beside SCIP's (which stop at 0x40):
+ * the occurrence was derived from the source by sextant, not read from the index.
+ */
+export const DERIVED_ROLE = 0x80;
+
 export interface Occurrence {
   range: Range;
   /** Index into the document's symbol list. */

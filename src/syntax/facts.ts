@@ -2,7 +2,8 @@
 // used (for reference kinds), and for each declaration how far it extends,
 // whether it holds code that calls (for call hierarchies) and which types its
 // heritage clauses name (scip-typescript records no relationship for
-// `interface B extends A`).
+// `interface B extends A`), and names the indexer did not record (shorthand
+// properties, names in doc comments).
 import type { Range } from '../scip/range.js';
 import { RefKindCode } from '../registry/payload.js';
 
@@ -14,9 +15,21 @@ export interface Declaration {
   heritage: [number, number][];
 }
 
+/** A name that refers to what is declared at `target`, where the index has no occurrence for it. */
+export interface Alias {
+  range: Range;
+  /** [line, character] of the declaration's name. */
+  target: [number, number];
+}
+
 export class SyntaxFacts {
   private readonly kinds = new Map<number, number>();
   private readonly declarations = new Map<number, Declaration>();
+  readonly aliases: Alias[] = [];
+
+  addAlias(alias: Alias): void {
+    this.aliases.push(alias);
+  }
 
   setKind(line: number, character: number, kind: number): void {
     this.kinds.set(key(line, character), kind);

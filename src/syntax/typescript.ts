@@ -26,7 +26,19 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     facts.setKind(line, character, kind);
   };
 
+  // Names that refer to something without the indexer recording it: the
+  // variable of a shorthand property `{ value }` and names in doc comments.
+  const unrecorded: ts.Node[] = [];
+  const docs = new Set<ts.JSDoc>();
+
   const visit = (node: ts.Node, inType: boolean, inImport: boolean): void => {
+    if (ts.isShorthandPropertyAssignment(node)) unrecorded.push(node.name);
+    for (const doc of ts.getJSDocCommentsAndTags(node)) {
+      if (ts.isJSDoc(doc) && !docs.has(doc)) {
+        docs.add(doc);
+        collectDocNames(doc, unrecorded);
+      }
+    }
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
       record(node, inImport ? RefKindCode.import : usage(node, inType));
       return;
@@ -58,7 +70,52 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     ts.forEachChild(node, (child) => visit(child, typing, importing));
   };
   visit(file, false, false);
+  if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
   return facts;
+}
+
+/** Names a doc comment refers to: {@link X}, @see X, @param x. */
+function collectDocNames(doc: ts.Node, out: ts.Node[]): void {
+  const visit = (node: ts.Node): void => {
+    if ((ts.isJSDocLink(node) || ts.isJSDocLinkCode(node) || ts.isJSDocLinkPlain(node)) && node.name) out.push(rightmost(node.name));
+    else if (ts.isJSDocSeeTag(node) && node.name) out.push(rightmost(node.name.name));
+    else if (ts.isJSDocParameterTag(node) && ts.isIdentifier(node.name)) out.push(node.name);
+    ts.forEachChild(node, visit);
+  };
+  visit(doc);
+}
+
+function rightmost(name: ts.EntityName | ts.JSDocMemberName): ts.Node {
+  return ts.isIdentifier(name) ? name : ts.isQualifiedName(name) ? name.right : name.right;
+}
+
+/**
+ * Resolves names with TypeScript's binder and checker over this one file
+ * (no libraries, no imports followed): exact for what the file declares or
+ * imports, which is what these names refer to. Each resolved name becomes an
+ * alias of the declaration's name, where the index has the symbol.
+ */
+function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: SyntaxFacts): void {
+  const options: ts.CompilerOptions = { noLib: true, noResolve: true, allowJs: true, types: [] };
+  const host = ts.createCompilerHost(options);
+  host.getSourceFile = (fileName) => (fileName === file.fileName ? file : undefined);
+  host.fileExists = (fileName) => fileName === file.fileName;
+  host.readFile = (fileName) => (fileName === file.fileName ? file.text : undefined);
+  const checker = ts.createProgram([file.fileName], options, host).getTypeChecker();
+  for (const name of names) {
+    const symbol = ts.isShorthandPropertyAssignment(name.parent)
+      ? checker.getShorthandAssignmentValueSymbol(name.parent)
+      : checker.getSymbolAtLocation(name);
+    const declaration = symbol?.declarations?.find((d) => d.getSourceFile() === file);
+    if (!declaration) continue;
+    const target = ts.getNameOfDeclaration(declaration) ?? declaration;
+    if (target === name) continue;
+    const from = file.getLineAndCharacterOfPosition(name.getStart(file));
+    const end = file.getLineAndCharacterOfPosition(name.end);
+    const to = file.getLineAndCharacterOfPosition(target.getStart(file));
+    if (from.line !== end.line) continue;
+    facts.addAlias({ range: [from.line, from.character, end.line, end.character], target: [to.line, to.character] });
+  }
 }
 
 /**
