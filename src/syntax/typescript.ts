@@ -29,16 +29,10 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   // Names that refer to something without the indexer recording it: the
   // variable of a shorthand property `{ value }` and names in doc comments.
   const unrecorded: ts.Node[] = [];
-  const docs = new Set<ts.JSDoc>();
 
   const visit = (node: ts.Node, inType: boolean, inImport: boolean): void => {
     if (ts.isShorthandPropertyAssignment(node)) unrecorded.push(node.name);
-    for (const doc of ts.getJSDocCommentsAndTags(node)) {
-      if (ts.isJSDoc(doc) && !docs.has(doc)) {
-        docs.add(doc);
-        collectDocNames(doc, unrecorded);
-      }
-    }
+    for (const doc of attachedDocs(node)) collectDocNames(doc, unrecorded);
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
       record(node, inImport ? RefKindCode.import : usage(node, inType));
       return;
@@ -74,6 +68,16 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   return facts;
 }
 
+/**
+ * The doc comments the parser attached to a node. `ts.getJSDocCommentsAndTags`
+ * answers the same but searches around every node it is asked about, which
+ * costs more than the parse itself; the parser's own list (`jsDoc`, present on
+ * every node that has one since TypeScript 2) is read directly instead.
+ */
+function attachedDocs(node: ts.Node): readonly ts.JSDoc[] {
+  return (node as { jsDoc?: readonly ts.JSDoc[] }).jsDoc ?? [];
+}
+
 /** Names a doc comment refers to: {@link X}, @see X, @param x. */
 function collectDocNames(doc: ts.Node, out: ts.Node[]): void {
   const visit = (node: ts.Node): void => {
@@ -90,32 +94,113 @@ function rightmost(name: ts.EntityName | ts.JSDocMemberName): ts.Node {
 }
 
 /**
- * Resolves names with TypeScript's binder and checker over this one file
- * (no libraries, no imports followed): exact for what the file declares or
- * imports, which is what these names refer to. Each resolved name becomes an
+ * Resolves names to the declarations of this file by walking the scopes
+ * around them (parameters, block and file declarations, imports), the way
+ * the binder would for names a file declares or imports. Qualified doc links
+ * (`{@link A.b}`) need types and are left alone. Each resolved name becomes an
  * alias of the declaration's name, where the index has the symbol.
  */
 function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: SyntaxFacts): void {
-  const options: ts.CompilerOptions = { noLib: true, noResolve: true, allowJs: true, types: [] };
-  const host = ts.createCompilerHost(options);
-  host.getSourceFile = (fileName) => (fileName === file.fileName ? file : undefined);
-  host.fileExists = (fileName) => fileName === file.fileName;
-  host.readFile = (fileName) => (fileName === file.fileName ? file.text : undefined);
-  const checker = ts.createProgram([file.fileName], options, host).getTypeChecker();
   for (const name of names) {
-    const symbol = ts.isShorthandPropertyAssignment(name.parent)
-      ? checker.getShorthandAssignmentValueSymbol(name.parent)
-      : checker.getSymbolAtLocation(name);
-    const declaration = symbol?.declarations?.find((d) => d.getSourceFile() === file);
-    if (!declaration) continue;
-    const target = ts.getNameOfDeclaration(declaration) ?? declaration;
-    if (target === name) continue;
+    if (!ts.isIdentifier(name) || (name.parent && ts.isQualifiedName(name.parent) && name.parent.right === name)) continue;
+    const target = ts.isJSDocParameterTag(name.parent)
+      ? parameterNamed(name.parent.parent?.parent, name.text)
+      : declarationInScope(name, name.text);
+    if (!target || target === name) continue;
     const from = file.getLineAndCharacterOfPosition(name.getStart(file));
     const end = file.getLineAndCharacterOfPosition(name.end);
     const to = file.getLineAndCharacterOfPosition(target.getStart(file));
     if (from.line !== end.line) continue;
     facts.addAlias({ range: [from.line, from.character, end.line, end.character], target: [to.line, to.character] });
   }
+}
+
+/** The parameter named `text` of a function-like node (what a @param tag documents). */
+function parameterNamed(host: ts.Node | undefined, text: string): ts.Node | undefined {
+  if (!host || !ts.isFunctionLike(host)) return undefined;
+  for (const p of host.parameters) {
+    const found = bindingNamed(p.name, text);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The innermost declaration of `text` visible from `from`, in this file. */
+function declarationInScope(from: ts.Node, text: string): ts.Node | undefined {
+  for (let scope: ts.Node | undefined = from.parent; scope; scope = scope.parent) {
+    // A doc comment sits on its declaration: resolve from there.
+    if (ts.isJSDoc(scope)) continue;
+    if (ts.isFunctionLike(scope)) {
+      const parameter = parameterNamed(scope, text);
+      if (parameter) return parameter;
+      if ((ts.isFunctionExpression(scope) || ts.isClassExpression(scope)) && scope.name?.text === text) return scope.name;
+    }
+    if (ts.isCatchClause(scope) && scope.variableDeclaration) {
+      const found = bindingNamed(scope.variableDeclaration.name, text);
+      if (found) return found;
+    }
+    if (
+      (ts.isForStatement(scope) || ts.isForInStatement(scope) || ts.isForOfStatement(scope)) &&
+      scope.initializer &&
+      ts.isVariableDeclarationList(scope.initializer)
+    ) {
+      for (const d of scope.initializer.declarations) {
+        const found = bindingNamed(d.name, text);
+        if (found) return found;
+      }
+    }
+    if (ts.isBlock(scope) || ts.isSourceFile(scope) || ts.isModuleBlock(scope) || ts.isCaseClause(scope) || ts.isDefaultClause(scope)) {
+      for (const statement of scope.statements) {
+        const found = declaredBy(statement, text);
+        if (found) return found;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The name `text` as declared by one statement. */
+function declaredBy(statement: ts.Statement, text: string): ts.Node | undefined {
+  if (ts.isVariableStatement(statement)) {
+    for (const d of statement.declarationList.declarations) {
+      const found = bindingNamed(d.name, text);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (
+    (ts.isFunctionDeclaration(statement) ||
+      ts.isClassDeclaration(statement) ||
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement) ||
+      ts.isEnumDeclaration(statement) ||
+      ts.isModuleDeclaration(statement) ||
+      ts.isImportEqualsDeclaration(statement)) &&
+    statement.name &&
+    ts.isIdentifier(statement.name) &&
+    statement.name.text === text
+  ) {
+    return statement.name;
+  }
+  if (ts.isImportDeclaration(statement) && statement.importClause) {
+    const clause = statement.importClause;
+    if (clause.name?.text === text) return clause.name;
+    const bindings = clause.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings) && bindings.name.text === text) return bindings.name;
+    if (bindings && ts.isNamedImports(bindings)) return bindings.elements.find((e) => e.name.text === text)?.name;
+  }
+  return undefined;
+}
+
+/** The identifier named `text` in a binding name, destructuring patterns included. */
+function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
+  if (ts.isIdentifier(name)) return name.text === text ? name : undefined;
+  for (const element of name.elements) {
+    if (ts.isOmittedExpression(element)) continue;
+    const found = bindingNamed(element.name, text);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
