@@ -1,0 +1,281 @@
+// Indexing real code end to end: the ts-shapes and py-shapes fixtures and
+// sextant's own source, each through `sextant index` (the real indexers, a
+// real registry file), then asked over MCP and the CLI. Expected answers are
+// read from the source files themselves (see support/positions.ts): a reader
+// can open the file and check each one.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { PROJECT_ROOT } from './support/paths.js';
+import { at, byPosition, find, linesOf, trackedFiles, where, type Position } from './support/positions.js';
+import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
+
+const { home, env } = testHome();
+let session: McpSession;
+const roots: Record<string, string> = {};
+const reports: Record<string, Record<string, any>> = {};
+
+/** A tool call that must succeed; returns its structured result. */
+async function ok(name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await session.call(name, args);
+  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
+  return r.result;
+}
+
+async function definitionsAt(repo: string, p: Position): Promise<Position[]> {
+  const r = await ok('goToDefinition', { repo, ...p });
+  return (r.definitions as any[]).map(where).sort(byPosition);
+}
+
+/** sextant's own tracked files as of HEAD, in a fresh repository: independent of uncommitted edits in the checkout. */
+function selfRepo(): string {
+  const root = join(tempDir('sextant-self-'), 'sextant');
+  mkdirSync(root);
+  const archive = execFileSync('git', ['archive', '--format=tar', 'HEAD'], { cwd: PROJECT_ROOT, maxBuffer: 256 << 20 });
+  execFileSync('tar', ['-x', '-C', root], { input: archive });
+  git(root, 'init', '-q', '-b', 'main');
+  commitAll(root, 'sextant at HEAD');
+  return root;
+}
+
+function filesUnder(root: string, dir: string, pattern: RegExp): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(root, rel))) {
+      const path = `${rel}/${name}`;
+      if (statSync(join(root, path)).isDirectory()) walk(path);
+      else if (pattern.test(name)) out.push(path);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** The .ts files sextant's tsconfig.json includes: src, registry, test and scripts, without the fixtures. */
+function projectTypeScript(root: string): string[] {
+  return ['src', 'registry', 'test', 'scripts']
+    .filter((d) => existsSync(join(root, d)))
+    .flatMap((d) => filesUnder(root, d, /\.ts$/))
+    .filter((p) => !p.startsWith('test/fixtures/'));
+}
+
+before(async () => {
+  roots['ts-shapes'] = fixtureRepo('ts-shapes');
+  roots['py-shapes'] = fixtureRepo('py-shapes');
+  roots.sextant = selfRepo();
+  for (const [repo, root] of Object.entries(roots)) reports[repo] = indexOrThrow(root, env);
+  session = await mcpSession(env);
+});
+
+after(async () => {
+  await session?.close();
+  for (const root of Object.values(roots)) removeDir(join(root, '..'));
+  removeDir(home);
+});
+
+describe('ts-shapes', () => {
+  const repo = 'ts-shapes';
+  const root = () => roots[repo]!;
+
+  test('the report says TypeScript is precise, every source file indexed', () => {
+    const r = reports[repo]!;
+    assert.equal(r.outcome, 'indexed');
+    assert.equal(r.repo, repo);
+    assert.equal(r.commit, git(root(), 'rev-parse', 'HEAD').trim());
+    // Every .ts file of the fixture (all under src/, which its tsconfig.json includes).
+    const sources = trackedFiles(root()).filter((p) => p.endsWith('.ts'));
+    assert.ok(sources.length >= 4 && sources.every((p) => p.startsWith('src/')));
+    assert.equal(r.files, trackedFiles(root()).length);
+    assert.deepEqual(r.languages.typescript, {
+      files: sources.length,
+      tier: 'precise',
+      indexer: 'scip-typescript',
+      indexed_files: sources.length,
+      reason: null,
+      recovery: null,
+    });
+  });
+
+  test('goToDefinition of an overloaded call lands on each of its declarations', async () => {
+    // main.ts:4 `make('circle', 1)`; geometry.ts declares make on lines 31-33 (two overloads and the implementation).
+    const use = at(root(), 'src/main.ts', 4, 'make(');
+    assert.deepEqual(await definitionsAt(repo, use), [
+      at(root(), 'src/geometry.ts', 31, 'make'),
+      at(root(), 'src/geometry.ts', 32, 'make'),
+      at(root(), 'src/geometry.ts', 33, 'make'),
+    ]);
+  });
+
+  test('goToDefinition of an imported class and of a method call', async () => {
+    const circle = at(root(), 'src/main.ts', 2, 'Circle');
+    assert.deepEqual(await definitionsAt(repo, circle), [at(root(), 'src/shapes.ts', 12, 'Circle')]);
+    // `new Circle(3).scale(2)`: Circle's own scale, not Scalable's.
+    const scale = at(root(), 'src/main.ts', 4, 'scale');
+    const d = await ok('goToDefinition', { repo, ...scale });
+    assert.deepEqual(d.definitions.map(where), [at(root(), 'src/shapes.ts', 21, 'scale')]);
+    assert.equal(d.definitions[0].container, 'Circle');
+    assert.equal(d.definitions[0].kind, 'method');
+    // The definition's span covers the method body (lines 21-23).
+    assert.equal(d.definitions[0].enclosing_range.line, 21);
+    assert.equal(d.definitions[0].enclosing_range.end_line, 23);
+  });
+
+  test('goToDefinition by name of a merged declaration returns both the interface and the value', async () => {
+    const d = await ok('goToDefinition', { repo, symbol: 'Point' });
+    assert.deepEqual(d.definitions.map(where).sort(byPosition), [
+      at(root(), 'src/geometry.ts', 42, 'Point'),
+      at(root(), 'src/geometry.ts', 46, 'Point'),
+    ]);
+  });
+
+  test('findReferences of formatArea: the import, both calls and the declaration', async () => {
+    const decl = at(root(), 'src/util/format.ts', 3, 'formatArea');
+    const r = await ok('findReferences', { repo, ...decl });
+    assert.equal(r.total, 4);
+    assert.equal(r.truncated, false);
+    assert.deepEqual(
+      r.references.map((x: any) => ({ ...where(x), kind: x.kind })),
+      [
+        { ...at(root(), 'src/geometry.ts', 2, 'formatArea'), kind: 'import' },
+        { ...at(root(), 'src/geometry.ts', 20, 'formatArea'), kind: 'call' },
+        { ...at(root(), 'src/geometry.ts', 24, 'formatArea'), kind: 'call' },
+        { ...decl, kind: 'definition' },
+      ],
+    );
+    // Previews are the source lines.
+    assert.equal(r.references[0].preview, "import { formatArea } from './util/format';");
+  });
+
+  test('documentSymbols of shapes.ts nests members under their classes', async () => {
+    const r = await ok('documentSymbols', { repo, path: 'src/shapes.ts' });
+    // The top level is exactly the file's exported classes and interfaces, in order.
+    const declared = linesOf(root(), 'src/shapes.ts').flatMap((text, i) => {
+      const m = /^export (?:abstract )?(class|interface) (\w+)/.exec(text);
+      return m ? [[m[2], m[1], i + 1]] : [];
+    });
+    assert.ok(declared.length >= 6);
+    assert.deepEqual(
+      r.symbols.map((s: any) => [s.name, s.kind, s.selection_range.line]),
+      declared,
+    );
+    const circle = r.symbols.find((s: any) => s.name === 'Circle');
+    const members = circle.children.map((c: any) => c.name);
+    for (const m of ['name', 'area', 'scale']) assert.ok(members.includes(m), `Circle lists ${m}: ${members}`);
+    // The class's range spans its body, lines 12-24.
+    assert.equal(circle.range.line, 12);
+    assert.equal(circle.range.end_line, 24);
+  });
+
+  test('the CLI answers too, with paths typed relative to the current directory inside the repository', () => {
+    const r = sextant(['def', 'geometry.ts:4:17', '--json'], { env, cwd: join(root(), 'src') });
+    assert.equal(r.code, 0, r.stderr);
+    // geometry.ts:4 is `export function totalArea(`; column 17 is the name itself.
+    assert.equal(at(root(), 'src/geometry.ts', 4, 'totalArea').column, 17);
+    const result = JSON.parse(r.stdout);
+    assert.deepEqual(result.definitions.map(where), [at(root(), 'src/geometry.ts', 4, 'totalArea')]);
+    const refs = sextant(['refs', 'totalArea'], { env, cwd: root() });
+    assert.equal(refs.code, 0, refs.stderr);
+    // Among them: the declaration (geometry.ts:4), the call on line 24, the import and the call in main.ts.
+    assert.match(refs.stdout, /^src\/geometry\.ts:4:17 +definition /m);
+    assert.match(refs.stdout, /^src\/geometry\.ts:24:\d+ +call /m);
+    assert.match(refs.stdout, /^src\/main\.ts:1:\d+ +import /m);
+    assert.match(refs.stdout, /^src\/main\.ts:6:\d+ +call /m);
+    // One line per reference, then the count.
+    const listed = refs.stdout.split('\n').filter((l) => /^src\/\S+:\d+:\d+ /.test(l));
+    assert.match(refs.stdout, new RegExp(`^${listed.length} references$`, 'm'));
+  });
+});
+
+describe('py-shapes', () => {
+  const repo = 'py-shapes';
+  const root = () => roots[repo]!;
+
+  test('the report says Python is precise, every module indexed', () => {
+    const r = reports[repo]!;
+    assert.equal(r.outcome, 'indexed');
+    // main.py and the five modules of shapes/.
+    assert.equal(r.languages.python.tier, 'precise');
+    const modules = trackedFiles(root()).filter((p) => p.endsWith('.py'));
+    assert.ok(modules.includes('main.py') && modules.includes('shapes/polygon.py'));
+    assert.equal(r.languages.python.files, modules.length);
+    assert.equal(r.languages.python.indexed_files, modules.length);
+    assert.equal(r.languages.python.indexer, 'scip-python');
+  });
+
+  test('goToDefinition across modules: a function call and a class', async () => {
+    assert.deepEqual(await definitionsAt(repo, at(root(), 'main.py', 7, 'make(')), [at(root(), 'shapes/geometry.py', 42, 'make')]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), 'main.py', 3, 'Square')), [at(root(), 'shapes/polygon.py', 28, 'Square')]);
+    // A base class named in a class statement.
+    assert.deepEqual(await definitionsAt(repo, at(root(), 'shapes/polygon.py', 28, 'Scalable')), [
+      at(root(), 'shapes/base.py', 14, 'Scalable'),
+    ]);
+  });
+
+  test('findReferences of total_area: its definition, the call in report(), and the import and call in main.py', async () => {
+    const decl = at(root(), 'shapes/geometry.py', 14, 'total_area');
+    const r = await ok('findReferences', { repo, ...decl });
+    assert.deepEqual(
+      r.references.map((x: any) => ({ ...where(x), kind: x.kind })),
+      [
+        { ...at(root(), 'main.py', 2, 'total_area'), kind: 'import' },
+        { ...at(root(), 'main.py', 9, 'total_area'), kind: 'call' },
+        { ...decl, kind: 'definition' },
+        { ...at(root(), 'shapes/geometry.py', 35, 'total_area'), kind: 'call' },
+      ],
+    );
+  });
+
+  test('documentSymbols of polygon.py lists its three classes with their methods', async () => {
+    const r = await ok('documentSymbols', { repo, path: 'shapes/polygon.py' });
+    assert.deepEqual(
+      r.symbols.map((s: any) => s.name),
+      ['Polygon', 'Rectangle', 'Square'],
+    );
+    const rectangle = r.symbols.find((s: any) => s.name === 'Rectangle');
+    const members = rectangle.children.map((c: any) => c.name);
+    for (const m of ['__init__', 'sides', 'area']) assert.ok(members.includes(m), `Rectangle lists ${m}: ${members}`);
+  });
+});
+
+describe("sextant's own source", () => {
+  const repo = 'sextant';
+  const root = () => roots[repo]!;
+
+  test('the report says TypeScript and Python are precise', () => {
+    const r = reports[repo]!;
+    assert.equal(r.outcome, 'indexed');
+    assert.equal(r.languages.typescript.tier, 'precise');
+    assert.equal(r.languages.python.tier, 'precise');
+    // Every .ts file that tsconfig.json includes (src, registry, test, scripts; not the fixtures, which have their own) is indexed.
+    assert.equal(r.languages.typescript.indexed_files, projectTypeScript(root()).length);
+  });
+
+  test('goToDefinition of UserError from an import lands on its class in src/errors.ts', async () => {
+    const decl = find(root(), 'src/errors.ts', /^export class (UserError)\b/);
+    const use = find(root(), 'src/cli/main.ts', /^import \{ (UserError) \}/);
+    assert.deepEqual(await definitionsAt(repo, use), [decl]);
+  });
+
+  test('findReferences of UserError lists an import in every file that imports it', async () => {
+    const importers = projectTypeScript(root()).filter((p) =>
+      /import\s*(type\s*)?\{[^}]*\bUserError\b[^}]*\}\s*from/.test(readFileSync(join(root(), p), 'utf8')),
+    );
+    assert.ok(importers.length >= 5, `UserError is imported widely (${importers.length})`);
+    const r = await ok('findReferences', { repo, symbol: 'UserError', kind: 'import', limit: 2000 });
+    assert.equal(r.truncated, false);
+    const found = new Set(r.references.map((x: any) => x.path));
+    assert.deepEqual(
+      importers.filter((p) => !found.has(p)),
+      [],
+    );
+    assert.ok(r.references.every((x: any) => x.kind === 'import'));
+  });
+
+  test("goToDefinition in sextant's Python helper", async () => {
+    const use = find(root(), 'src/syntax/python_refs.py', /= (Collector)\(/);
+    assert.deepEqual(await definitionsAt(repo, use), [find(root(), 'src/syntax/python_refs.py', /^class (Collector)\b/)]);
+  });
+});

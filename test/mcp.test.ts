@@ -1,0 +1,297 @@
+// The MCP contract of DESIGN.md over the real server (`sextant mcp`, stdio)
+// and the official client: the tools and their schemas, results as
+// structuredContent mirrored in the text content, the findReferences
+// filters and limit, lookups by symbol name, and 1-based UTF-16 columns.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { at, trackedFiles, where } from './support/positions.js';
+import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+
+const { home, env } = testHome();
+let session: McpSession;
+let ts: string;
+let py: string;
+let unicode: string;
+
+/**
+ * Calls a tool and checks the text content is exactly the structured result.
+ * Successful calls go through client.callTool, which (tools/list having been
+ * called) validates structuredContent against the tool's advertised output
+ * schema. Failures are read off the wire with a plain request: the client
+ * would validate their `{"error"}` object against the success schema too
+ * (see the note on error results below).
+ */
+async function raw(name: string, args: Record<string, unknown>, expectError = false): Promise<{ isError: boolean; result: any }> {
+  const r = expectError
+    ? await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema)
+    : await session.client.callTool({ name, arguments: args });
+  const content = r.content as { type: string; text: string }[];
+  assert.equal(content.length, 1);
+  assert.equal(content[0]!.type, 'text');
+  assert.ok(r.structuredContent, `${name} returned structuredContent`);
+  assert.deepEqual(JSON.parse(content[0]!.text), r.structuredContent);
+  return { isError: r.isError === true, result: r.structuredContent };
+}
+
+async function ok(name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await raw(name, args);
+  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
+  return r.result;
+}
+
+before(async () => {
+  ts = fixtureRepo('ts-shapes');
+  py = fixtureRepo('py-shapes');
+  // Names after non-ASCII text on the same line: columns count UTF-16 code units.
+  unicode = join(tempDir(), 'unicode');
+  mkdirSync(unicode);
+  writeFileSync(
+    join(unicode, 'greet.ts'),
+    "export function greet(name: string): string {\n  return `¡hola ${name}!`;\n}\nconst face = '😀é'; greet(face);\n",
+  );
+  writeFileSync(join(unicode, 'greet.py'), 'def greet(name):\n    return "¡hola " + name\n\n\nface = "😀é"; greet(face)\n');
+  git(unicode, 'init', '-q', '-b', 'main');
+  commitAll(unicode, 'initial');
+  for (const root of [ts, py, unicode]) indexOrThrow(root, env);
+  session = await mcpSession(env);
+  // As MCP clients do: this also makes the client check every result against the tool's output schema.
+  await session.client.listTools();
+});
+
+after(async () => {
+  await session?.close();
+  for (const root of [ts, py, unicode]) if (root) removeDir(join(root, '..'));
+  removeDir(home);
+});
+
+describe('tools/list', () => {
+  // DESIGN.md: tool names, parameter names and result fields are fixed.
+  const contract: Record<string, { params: string[]; required: string[]; results: string[] }> = {
+    getIndexStatus: {
+      params: ['repo', 'repo_path'],
+      required: ['repo'],
+      // reference/jarvis-getIndexStatus.txt, plus the fields DESIGN.md adds.
+      results: [
+        'repo',
+        'indexed',
+        'status',
+        'commit',
+        'generated_at',
+        'stale',
+        'freshness',
+        'checked_at',
+        'searchCoverage',
+        'searchCoverageReason',
+        'last_index_run',
+        'capabilities',
+        'languages',
+        'totalFiles',
+        'storage_bytes',
+        'write_lock_present',
+        'corrupt',
+        'lifecycle',
+      ],
+    },
+    goToDefinition: { params: ['repo', 'path', 'line', 'column', 'symbol'], required: ['repo'], results: ['definitions', 'found'] },
+    findReferences: {
+      params: ['repo', 'path', 'line', 'column', 'symbol', 'include_declaration', 'kind', 'limit'],
+      required: ['repo'],
+      results: ['references', 'total', 'truncated'],
+    },
+    documentSymbols: { params: ['repo', 'path'], required: ['repo', 'path'], results: ['symbols'] },
+  };
+
+  test('lists the four tools with input and output schemas, read-only', async () => {
+    const { tools } = await session.client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const [name, c] of Object.entries(contract)) {
+      const tool = byName.get(name);
+      assert.ok(tool, `${name} is listed`);
+      assert.ok(tool.description && tool.description.length > 20, `${name} has a description`);
+      assert.equal(tool.annotations?.readOnlyHint, true, `${name} is read-only`);
+      assert.equal(tool.annotations?.destructiveHint, false);
+      assert.equal(tool.inputSchema.type, 'object');
+      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), [...c.params].sort(), `${name} parameters`);
+      assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), [...c.required].sort(), `${name} required parameters`);
+      assert.ok(tool.outputSchema, `${name} has an output schema`);
+      const results = Object.keys(tool.outputSchema.properties ?? {});
+      for (const field of c.results) assert.ok(results.includes(field), `${name} result declares ${field}`);
+      // Every answer says where it came from and at which commit.
+      if (name !== 'getIndexStatus')
+        for (const field of ['repo', 'commit', 'source']) assert.ok(results.includes(field), `${name}: ${field}`);
+    }
+  });
+});
+
+describe('results', () => {
+  test('every tool answers with structuredContent mirrored as JSON text, errors included', async () => {
+    const status = await ok('getIndexStatus', { repo: 'ts-shapes' });
+    assert.equal(status.repo, 'ts-shapes');
+    assert.equal(status.indexed, true);
+    assert.equal(status.status, 'indexed');
+    assert.equal(status.commit, git(ts, 'rev-parse', 'HEAD').trim());
+    assert.ok(!Number.isNaN(Date.parse(status.generated_at)));
+    assert.ok(!Number.isNaN(Date.parse(status.checked_at)));
+    assert.equal(status.searchCoverage, null);
+    assert.equal(typeof status.searchCoverageReason, 'string');
+    assert.equal(status.last_index_run.outcome, 'indexed');
+    assert.equal(status.last_index_run.origin, 'cli');
+    assert.deepEqual(Object.keys(status.capabilities).sort(), ['navigation', 'search', 'semantic']);
+    // Every tracked file is published; only the .ts ones are source code (the rest is JSON).
+    const tracked = trackedFiles(ts);
+    assert.equal(status.totalFiles, tracked.length);
+    assert.deepEqual(status.languages, { typescript: tracked.filter((p) => p.endsWith('.ts')).length });
+    assert.ok(status.storage_bytes > 0);
+    assert.equal(status.write_lock_present, false);
+    assert.equal(status.corrupt, false);
+    assert.equal(status.lifecycle, 'ready');
+
+    const def = await ok('goToDefinition', { repo: 'ts-shapes', ...at(ts, 'src/main.ts', 5, 'report') });
+    assert.equal(def.found, true);
+    assert.equal(def.source, 'precise');
+    assert.equal(def.commit, status.commit);
+    const d = def.definitions[0];
+    assert.deepEqual(where(d), at(ts, 'src/geometry.ts', 22, 'report'));
+    // A location: name range, preview line, and the enclosing span of the whole function (lines 22-28).
+    assert.deepEqual([d.end_line, d.end_column], [22, d.column + 'report'.length]);
+    assert.equal(d.preview, 'export function report(shapes: readonly Shape[]): string[] {');
+    assert.deepEqual([d.enclosing_range.line, d.enclosing_range.end_line], [22, 28]);
+    assert.equal(d.kind, 'function');
+
+    const refs = await ok('findReferences', { repo: 'ts-shapes', symbol: 'report' });
+    assert.equal(refs.source, 'precise');
+    const symbols = await ok('documentSymbols', { repo: 'ts-shapes', path: 'src/util/format.ts' });
+    assert.deepEqual(
+      symbols.symbols.map((s: any) => [s.name, s.kind]),
+      [
+        ['PRECISION', 'variable'],
+        ['formatArea', 'function'],
+      ],
+    );
+    // Note on error results: they are checked on the wire. The SDK's Client.callTool validates any
+    // structuredContent against the tool's success output schema, isError or not, so once tools/list
+    // has been called that client throws McpError -32602 in place of an {"error"} result (a known gap).
+    const error = await raw('goToDefinition', { repo: 'nope', symbol: 'x' }, true);
+    assert.equal(error.isError, true);
+    assert.deepEqual(Object.keys(error.result), ['error']);
+  });
+});
+
+describe('findReferences', () => {
+  const decl = () => at(ts, 'src/util/format.ts', 3, 'formatArea');
+
+  test('kind keeps only references of that kind', async () => {
+    const calls = await ok('findReferences', { repo: 'ts-shapes', ...decl(), kind: 'call' });
+    assert.deepEqual(calls.references.map(where), [
+      at(ts, 'src/geometry.ts', 20, 'formatArea'),
+      at(ts, 'src/geometry.ts', 24, 'formatArea'),
+    ]);
+    assert.equal(calls.total, 2);
+    const imports = await ok('findReferences', { repo: 'ts-shapes', ...decl(), kind: 'import' });
+    assert.deepEqual(imports.references.map(where), [at(ts, 'src/geometry.ts', 2, 'formatArea')]);
+    assert.ok(imports.references.every((r: any) => r.kind === 'import' && r.is_definition === false));
+    // Shape is used as a type, e.g. geometry.ts:4 `shapes: readonly Shape[]`.
+    const types = await ok('findReferences', { repo: 'ts-shapes', symbol: 'Shape', kind: 'type' });
+    assert.ok(types.references.length > 0);
+    assert.ok(types.references.every((r: any) => r.kind === 'type'));
+    assert.ok(types.references.some((r: any) => r.path === 'src/geometry.ts' && r.line === 4));
+  });
+
+  test('include_declaration: false leaves out the declaration', async () => {
+    const all = await ok('findReferences', { repo: 'ts-shapes', ...decl() });
+    assert.equal(all.total, 4);
+    assert.ok(all.references.some((r: any) => r.is_definition));
+    const uses = await ok('findReferences', { repo: 'ts-shapes', ...decl(), include_declaration: false });
+    assert.equal(uses.total, 3);
+    assert.deepEqual(uses.references.map(where), all.references.filter((r: any) => !r.is_definition).map(where));
+  });
+
+  test('limit truncates and says so; above 2000 it is clamped and flagged', async () => {
+    const one = await ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 1 });
+    assert.equal(one.references.length, 1);
+    assert.equal(one.total, 4);
+    assert.equal(one.truncated, true);
+    assert.equal(one.limit, 1);
+    const exact = await ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 2000 });
+    assert.equal(exact.limit, 2000);
+    assert.equal(exact.limit_clamped, undefined);
+    const clamped = await ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 5000 });
+    assert.equal(clamped.limit, 2000);
+    assert.equal(clamped.limit_clamped, true);
+    assert.equal(clamped.truncated, false);
+    assert.equal(clamped.references.length, 4);
+    const byDefault = await ok('findReferences', { repo: 'ts-shapes', ...decl() });
+    assert.equal(byDefault.limit, 200);
+  });
+});
+
+describe('lookups by symbol name', () => {
+  test('goToDefinition returns every definition of the name, each with its container', async () => {
+    const ts4 = await ok('goToDefinition', { repo: 'ts-shapes', symbol: 'area' });
+    assert.deepEqual(
+      ts4.definitions.map((d: any) => [d.container, d.path, d.line, d.kind]),
+      [
+        ['Shape', 'src/shapes.ts', 4, 'method'],
+        ['Circle', 'src/shapes.ts', 17, 'method'],
+        ['Polygon', 'src/shapes.ts', 30, 'method'],
+        ['Rectangle', 'src/shapes.ts', 49, 'method'],
+      ],
+    );
+    assert.equal(new Set(ts4.symbols).size, 4);
+    const py4 = await ok('goToDefinition', { repo: 'py-shapes', symbol: 'area' });
+    assert.deepEqual(py4.definitions.map((d: any) => [d.container, d.path, d.line]).sort(), [
+      ['Circle', 'shapes/circle.py', 12],
+      ['Polygon', 'shapes/polygon.py', 10],
+      ['Rectangle', 'shapes/polygon.py', 24],
+      ['Shape', 'shapes/base.py', 10],
+    ]);
+  });
+
+  test('findReferences by name covers every symbol of that name and lists them with containers', async () => {
+    const r = await ok('findReferences', { repo: 'py-shapes', symbol: 'scale' });
+    assert.deepEqual(r.symbols.map((s: any) => [s.container, s.path, s.line]).sort(), [
+      ['Circle', 'shapes/circle.py', 15],
+      ['Scalable', 'shapes/base.py', 16],
+      ['Square', 'shapes/polygon.py', 34],
+    ]);
+    // main.py:7 `Circle(3).scale(2)` calls Circle.scale.
+    assert.ok(r.references.some((x: any) => x.path === 'main.py' && x.line === 7 && x.kind === 'call'));
+  });
+
+  test('a name is exact and case-sensitive: a qualified or differently cased name finds nothing, with a hint', async () => {
+    for (const symbol of ['Circle.area', 'AREA']) {
+      const r = await ok('goToDefinition', { repo: 'ts-shapes', symbol });
+      assert.equal(r.found, false);
+      assert.deepEqual(r.definitions, []);
+      assert.match(r.message, /case-sensitive and unqualified/);
+    }
+  });
+});
+
+describe('positions are 1-based UTF-16 columns', () => {
+  test('TypeScript: a call after an emoji on the same line', async () => {
+    const use = at(unicode, 'greet.ts', 4, 'greet(');
+    // '😀' is two UTF-16 code units: JavaScript's indexOf counts them the same way.
+    assert.equal(use.column, "const face = '😀é'; ".length + 1);
+    const r = await ok('goToDefinition', { repo: 'unicode', ...use });
+    assert.deepEqual(r.definitions.map(where), [at(unicode, 'greet.ts', 1, 'greet')]);
+    const refs = await ok('findReferences', { repo: 'unicode', ...at(unicode, 'greet.ts', 1, 'greet') });
+    const call = refs.references.find((x: any) => x.line === 4);
+    assert.deepEqual(where(call), use);
+    assert.equal(call.end_column, use.column + 'greet'.length);
+  });
+
+  test('Python: the same columns, whatever unit the indexer counts in', async () => {
+    const use = at(unicode, 'greet.py', 5, 'greet(');
+    const r = await ok('goToDefinition', { repo: 'unicode', ...use });
+    assert.deepEqual(r.definitions.map(where), [at(unicode, 'greet.py', 1, 'greet')]);
+    const refs = await ok('findReferences', { repo: 'unicode', ...at(unicode, 'greet.py', 1, 'greet') });
+    const call = refs.references.find((x: any) => x.path === 'greet.py' && x.line === 5);
+    assert.deepEqual(where(call), use);
+    assert.equal(call.end_column, use.column + 'greet'.length);
+  });
+});
