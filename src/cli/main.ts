@@ -32,6 +32,11 @@ async function usage(): Promise<string> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `sextant refs x | head` closes stdout early: that is the reader's choice, not a failure.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {

@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { UserError } from '../errors.js';
 import type { Navigation } from '../navigation/index.js';
 import * as Definition from '../protocol/definition.js';
@@ -34,7 +34,12 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   ) => {
     server.registerTool(
       tool.name,
-      { description: tool.description, inputSchema: tool.Params as never, outputSchema: tool.Result as never, annotations: READ_ONLY },
+      {
+        description: tool.description,
+        inputSchema: tool.Params as never,
+        outputSchema: resultOrError(tool.Result) as never,
+        annotations: READ_ONLY,
+      },
       (async (params: z.infer<P>) => {
         try {
           const result = await handler(params);
@@ -54,6 +59,20 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   register(CallHierarchy, (p) => nav.callHierarchy(p));
   register(TypeHierarchy, (p) => nav.typeHierarchy(p));
   return server;
+}
+
+/**
+ * The advertised output schema: the tool's result, or `{"error": "..."}`.
+ * MCP clients (the official SDK's among them) check structuredContent against
+ * the output schema even on an isError result, so the failure shape has to be
+ * part of it; the JSON Schema says "all the result's required fields, or error".
+ */
+function resultOrError(result: z.ZodObject) {
+  const required = (z.toJSONSchema(result, { io: 'output' }) as { required?: string[] }).required ?? [];
+  return result
+    .partial()
+    .extend({ error: z.string().optional() })
+    .meta({ anyOf: [{ required }, { required: ['error'] }] });
 }
 
 /** A failed call's result: `{"error": "..."}`, flagged isError. */

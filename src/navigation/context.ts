@@ -43,12 +43,17 @@ export function searchOnlyExplanation(ctx: RepoContext): string | undefined {
   const tiers = Object.values(ctx.languages);
   if (tiers.some((t) => t.tier === 'precise')) return undefined;
   const failed = Object.entries(ctx.languages).find(([, t]) => t.reason);
-  const why = failed ? ` Here: ${failed[0]}: ${failed[1].reason}.` : '';
-  const fix = failed?.[1].recovery ? ` To fix: ${failed[1].recovery}.` : '';
+  const why = failed ? ` Here: ${failed[0]}: ${sentence(failed[1].reason!)}` : '';
+  const fix = failed?.[1].recovery ? ` To fix: ${sentence(failed[1].recovery)}` : '';
   return (
     `${ctx.repo.slug} is indexed search-only: it has no SCIP index, so navigation tools cannot answer. ` +
     `This happens when the language's indexer cannot build the repo — for example an Android/Gradle project.${why}${fix}`
   );
+}
+
+/** Text ending in exactly one full stop, whatever the indexer's message ended with. */
+function sentence(text: string): string {
+  return text.replace(/[.\s]+$/, '') + '.';
 }
 
 export function requirePrecise(ctx: RepoContext): void {
@@ -84,7 +89,7 @@ export async function openFile(lookups: Lookups, ctx: RepoContext, rawPath: stri
     if (tier && tier.tier !== 'precise') {
       throw new UserError(
         `${path} is ${file.language}, which ${ctx.repo.slug} has indexed search-only, so navigation tools cannot answer for it: ` +
-          `${tier.reason ?? 'no indexer'}${tier.recovery ? `. To fix: ${tier.recovery}` : ''}`,
+          `${sentence(tier.reason ?? 'no indexer')}${tier.recovery ? ` To fix: ${tier.recovery}` : ''}`,
       );
     }
     const indexer = tier?.indexer ?? 'an indexer';

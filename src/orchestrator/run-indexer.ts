@@ -2,8 +2,9 @@
 // of its SCIP output to the caller while the indexer is still writing them.
 // The output goes to a temporary directory outside the user's tree.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { getPriority, setPriority, tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { getPriority, hostname, setPriority, tmpdir } from 'node:os';
+import { processAlive } from '../registry/repos.js';
 import { join } from 'node:path';
 import { decodeDocument, decodeMetadata, IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
 import { readIndexFields } from '../scip/stream.js';
@@ -54,7 +55,8 @@ export type DocumentSink = (document: ScipDocument, bytes: Buffer) => Promise<vo
 
 export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSink): Promise<IndexerResult> {
   const started = performance.now();
-  const workDir = await mkdtemp(join(tmpdir(), `sextant-${inv.manifest.name}-`));
+  await sweepAbandonedRuns();
+  const workDir = await mkdtemp(join(tmpdir(), `${WORK_PREFIX}${process.pid}-${inv.manifest.name}-`));
   try {
     const output = join(workDir, 'index.scip');
     const projects = [...inv.projects];
@@ -76,6 +78,8 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       detached: true,
     });
     if (inv.yieldCpu) yieldCpuToChildren();
+    // Who to stop if sextant dies without cleaning up (see sweepAbandonedRuns).
+    if (child.pid) await writeFile(join(workDir, INDEXER_PID), String(child.pid));
     const tail = new OutputTail();
     child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
@@ -134,12 +138,54 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       return result('failed', `${name} ${how}${said ? `: ${said}` : ''}`);
     }
     if (streamError) return result('failed', `${name} wrote an unreadable index: ${streamError.message}`);
-    if (documents === 0)
-      return result('empty', `${name} ran but indexed no files${tail.lastMeaningfulLine() ? `: ${tail.lastMeaningfulLine()}` : ''}`);
+    if (documents === 0) {
+      // A successful run's last line is progress chatter, not a cause: only an error line says why.
+      const said = tail.lastMeaningfulLine(false);
+      return result(
+        'empty',
+        `${name} ran but indexed no files (are they excluded by its project configuration?)${said ? `: ${said}` : ''}`,
+      );
+    }
     return result('ok', null);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+const WORK_PREFIX = 'sextant-';
+const INDEXER_PID = 'indexer.pid';
+
+/**
+ * A sextant killed outright (SIGKILL, a crash) cannot stop its indexer, which
+ * runs in a process group of its own. The next run does: it removes the work
+ * directories of sextant processes that no longer exist, and stops their
+ * indexers if they are still running (identified by their command line, which
+ * names the work directory, so an unrelated process that reused the pid is
+ * left alone).
+ */
+async function sweepAbandonedRuns(): Promise<void> {
+  const dir = tmpdir();
+  for (const entry of await readdir(dir).catch(() => [] as string[])) {
+    const owner = /^sextant-(\d+)-/.exec(entry)?.[1];
+    if (!owner || isAlive(Number(owner))) continue;
+    const workDir = join(dir, entry);
+    const indexerPid = Number(await readFile(join(workDir, INDEXER_PID), 'utf8').catch(() => ''));
+    if (indexerPid > 0 && isAlive(indexerPid)) {
+      const commandLine = await readFile(`/proc/${indexerPid}/cmdline`, 'utf8').catch(() => '');
+      if (commandLine.includes(workDir)) {
+        try {
+          process.kill(-indexerPid, 'SIGKILL');
+        } catch {
+          // It ended on its own meanwhile.
+        }
+      }
+    }
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  return processAlive(pid, hostname());
 }
 
 /** The last few kilobytes an indexer printed, for its failure reason. */
@@ -150,13 +196,14 @@ class OutputTail {
     this.text = (this.text + chunk.toString('utf8')).slice(-8192);
   }
 
-  lastMeaningfulLine(): string | undefined {
+  /** The last line that says "error", else the last line at all (when `anyLine`). */
+  lastMeaningfulLine(anyLine = true): string | undefined {
     const lines = this.text
       .split('\n')
       .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim())
       .filter((l) => l && !/^\s*at\s/.test(l) && !/^done\b/.test(l));
     const errorLine = [...lines].reverse().find((l) => /error/i.test(l));
-    const line = errorLine ?? lines[lines.length - 1];
+    const line = errorLine ?? (anyLine ? lines[lines.length - 1] : undefined);
     return line && line.length > 300 ? line.slice(0, 297) + '...' : line;
   }
 }
