@@ -12,7 +12,8 @@
 // time rather than assuming it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
@@ -33,7 +34,7 @@ let secondCommit: string;
 let pristine: string;
 let env: NodeJS.ProcessEnv;
 let home: string;
-let killed: { documentsBefore: number; documentsAtKill: number; runId: number; pid: number; signal: string | null };
+let killed: { documentsBefore: number; documentsAtKill: number; runId: number; pid: number; signal: string | null; orphans: number[] };
 
 function registry(dir: string): Database.Database {
   const db = new Database(registryFile(dir), { readonly: true, fileMustExist: true });
@@ -47,10 +48,11 @@ function scalar<T>(db: Database.Database, query: string, ...params: unknown[]): 
 
 /**
  * SIGKILL cannot be forwarded: the indexer sextant started (in its own
- * process group) outlives it. Stop the ones working on `root`, by pid, and
- * remove the output directory each was writing.
+ * process group) outlives it, until the next run stops it. The indexers
+ * still working on `root`, by pid.
  */
-async function stopOrphanedIndexers(root: string): Promise<void> {
+function runningIndexers(root: string): number[] {
+  const pids: number[] = [];
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     let argv: string[];
     try {
@@ -58,19 +60,14 @@ async function stopOrphanedIndexers(root: string): Promise<void> {
     } catch {
       continue;
     }
-    if (!argv.some((a) => a.includes('scip-typescript')) || !argv.includes(root)) continue;
-    try {
-      process.kill(-Number(pid), 'SIGKILL');
-    } catch {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-    const output = argv[argv.indexOf('--output') + 1];
-    if (output && output.endsWith('index.scip')) rmSync(join(output, '..'), { recursive: true, force: true });
+    if (argv.some((a) => a.includes('scip-typescript')) && argv.includes(root)) pids.push(Number(pid));
   }
+  return pids;
+}
+
+/** Work directories a sextant process left in the temporary directory. */
+function workDirsOf(pid: number): string[] {
+  return readdirSync(tmpdir()).filter((d) => d.startsWith(`sextant-${pid}-`));
 }
 
 /** Starts `sextant index`, waits until it has stored documents (plus `delayMs`), and kills it with SIGKILL. */
@@ -100,8 +97,7 @@ async function killDuringIngest(delayMs: number): Promise<typeof killed> {
   // Reaped: a zombie would still answer kill(pid, 0).
   await exited;
   db.close();
-  await stopOrphanedIndexers(root);
-  return { documentsBefore, documentsAtKill, runId, pid: child.pid!, signal: exit!.signal };
+  return { documentsBefore, documentsAtKill, runId, pid: child.pid!, signal: exit!.signal, orphans: runningIndexers(root) };
 }
 
 before(async () => {
@@ -200,6 +196,9 @@ test('the previous index still answers, and nothing of the killed run is visible
 
 test('a new `sextant index` succeeds, publishes the new version and collects what the killed run left', async () => {
   const report = indexOrThrow(root, env);
+  // The next run stopped the indexer the killed run had started and removed its work directory.
+  assert.deepEqual(workDirsOf(killed.pid), []);
+  for (const pid of killed.orphans) assert.ok(!runningIndexers(root).includes(pid), `indexer ${pid} of the killed run was stopped`);
   assert.equal(report.commit, secondCommit);
   assert.equal(report.outcome, 'indexed');
   assert.notEqual(report.index_id, firstIndexId);
