@@ -1,0 +1,1183 @@
+// `npm run bench`: sextant's speed and memory, each measured side by side
+// with what it is compared against, in one run, alternating the two sides
+// over several repetitions and reporting medians (the machine is noisy, so
+// only ratios measured together mean anything).
+//
+//   (a) `sextant index` wall time / the raw indexer's wall time, same repo
+//   (b) cold start: spawn `sextant mcp` -> first findReferences answer, against
+//       typescript-language-server spawn -> initialize -> didOpen -> first references
+//   (c) warm latency p50/p99 of goToDefinition and findReferences at a seeded
+//       sample of identifier positions, against typescript-language-server
+//   (d) sextant's own peak RSS while ingesting indexes of growing size
+//   issue 3: callHierarchy (depth 1 and 3) and workspaceSymbols p50/p99, when served
+//
+// Usage: npm run bench -- [--repo PATH] [--runs N] [--json]
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import ts from 'typescript';
+import { npmPackage, rxjsRepo } from '../test/support/corpus.js';
+import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
+import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
+
+// ---------------------------------------------------------------------------
+// Options
+
+const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--json]
+
+  --repo PATH   benchmark this git repository (TypeScript) instead of the default corpus
+                (zod@4.6.7 sources; rxjs and effect@4.1.0 add to the memory curve)
+  --runs N      repetitions of each side-by-side comparison (default 5)
+  --json        print one JSON object on stdout instead of the table`;
+
+interface Options {
+  repo: string | undefined;
+  runs: number;
+  json: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { repo: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n${USAGE}`);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    process.stdout.write(USAGE + '\n');
+    process.exit(0);
+  }
+  let runs = 5;
+  if (v.runs !== undefined) {
+    runs = Number(v.runs);
+    if (!Number.isInteger(runs) || runs < 1 || runs > 50) fail(`--runs must be a whole number between 1 and 50, not "${v.runs}"`);
+  }
+  let repo: string | undefined;
+  if (v.repo !== undefined) {
+    repo = resolve(v.repo);
+    if (!existsSync(repo)) fail(`--repo ${v.repo} does not exist: pass the path of a git repository`);
+    try {
+      repo = git(repo, 'rev-parse', '--show-toplevel').trim();
+    } catch {
+      fail(`--repo ${v.repo} is not inside a git repository: pass the path of one`);
+    }
+  }
+  return { repo, runs, json: v.json === true };
+}
+
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+// ---------------------------------------------------------------------------
+// Small utilities
+
+const progressOn = process.stderr.isTTY === true;
+function progress(message: string): void {
+  if (progressOn) process.stderr.write(`\r\x1b[K[bench] ${message}`);
+}
+function progressDone(): void {
+  if (progressOn) process.stderr.write('\r\x1b[K');
+}
+
+function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Nearest-rank percentile, p in (0, 1]. */
+function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!;
+}
+
+/** A small seeded generator (mulberry32), so the sample is the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const round = (x: number, digits = 2) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
+
+// ---------------------------------------------------------------------------
+// Processes
+
+const TIME_BIN = '/usr/bin/time';
+const HAVE_TIME = existsSync(TIME_BIN);
+const PROBE = fileURLToPath(new URL('./rss-probe.js', import.meta.url));
+
+interface ProcessRun {
+  wallMs: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** From GNU time: the process tree's peak RSS (the largest of the process and the children it waited for) and CPU. */
+  tree: { maxRssKb: number; cpuMs: number } | undefined;
+}
+
+/** Runs a command to completion, timing it from spawn to exit; under GNU time when available. */
+function runProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ProcessRun> {
+  const timeFile = HAVE_TIME ? join(tempDir('sextant-bench-time-'), 'time.txt') : undefined;
+  const [cmd, argv] = timeFile ? [TIME_BIN, ['-o', timeFile, '-f', '%M %U %S', command, ...args]] : [command, args];
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(cmd, argv, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-16384)));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      let tree: ProcessRun['tree'];
+      if (timeFile) {
+        try {
+          const last = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!;
+          const [rss, user, sys] = last.split(' ').map(Number);
+          if (Number.isFinite(rss)) tree = { maxRssKb: rss!, cpuMs: (user! + sys!) * 1000 };
+        } catch {
+          // GNU time wrote nothing: the figure is reported as missing.
+        }
+        removeDir(dirname(timeFile));
+      }
+      resolvePromise({ wallMs, code, stdout, stderr, tree });
+    });
+  });
+}
+
+function sextantEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, SEXTANT_HOME: home, ...extra };
+  delete env.SEXTANT_REGISTRY;
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+interface SextantIndexRun {
+  home: string;
+  wallMs: number;
+  report: IndexReport;
+  /** sextant's own process (from the preloaded probe): peak RSS and CPU, children excluded. */
+  own: { maxRssKb: number; cpuMs: number } | undefined;
+  tree: ProcessRun['tree'];
+}
+
+interface IndexReport {
+  repo: string;
+  files: number;
+  documents: number;
+  occurrences: number;
+  definitions: number;
+  duration_ms: number;
+  indexers: { name: string; status: string; documents: number; duration_ms: number }[];
+}
+
+/** `sextant index REPO --json` into a fresh SEXTANT_HOME, as its users run it (the CLI). */
+async function sextantIndex(repo: string): Promise<SextantIndexRun> {
+  const home = tempDir('sextant-bench-home-');
+  const probeDir = tempDir('sextant-bench-probe-');
+  const probeFile = join(probeDir, 'probe.json');
+  const run = await runProcess(process.execPath, ['--import', pathToFileURL(PROBE).href, SEXTANT_BIN, 'index', repo, '--json'], {
+    env: sextantEnv(home, { SEXTANT_BENCH_PROBE_FILE: probeFile }),
+  });
+  if (run.code !== 0) throw new Error(`sextant index ${repo} failed (exit ${run.code}): ${run.stderr.trim().split('\n').pop()}`);
+  let own: SextantIndexRun['own'];
+  try {
+    const p = JSON.parse(readFileSync(probeFile, 'utf8')) as { maxRssKb: number; userMs: number; systemMs: number };
+    own = { maxRssKb: p.maxRssKb, cpuMs: p.userMs + p.systemMs };
+  } catch {
+    own = undefined;
+  }
+  removeDir(probeDir);
+  return { home, wallMs: run.wallMs, report: JSON.parse(run.stdout) as IndexReport, own, tree: run.tree };
+}
+
+/** The indexer sextant runs, on its own: its package's declared bin, run with this node. */
+function scipTypescriptMain(): string {
+  const dir = join(PROJECT_ROOT, 'node_modules', '@sourcegraph', 'scip-typescript');
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.['scip-typescript'];
+  if (!bin) throw new Error('@sourcegraph/scip-typescript declares no bin');
+  return join(dir, bin);
+}
+
+async function rawIndex(repo: string): Promise<ProcessRun> {
+  const out = tempDir('sextant-bench-scip-');
+  try {
+    const run = await runProcess(
+      process.execPath,
+      [scipTypescriptMain(), 'index', '--cwd', repo, '--output', join(out, 'x.scip'), '--no-progress-bar'],
+      { cwd: repo },
+    );
+    if (run.code !== 0) throw new Error(`scip-typescript on ${repo} failed (exit ${run.code}): ${run.stderr.trim().split('\n').pop()}`);
+    return run;
+  } finally {
+    removeDir(out);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Corpora
+
+interface Corpus {
+  name: string;
+  root: string;
+  slug: string;
+  tsFiles: number;
+  /** Removed at the end when the benchmark built it. */
+  owned: boolean;
+}
+
+const TSCONFIG = {
+  compilerOptions: { strict: true, target: 'esnext', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true, noEmit: true },
+  include: ['src'],
+};
+
+/** An npm package's src/ and package.json with a plain tsconfig.json, as a fresh git repository. */
+function npmSourceRepo(name: string, version: string): string {
+  const pkg = npmPackage(name, version);
+  const staging = tempDir(`sextant-bench-${name}-`);
+  cpSync(join(pkg, 'src'), join(staging, 'src'), { recursive: true });
+  cpSync(join(pkg, 'package.json'), join(staging, 'package.json'));
+  writeFileSync(join(staging, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2) + '\n');
+  try {
+    return gitRepoFrom(staging, name);
+  } finally {
+    removeDir(staging);
+  }
+}
+
+function sourceFiles(root: string): string[] {
+  return git(root, 'ls-files', '-z')
+    .split('\0')
+    .filter((p) => /\.[cm]?tsx?$/.test(p) && !/\.d\.[cm]?ts$/.test(p))
+    .sort();
+}
+
+function corpus(name: string, root: string, owned: boolean): Corpus {
+  return { name, root, slug: basename(root), tsFiles: sourceFiles(root).length, owned };
+}
+
+// ---------------------------------------------------------------------------
+// MCP (the official client) and the language server (test/support helper)
+
+interface McpCall {
+  isError: boolean;
+  result: any;
+}
+
+class Mcp {
+  private constructor(
+    readonly client: Client,
+    readonly pid: number | null,
+  ) {}
+
+  /** Spawns `sextant mcp` on a registry and completes the MCP handshake. */
+  static async start(home: string): Promise<Mcp> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [SEXTANT_BIN, 'mcp'],
+      env: sextantEnv(home) as Record<string, string>,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'sextant-bench', version: '0' });
+    await client.connect(transport);
+    return new Mcp(client, transport.pid);
+  }
+
+  async call(name: string, args: Record<string, unknown>): Promise<McpCall> {
+    const r = await this.client.callTool({ name, arguments: args });
+    const text = (r.content as { type: string; text: string }[] | undefined)?.[0]?.text;
+    return { isError: r.isError === true, result: r.structuredContent ?? (text ? JSON.parse(text) : {}) };
+  }
+
+  /** Tool names; through a plain request, so the client does not start validating results (that cost is the client's, not sextant's). */
+  async toolNames(): Promise<string[]> {
+    const r = await this.client.request({ method: 'tools/list' }, ListToolsResultSchema);
+    return r.tools.map((t) => t.name);
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
+
+interface LspLocation {
+  path: string;
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+}
+interface LanguageServer {
+  readonly pid: number;
+  open(path: string): Promise<void>;
+  definition(path: string, line: number, character: number): Promise<LspLocation[]>;
+  references(path: string, line: number, character: number, includeDeclaration: boolean): Promise<LspLocation[]>;
+  stop(): Promise<void>;
+}
+interface LanguageServerClass {
+  start(root: string): Promise<LanguageServer>;
+}
+
+const LSP_HELPER = join(PROJECT_ROOT, 'dist', 'test', 'support', 'typescript-language-server.js');
+
+/** The test-support client of typescript-language-server, or the reason it cannot be used. */
+async function languageServerClass(): Promise<LanguageServerClass | string> {
+  if (!existsSync(LSP_HELPER)) return 'dist/test/support/typescript-language-server.js is not built yet';
+  try {
+    const mod = (await import(pathToFileURL(LSP_HELPER).href)) as { TypeScriptLanguageServer?: LanguageServerClass };
+    return mod.TypeScriptLanguageServer ?? 'test/support/typescript-language-server.ts exports no TypeScriptLanguageServer';
+  } catch (error) {
+    return `test/support/typescript-language-server.js failed to load: ${(error as Error).message}`;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Positions
+
+interface Position {
+  path: string;
+  /** 1-based, as sextant's MCP tools take them; LSP gets line-1, column-1. */
+  line: number;
+  column: number;
+  name: string;
+}
+
+const SEED = 0x5e7a47;
+
+/** Whether an identifier names what is called: `f(…)`, `o.f(…)`, `new C(…)`, or the name of a function or method declaration. */
+function isCallee(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.expression === node) return true;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) {
+    const grand = parent.parent;
+    return (ts.isCallExpression(grand) || ts.isNewExpression(grand)) && grand.expression === parent;
+  }
+  return (ts.isFunctionDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name === node;
+}
+
+/**
+ * Seeded identifier positions from the source: a random file, then a random
+ * identifier in it (only callees with `callable`). The same seed gives the
+ * same positions on every run.
+ */
+function identifierCandidates(root: string, count: number, options: { seed: number; callable?: boolean }): Position[] {
+  const files = sourceFiles(root);
+  if (files.length === 0) throw new Error(`${root} has no TypeScript source files to sample positions from`);
+  const rng = seeded(options.seed);
+  const parsed = new Map<string, Position[]>();
+  const identifiersOf = (path: string): Position[] => {
+    let list = parsed.get(path);
+    if (list) return list;
+    list = [];
+    const text = readFileSync(join(root, path), 'utf8');
+    const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node) && (!options.callable || isCallee(node))) {
+        const { line, character } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+        list!.push({ path, line: line + 1, column: character + 1, name: node.text });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    parsed.set(path, list);
+    return list;
+  };
+  const out: Position[] = [];
+  const seen = new Set<string>();
+  for (let attempt = 0; out.length < count && attempt < count * 20; attempt++) {
+    const ids = identifiersOf(files[Math.floor(rng() * files.length)]!);
+    if (ids.length === 0) continue;
+    const p = ids[Math.floor(rng() * ids.length)]!;
+    const key = `${p.path}:${p.line}:${p.column}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(p);
+  }
+  return out;
+}
+
+/** A fixed, meaningful position for the cold query: a widely used declaration of the default corpus. */
+function coldPosition(c: Corpus, sample: readonly Position[]): Position {
+  if (c.name.startsWith('zod')) {
+    const path = 'src/v4/core/schemas.ts';
+    const lines = readFileSync(join(c.root, path), 'utf8').split(/\r\n|\r|\n/);
+    const i = lines.findIndex((l) => /^export interface \$ZodType</.test(l));
+    if (i >= 0) return { path, line: i + 1, column: lines[i]!.indexOf('$ZodType') + 1, name: '$ZodType' };
+  }
+  return sample[0]!;
+}
+
+// ---------------------------------------------------------------------------
+// (a) and (d): indexing
+
+interface IndexSection {
+  corpus: string;
+  runs: { sextant: SextantIndexRun; raw: ProcessRun; order: 'sextant-first' | 'raw-first' }[];
+}
+
+async function benchIndex(c: Corpus, runs: number): Promise<IndexSection> {
+  const out: IndexSection = { corpus: c.name, runs: [] };
+  for (let i = 0; i < runs; i++) {
+    const sextantFirst = i % 2 === 0;
+    let sextant: SextantIndexRun | undefined;
+    let raw: ProcessRun | undefined;
+    for (const side of sextantFirst ? ['sextant', 'raw'] : ['raw', 'sextant']) {
+      progress(`(a) index ${c.name}: run ${i + 1}/${runs}, ${side === 'sextant' ? 'sextant index' : 'scip-typescript alone'}…`);
+      if (side === 'sextant') sextant = await sextantIndex(c.root);
+      else raw = await rawIndex(c.root);
+    }
+    out.runs.push({ sextant: sextant!, raw: raw!, order: sextantFirst ? 'sextant-first' : 'raw-first' });
+    // Keep only the last registry: (b), (c) and issue 3 query it.
+    if (i > 0) removeDir(out.runs[i - 1]!.sextant.home);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// (b) cold start
+
+interface ColdSection {
+  position: Position;
+  node_ms: number[];
+  sextant: { total_ms: number; handshake_ms: number; references: number }[];
+  lsp: { total_ms: number; start_ms: number; references: number }[] | null;
+  lsp_note?: string;
+}
+
+async function benchCold(
+  c: Corpus,
+  home: string,
+  position: Position,
+  runs: number,
+  Lsp: LanguageServerClass | string,
+): Promise<ColdSection> {
+  const section: ColdSection = { position, node_ms: [], sextant: [], lsp: typeof Lsp === 'string' ? null : [] };
+  if (typeof Lsp === 'string') section.lsp_note = Lsp;
+  for (let i = 0; i < Math.max(5, runs); i++) section.node_ms.push((await runProcess(process.execPath, ['-e', '0'])).wallMs);
+  const sextantCold = async () => {
+    const t0 = performance.now();
+    const mcp = await Mcp.start(home);
+    const t1 = performance.now();
+    const r = await mcp.call('findReferences', { repo: c.slug, path: position.path, line: position.line, column: position.column });
+    const t2 = performance.now();
+    await mcp.close();
+    if (r.isError) throw new Error(`sextant findReferences at ${position.path}:${position.line}:${position.column}: ${r.result.error}`);
+    section.sextant.push({ total_ms: t2 - t0, handshake_ms: t1 - t0, references: r.result.total });
+  };
+  const lspCold = async (L: LanguageServerClass) => {
+    const t0 = performance.now();
+    const server = await L.start(c.root);
+    const t1 = performance.now();
+    await server.open(position.path);
+    const refs = await server.references(position.path, position.line - 1, position.column - 1, true);
+    const t2 = performance.now();
+    await server.stop();
+    section.lsp!.push({ total_ms: t2 - t0, start_ms: t1 - t0, references: refs.length });
+  };
+  for (let i = 0; i < runs; i++) {
+    const order = i % 2 === 0 ? ['sextant', 'lsp'] : ['lsp', 'sextant'];
+    for (const side of order) {
+      progress(`(b) cold start: run ${i + 1}/${runs}, ${side}…`);
+      if (side === 'sextant') await sextantCold();
+      else if (typeof Lsp !== 'string') await lspCold(Lsp);
+    }
+  }
+  return section;
+}
+
+// ---------------------------------------------------------------------------
+// (c) warm latency, and the issue-3 tools
+
+interface LatencySet {
+  /** Round-trip milliseconds, every measured call. */
+  ms: number[];
+  /** Result sizes (definitions or references returned). */
+  results: number[];
+  errors: number;
+}
+const latencySet = (): LatencySet => ({ ms: [], results: [], errors: 0 });
+
+interface WarmSection {
+  sample: { candidates: number; without_symbol: number; positions: number; files: number; seed: number };
+  rounds: number;
+  ping: LatencySet;
+  sextant: { definition: LatencySet; references: LatencySet; references_truncated: number };
+  lsp: { definition: LatencySet; references: LatencySet } | null;
+  lsp_note?: string;
+}
+
+const SAMPLE_SIZE = 250;
+const CALL_SAMPLE_SIZE = 100;
+
+/** Keeps the candidates at which sextant finds a symbol (an indexed identifier); this pass also warms sextant up. */
+async function chooseSample(c: Corpus, mcp: Mcp): Promise<{ positions: Position[]; candidates: number }> {
+  const candidates = identifierCandidates(c.root, SAMPLE_SIZE * 2, { seed: SEED });
+  const positions: Position[] = [];
+  let tried = 0;
+  for (const p of candidates) {
+    if (positions.length >= SAMPLE_SIZE) break;
+    tried++;
+    progress(`(c) choosing positions: ${positions.length}/${SAMPLE_SIZE}…`);
+    const r = await mcp.call('goToDefinition', { repo: c.slug, path: p.path, line: p.line, column: p.column });
+    if (r.isError) throw new Error(`sextant goToDefinition at ${p.path}:${p.line}:${p.column}: ${r.result.error}`);
+    if ((r.result.symbols as string[]).length > 0) positions.push(p);
+  }
+  return { positions, candidates: tried };
+}
+
+async function benchWarm(
+  c: Corpus,
+  mcp: Mcp,
+  positions: readonly Position[],
+  candidates: number,
+  rounds: number,
+  Lsp: LanguageServerClass | string,
+): Promise<WarmSection> {
+  const section: WarmSection = {
+    sample: {
+      candidates,
+      without_symbol: candidates - positions.length,
+      positions: positions.length,
+      files: new Set(positions.map((p) => p.path)).size,
+      seed: SEED,
+    },
+    rounds,
+    ping: latencySet(),
+    sextant: { definition: latencySet(), references: latencySet(), references_truncated: 0 },
+    lsp: typeof Lsp === 'string' ? null : { definition: latencySet(), references: latencySet() },
+  };
+  if (typeof Lsp === 'string') section.lsp_note = Lsp;
+
+  const sextantDef = async (p: Position, into?: LatencySet) => {
+    const t0 = performance.now();
+    const r = await mcp.call('goToDefinition', { repo: c.slug, path: p.path, line: p.line, column: p.column });
+    const ms = performance.now() - t0;
+    if (!into) return;
+    if (r.isError) into.errors++;
+    into.ms.push(ms);
+    into.results.push(r.result.definitions?.length ?? 0);
+  };
+  const sextantRefs = async (p: Position, into?: LatencySet) => {
+    const t0 = performance.now();
+    const r = await mcp.call('findReferences', { repo: c.slug, path: p.path, line: p.line, column: p.column });
+    const ms = performance.now() - t0;
+    if (!into) return;
+    if (r.isError) into.errors++;
+    into.ms.push(ms);
+    into.results.push(r.result.references?.length ?? 0);
+    if (r.result.truncated) section.sextant.references_truncated++;
+  };
+  const lspCall = async (what: () => Promise<LspLocation[]>, into?: LatencySet) => {
+    const t0 = performance.now();
+    let n = 0;
+    let failed = false;
+    try {
+      n = (await what()).length;
+    } catch {
+      failed = true;
+    }
+    const ms = performance.now() - t0;
+    if (!into) return;
+    if (failed) into.errors++;
+    into.ms.push(ms);
+    into.results.push(n);
+  };
+
+  // sextant was warmed by choosing the sample (a definition at every position); add one pass of references.
+  for (const [i, p] of positions.entries()) {
+    if (i % 25 === 0) progress(`(c) warming sextant up: ${i}/${positions.length}…`);
+    await sextantRefs(p);
+  }
+  let server: LanguageServer | undefined;
+  if (typeof Lsp !== 'string') {
+    progress('(c) starting typescript-language-server and opening the sample files…');
+    server = await Lsp.start(c.root);
+    for (const path of new Set(positions.map((p) => p.path))) await server.open(path);
+    // The project loads on the first request; then one pass over the sample, as sextant had.
+    for (const [i, p] of positions.entries()) {
+      if (i % 10 === 0) progress(`(c) warming typescript-language-server up: ${i}/${positions.length}…`);
+      await lspCall(() => server!.definition(p.path, p.line - 1, p.column - 1));
+      await lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true));
+    }
+  }
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const sextantFirst = round % 2 === 0;
+      for (const [i, p] of positions.entries()) {
+        if (i % 10 === 0) progress(`(c) warm latency: round ${round + 1}/${rounds}, position ${i}/${positions.length}…`);
+        const t0 = performance.now();
+        await mcp.client.ping();
+        section.ping.ms.push(performance.now() - t0);
+        const lspDef = () =>
+          server ? lspCall(() => server!.definition(p.path, p.line - 1, p.column - 1), section.lsp!.definition) : undefined;
+        const lspRefs = () =>
+          server ? lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true), section.lsp!.references) : undefined;
+        if (sextantFirst) {
+          await sextantDef(p, section.sextant.definition);
+          await lspDef();
+          await sextantRefs(p, section.sextant.references);
+          await lspRefs();
+        } else {
+          await lspDef();
+          await sextantDef(p, section.sextant.definition);
+          await lspRefs();
+          await sextantRefs(p, section.sextant.references);
+        }
+      }
+    }
+  } finally {
+    await server?.stop();
+  }
+  return section;
+}
+
+interface Issue3Section {
+  tools: string[];
+  callHierarchy: Record<string, LatencySet> | null;
+  callHierarchy_positions: number;
+  callHierarchy_candidates: number;
+  workspaceSymbols: LatencySet | null;
+  workspaceSymbols_queries: number;
+  notes: string[];
+}
+
+/** Hooks for issue 3: measured only when the server lists the tools. */
+async function benchIssue3(c: Corpus, mcp: Mcp, positions: readonly Position[], rounds: number): Promise<Issue3Section> {
+  const tools = await mcp.toolNames();
+  const section: Issue3Section = {
+    tools,
+    callHierarchy: null,
+    callHierarchy_positions: 0,
+    callHierarchy_candidates: 0,
+    workspaceSymbols: null,
+    workspaceSymbols_queries: 0,
+    notes: [],
+  };
+  if (tools.includes('callHierarchy')) {
+    // Callees and function or method names from the source (seeded), kept where sextant builds a hierarchy.
+    const variants = [
+      ['incoming', 1],
+      ['incoming', 3],
+      ['outgoing', 1],
+      ['outgoing', 3],
+    ] as const;
+    const call = (p: Position, direction: string, depth: number) =>
+      mcp.call('callHierarchy', { repo: c.slug, path: p.path, line: p.line, column: p.column, direction, depth });
+    const chosen: Position[] = [];
+    let tried = 0;
+    for (const p of identifierCandidates(c.root, CALL_SAMPLE_SIZE * 6, { seed: SEED + 1, callable: true })) {
+      if (chosen.length >= CALL_SAMPLE_SIZE) break;
+      tried++;
+      progress(`(issue 3) choosing callable positions: ${chosen.length}/${CALL_SAMPLE_SIZE}…`);
+      if ((await call(p, 'incoming', 1)).isError) continue;
+      chosen.push(p);
+      for (const [direction, depth] of variants) await call(p, direction, depth); // warm-up
+    }
+    section.callHierarchy_positions = chosen.length;
+    section.callHierarchy_candidates = tried;
+    section.callHierarchy = {};
+    for (const [direction, depth] of variants) section.callHierarchy[`${direction} depth ${depth}`] = latencySet();
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, p] of chosen.entries()) {
+        if (i % 10 === 0) progress(`(issue 3) callHierarchy: round ${round + 1}/${rounds}, position ${i}/${chosen.length}…`);
+        for (const [direction, depth] of variants) {
+          const set = section.callHierarchy[`${direction} depth ${depth}`]!;
+          const t0 = performance.now();
+          const r = await call(p, direction, depth);
+          const elapsed = performance.now() - t0;
+          if (r.isError) {
+            set.errors++;
+            continue;
+          }
+          set.ms.push(elapsed);
+          set.results.push(r.result.calls?.length ?? 0);
+        }
+      }
+    }
+  } else section.notes.push('callHierarchy is not in tools/list yet: skipped');
+
+  if (tools.includes('workspaceSymbols')) {
+    // Substrings of the sampled names: whole names, and 3- to 5-letter pieces of them (seeded).
+    const rng = seeded(SEED + 3);
+    const queries: string[] = [];
+    for (const p of positions) {
+      const name = p.name.replace(/^[$_]+/, '');
+      if (name.length < 3) continue;
+      if (rng() < 0.5) queries.push(name);
+      else {
+        const len = Math.min(name.length, 3 + Math.floor(rng() * 3));
+        const start = Math.floor(rng() * (name.length - len + 1));
+        queries.push(name.slice(start, start + len));
+      }
+    }
+    section.workspaceSymbols_queries = queries.length;
+    section.workspaceSymbols = latencySet();
+    for (const q of queries) await mcp.call('workspaceSymbols', { repo: c.slug, query: q }); // warm-up
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, q] of queries.entries()) {
+        if (i % 20 === 0) progress(`(issue 3) workspaceSymbols: round ${round + 1}/${rounds}, query ${i}/${queries.length}…`);
+        const t0 = performance.now();
+        const r = await mcp.call('workspaceSymbols', { repo: c.slug, query: q });
+        const elapsed = performance.now() - t0;
+        if (r.isError) {
+          section.workspaceSymbols.errors++;
+          continue;
+        }
+        section.workspaceSymbols.ms.push(elapsed);
+        section.workspaceSymbols.results.push(r.result.symbols?.length ?? 0);
+      }
+    }
+  } else section.notes.push('workspaceSymbols is not in tools/list yet: skipped');
+  return section;
+}
+
+// ---------------------------------------------------------------------------
+// Report
+
+interface MemoryRow {
+  corpus: string;
+  occurrences: number;
+  documents: number;
+  own_max_rss_mb: number | null;
+  tree_max_rss_mb: number | null;
+  wall_s: number;
+}
+
+const TARGETS = {
+  index_ratio: 1.1,
+  cold_ratio: 0.1,
+  warm_p50_ratio: 0.1,
+  warm_p99_ms: 5,
+  /** Peak RSS of ingest, largest corpus over smallest: "does not grow", with room for noise. */
+  rss_growth: 1.25,
+};
+
+function summarizeLatency(s: LatencySet) {
+  return {
+    n: s.ms.length,
+    p50_ms: round(percentile(s.ms, 0.5), 3),
+    p90_ms: round(percentile(s.ms, 0.9), 3),
+    p99_ms: round(percentile(s.ms, 0.99), 3),
+    max_ms: round(Math.max(...s.ms), 3),
+    mean_results: round(s.results.reduce((a, b) => a + b, 0) / Math.max(1, s.results.length), 1),
+    errors: s.errors,
+  };
+}
+
+function latencyRow(label: string, side: string, s: ReturnType<typeof summarizeLatency>): string[] {
+  return [label, side, ms(s.p50_ms, 2), ms(s.p90_ms, 2), ms(s.p99_ms, 2), ms(s.max_ms, 1), String(s.mean_results), String(s.errors)];
+}
+
+function verdict(ok: boolean | null): string {
+  return ok === null ? 'n/a' : ok ? 'met' : 'MISSED';
+}
+
+function table(rows: (string | number)[][], header: string[]): string {
+  const all = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    '  ' +
+    r
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(all[0]!), line(widths.map((w) => '-'.repeat(w))), ...all.slice(1).map(line)].join('\n');
+}
+
+const ms = (x: number | null | undefined, digits = 1) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '–' : `${x.toFixed(digits)} ms`;
+const sec = (x: number) => `${(x / 1000).toFixed(2)} s`;
+const mb = (kb: number | undefined) => (kb === undefined ? '–' : `${(kb / 1024).toFixed(0)} MB`);
+const ratio = (x: number | null) => (x === null || !Number.isFinite(x) ? '–' : x.toFixed(3));
+
+// ---------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const started = performance.now();
+  const loadBefore = loadavg()[0]!;
+  const owned: string[] = [];
+  const homes: string[] = [];
+  const out: string[] = [];
+  const print = (s = '') => out.push(s);
+
+  try {
+    progress('preparing the corpus…');
+    let main: Corpus;
+    if (options.repo) main = corpus(basename(options.repo), options.repo, false);
+    else {
+      const root = npmSourceRepo('zod', '4.6.7');
+      owned.push(dirname(root));
+      main = corpus('zod@4.6.7', root, true);
+    }
+    const Lsp = await languageServerClass();
+
+    // (a) sextant index vs the raw indexer, alternating.
+    const index = await benchIndex(main, options.runs);
+    const last = index.runs.at(-1)!.sextant;
+    homes.push(last.home);
+    const sWall = median(index.runs.map((r) => r.sextant.wallMs));
+    const rWall = median(index.runs.map((r) => r.raw.wallMs));
+    // Each pair ran back to back, so the median of the pair ratios is the least disturbed by load that comes and goes.
+    const pairRatios = index.runs.map((r) => r.sextant.wallMs / r.raw.wallMs);
+    const indexRatio = median(pairRatios);
+    const phase = {
+      wall_ms: sWall,
+      report_duration_ms: median(index.runs.map((r) => r.sextant.report.duration_ms)),
+      indexer_ms: median(index.runs.map((r) => r.sextant.report.indexers.reduce((a, x) => a + x.duration_ms, 0))),
+      cli_overhead_ms: median(index.runs.map((r) => r.sextant.wallMs - r.sextant.report.duration_ms)),
+      in_process_other_ms: median(
+        index.runs.map((r) => r.sextant.report.duration_ms - r.sextant.report.indexers.reduce((a, x) => a + x.duration_ms, 0)),
+      ),
+      own_cpu_ms: median(index.runs.flatMap((r) => (r.sextant.own ? [r.sextant.own.cpuMs] : []))),
+      tree_cpu_ms: median(index.runs.flatMap((r) => (r.sextant.tree ? [r.sextant.tree.cpuMs] : []))),
+      raw_cpu_ms: median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.cpuMs] : []))),
+    };
+    const occurrences = last.report.occurrences;
+
+    // (d) memory curve: rxjs, the main corpus (from (a)) and effect.
+    const memory: MemoryRow[] = [];
+    const memoryRow = (name: string, run: SextantIndexRun): MemoryRow => ({
+      corpus: name,
+      occurrences: run.report.occurrences,
+      documents: run.report.documents,
+      own_max_rss_mb: run.own ? round(run.own.maxRssKb / 1024, 1) : null,
+      tree_max_rss_mb: run.tree ? round(run.tree.maxRssKb / 1024, 1) : null,
+      wall_s: round(run.wallMs / 1000, 1)!,
+    });
+    const mainRss = median(index.runs.flatMap((r) => (r.sextant.own ? [r.sextant.own.maxRssKb] : [])));
+    const mainTreeRss = median(index.runs.flatMap((r) => (r.sextant.tree ? [r.sextant.tree.maxRssKb] : [])));
+    const memoryNotes: string[] = [];
+    const sampleNotes: string[] = [];
+    if (!options.repo) {
+      progress('(d) preparing rxjs…');
+      const rx = corpus('rxjs@7.8.2', rxjsRepo(), true);
+      owned.push(dirname(rx.root));
+      progress('(d) sextant index rxjs…');
+      const rxRun = await sextantIndex(rx.root);
+      removeDir(rxRun.home);
+      memory.push(memoryRow(`${rx.name} (${rx.tsFiles} files)`, rxRun));
+    } else memoryNotes.push('--repo: rxjs and effect are left out of the memory curve');
+    memory.push({
+      ...memoryRow(`${main.name} (${main.tsFiles} files)`, last),
+      own_max_rss_mb: Number.isFinite(mainRss) ? round(mainRss / 1024, 1) : null,
+      tree_max_rss_mb: Number.isFinite(mainTreeRss) ? round(mainTreeRss / 1024, 1) : null,
+      wall_s: round(sWall / 1000, 1)!,
+    });
+    if (!options.repo) {
+      progress('(d) preparing effect…');
+      const root = npmSourceRepo('effect', '4.1.0');
+      owned.push(dirname(root));
+      const eff = corpus('effect@4.1.0', root, true);
+      progress('(d) sextant index effect (the largest)…');
+      const effRun = await sextantIndex(eff.root);
+      removeDir(effRun.home);
+      memory.push(memoryRow(`${eff.name} (${eff.tsFiles} files)`, effRun));
+    }
+    const rssValues = memory.flatMap((m) => (m.own_max_rss_mb === null ? [] : [m]));
+    const smallest = rssValues.length ? rssValues.reduce((a, b) => (a.occurrences <= b.occurrences ? a : b)) : undefined;
+    const largest = rssValues.length ? rssValues.reduce((a, b) => (a.occurrences >= b.occurrences ? a : b)) : undefined;
+    const rssGrowth = smallest && largest && smallest !== largest ? largest.own_max_rss_mb! / smallest.own_max_rss_mb! : null;
+    const occGrowth = smallest && largest && smallest !== largest ? largest.occurrences / smallest.occurrences : null;
+
+    // Positions, with a long-lived sextant session that (c) and issue 3 reuse.
+    progress('(c) starting sextant mcp…');
+    const mcp = await Mcp.start(last.home);
+    let warm: WarmSection;
+    let issue3: Issue3Section;
+    let cold: ColdSection;
+    try {
+      const sample = await chooseSample(main, mcp);
+      if (sample.positions.length < 200)
+        sampleNotes.push(`only ${sample.positions.length} sampled positions resolved to a symbol (fewer than 200)`);
+      // (b) cold start, before (c) so that no language server is running meanwhile.
+      const coldAt = coldPosition(main, sample.positions);
+      cold = await benchCold(main, last.home, coldAt, options.runs, Lsp);
+      warm = await benchWarm(main, mcp, sample.positions, sample.candidates, options.runs, Lsp);
+      issue3 = await benchIssue3(main, mcp, sample.positions, options.runs);
+    } finally {
+      await mcp.close();
+    }
+    progressDone();
+
+    // ---- figures
+    const coldS = median(cold.sextant.map((r) => r.total_ms));
+    const coldHandshake = median(cold.sextant.map((r) => r.handshake_ms));
+    const coldL = cold.lsp ? median(cold.lsp.map((r) => r.total_ms)) : NaN;
+    const coldLStart = cold.lsp ? median(cold.lsp.map((r) => r.start_ms)) : NaN;
+    const coldPairs = cold.lsp ? cold.sextant.map((r, i) => r.total_ms / cold.lsp![i]!.total_ms) : null;
+    const coldRatio = coldPairs ? median(coldPairs) : null;
+    const nodeMs = median(cold.node_ms);
+    const sd = summarizeLatency(warm.sextant.definition);
+    const sr = summarizeLatency(warm.sextant.references);
+    const ld = warm.lsp ? summarizeLatency(warm.lsp.definition) : null;
+    const lr = warm.lsp ? summarizeLatency(warm.lsp.references) : null;
+    const ping = summarizeLatency(warm.ping);
+    const p50Ratio = (s: { p50_ms: number | null }, l: { p50_ms: number | null } | null) =>
+      l && s.p50_ms !== null && l.p50_ms ? s.p50_ms / l.p50_ms : null;
+    const defRatio = p50Ratio(sd, ld);
+    const refRatio = p50Ratio(sr, lr);
+
+    const targets = {
+      index_ratio: { value: round(indexRatio, 3), target: `<= ${TARGETS.index_ratio}`, met: indexRatio <= TARGETS.index_ratio },
+      cold_ratio: {
+        value: coldRatio === null ? null : round(coldRatio, 3),
+        target: `<= ${TARGETS.cold_ratio}`,
+        met: coldRatio === null ? null : coldRatio <= TARGETS.cold_ratio,
+      },
+      definition_p50_ratio: {
+        value: defRatio === null ? null : round(defRatio, 3),
+        target: `<= ${TARGETS.warm_p50_ratio}`,
+        met: defRatio === null ? null : defRatio <= TARGETS.warm_p50_ratio,
+      },
+      references_p50_ratio: {
+        value: refRatio === null ? null : round(refRatio, 3),
+        target: `<= ${TARGETS.warm_p50_ratio}`,
+        met: refRatio === null ? null : refRatio <= TARGETS.warm_p50_ratio,
+      },
+      definition_p99_ms: { value: sd.p99_ms, target: `<= ${TARGETS.warm_p99_ms}`, met: (sd.p99_ms ?? Infinity) <= TARGETS.warm_p99_ms },
+      references_p99_ms: { value: sr.p99_ms, target: `<= ${TARGETS.warm_p99_ms}`, met: (sr.p99_ms ?? Infinity) <= TARGETS.warm_p99_ms },
+      ingest_rss_largest_over_smallest: {
+        value: rssGrowth === null ? null : round(rssGrowth, 3),
+        target: `<= ${TARGETS.rss_growth} (flat within noise)`,
+        met: rssGrowth === null ? null : rssGrowth <= TARGETS.rss_growth,
+      },
+    };
+
+    const totalS = (performance.now() - started) / 1000;
+    const loadAfter = loadavg()[0]!;
+    const result = {
+      corpus: { name: main.name, root: main.root, ts_files: main.tsFiles, occurrences, documents: last.report.documents },
+      machine: {
+        cpus: cpus().length,
+        memory_gb: round(totalmem() / 2 ** 30, 1),
+        node: process.version,
+        load_average_1m: { before: round(loadBefore, 2), after: round(loadAfter, 2) },
+      },
+      runs: options.runs,
+      index: {
+        sextant_wall_ms: index.runs.map((r) => round(r.sextant.wallMs, 0)),
+        raw_wall_ms: index.runs.map((r) => round(r.raw.wallMs, 0)),
+        order: index.runs.map((r) => r.order),
+        pair_ratios: pairRatios.map((x) => round(x, 3)),
+        median_sextant_ms: round(sWall, 0),
+        median_raw_ms: round(rWall, 0),
+        ratio: round(indexRatio, 3),
+        ratio_of_medians: round(sWall / rWall, 3),
+        phases: Object.fromEntries(Object.entries(phase).map(([k, v]) => [k, round(v, 0)])),
+        raw_indexer_max_rss_mb: round(median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.maxRssKb] : []))) / 1024, 1),
+      },
+      cold_start: {
+        position: cold.position,
+        node_e0_ms: round(nodeMs, 1),
+        sextant_ms: cold.sextant.map((r) => round(r.total_ms, 1)),
+        sextant_median_ms: round(coldS, 1),
+        sextant_handshake_median_ms: round(coldHandshake, 1),
+        sextant_references: cold.sextant[0]?.references ?? null,
+        lsp_ms: cold.lsp?.map((r) => round(r.total_ms, 1)) ?? null,
+        lsp_median_ms: round(coldL, 1),
+        lsp_start_median_ms: round(coldLStart, 1),
+        lsp_references: cold.lsp?.[0]?.references ?? null,
+        pair_ratios: coldPairs?.map((x) => round(x, 3)) ?? null,
+        ratio: coldRatio === null ? null : round(coldRatio, 3),
+        ...(cold.lsp_note ? { lsp_note: cold.lsp_note } : {}),
+      },
+      warm: {
+        sample: warm.sample,
+        rounds: warm.rounds,
+        mcp_ping: ping,
+        sextant: { definition: sd, references: sr, references_truncated: warm.sextant.references_truncated },
+        lsp: ld && lr ? { definition: ld, references: lr } : null,
+        definition_p50_ratio: defRatio === null ? null : round(defRatio, 3),
+        references_p50_ratio: refRatio === null ? null : round(refRatio, 3),
+        notes: sampleNotes,
+        ...(warm.lsp_note ? { lsp_note: warm.lsp_note } : {}),
+      },
+      memory: {
+        rows: memory,
+        rss_largest_over_smallest: rssGrowth === null ? null : round(rssGrowth, 3),
+        occurrences_largest_over_smallest: occGrowth === null ? null : round(occGrowth, 2),
+        notes: memoryNotes,
+      },
+      issue3: {
+        tools: issue3.tools,
+        callHierarchy: issue3.callHierarchy
+          ? Object.fromEntries(Object.entries(issue3.callHierarchy).map(([k, v]) => [k, summarizeLatency(v)]))
+          : null,
+        callHierarchy_positions: issue3.callHierarchy_positions,
+        callHierarchy_candidates: issue3.callHierarchy_candidates,
+        workspaceSymbols: issue3.workspaceSymbols ? summarizeLatency(issue3.workspaceSymbols) : null,
+        workspaceSymbols_queries: issue3.workspaceSymbols_queries,
+        notes: issue3.notes,
+      },
+      targets,
+      total_seconds: round(totalS, 1),
+    };
+
+    if (options.json) {
+      process.stdout.write(JSON.stringify(result) + '\n');
+      return;
+    }
+
+    // ---- table
+    print(
+      `sextant bench — ${main.name}: ${main.tsFiles} TypeScript files, ${occurrences.toLocaleString('en-US')} occurrences; ` +
+        `${options.runs} runs per comparison, alternating sides; medians; ${cpus().length} CPUs, node ${process.version}`,
+    );
+    print(
+      `load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after` +
+        (Math.max(loadBefore, loadAfter) > cpus().length
+          ? ': the machine was busy with other work, so absolute times are inflated; the ratios are side by side'
+          : ''),
+    );
+    print();
+    print(`(a) index wall time: \`sextant index --json\` (fresh SEXTANT_HOME) vs scip-typescript alone, same repo`);
+    print(
+      table(
+        [
+          ...index.runs.map((r, i) => [
+            `run ${i + 1} (${r.order})`,
+            sec(r.sextant.wallMs),
+            sec(r.raw.wallMs),
+            ratio(r.sextant.wallMs / r.raw.wallMs),
+          ]),
+          ['median', sec(sWall), sec(rWall), ratio(indexRatio)],
+        ],
+        ['', 'sextant', 'scip-typescript', 'ratio'],
+      ),
+    );
+    print(`  ratio: the median of the per-run ratios (each pair ran back to back); the ratio of the medians is ${ratio(sWall / rWall)}`);
+    print(`  target ratio <= ${TARGETS.index_ratio}: ${verdict(targets.index_ratio.met)}`);
+    print(
+      `  sextant phases (medians): indexer run with streamed ingest ${sec(phase.indexer_ms)}, rest in process (worktree, blobs, publish) ` +
+        `${sec(phase.in_process_other_ms)}, CLI start-up and exit ${sec(phase.cli_overhead_ms)}`,
+    );
+    if (Number.isFinite(phase.own_cpu_ms))
+      print(
+        `  CPU (medians): sextant process ${sec(phase.own_cpu_ms)}, sextant + indexer child ${sec(phase.tree_cpu_ms)}, ` +
+          `scip-typescript alone ${sec(phase.raw_cpu_ms)} (CPU ratio ${ratio(phase.tree_cpu_ms / phase.raw_cpu_ms)}, less sensitive to load than wall time)`,
+      );
+    print();
+    print(
+      `(b) cold start: spawn -> first findReferences answer at ${cold.position.path}:${cold.position.line}:${cold.position.column} (${cold.position.name})`,
+    );
+    const coldRows: (string | number)[][] = [
+      ['sextant mcp (MCP client)', ms(coldS), `handshake ${ms(coldHandshake)}`, String(cold.sextant[0]?.references ?? '–')],
+    ];
+    if (cold.lsp)
+      coldRows.push(['typescript-language-server', ms(coldL), `initialize ${ms(coldLStart)}`, String(cold.lsp[0]?.references ?? '–')]);
+    coldRows.push(['node -e 0 (for scale)', ms(nodeMs), '', '']);
+    print(table(coldRows, ['', 'median', 'of which', 'references']));
+    print(
+      cold.lsp
+        ? `  ratio sextant / language server (median of the per-run ratios) ${ratio(coldRatio)}; target <= ${TARGETS.cold_ratio}: ${verdict(targets.cold_ratio.met)}`
+        : `  language server side skipped: ${cold.lsp_note}`,
+    );
+    print();
+    print(
+      `(c) warm latency, client round trip: ${warm.sample.positions} identifier positions in ${warm.sample.files} files ` +
+        `(seed ${SEED.toString(16)}; ${warm.sample.without_symbol} of ${warm.sample.candidates} candidates had no symbol), ${warm.rounds} rounds after a warm-up pass`,
+    );
+    for (const note of sampleNotes) print(`  note: ${note}`);
+    const warmRows: string[][] = [latencyRow('goToDefinition', 'sextant', sd)];
+    if (ld) warmRows.push(latencyRow('', 'language server', ld));
+    warmRows.push(latencyRow('findReferences', 'sextant', sr));
+    if (lr) warmRows.push(latencyRow('', 'language server', lr));
+    warmRows.push(latencyRow('MCP ping (transport floor)', 'sextant', ping).slice(0, 6));
+    print(table(warmRows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
+    if (warm.lsp) {
+      print(
+        `  p50 ratio sextant / language server: goToDefinition ${ratio(defRatio)} (${verdict(targets.definition_p50_ratio.met)}), ` +
+          `findReferences ${ratio(refRatio)} (${verdict(targets.references_p50_ratio.met)}); target <= ${TARGETS.warm_p50_ratio}`,
+      );
+    } else print(`  language server side skipped: ${warm.lsp_note}`);
+    print(
+      `  sextant p99 target <= ${TARGETS.warm_p99_ms} ms: goToDefinition ${verdict(targets.definition_p99_ms.met)}, findReferences ${verdict(targets.references_p99_ms.met)}` +
+        ` (findReferences returns at most 200 by default; ${warm.sextant.references_truncated} answers were truncated)`,
+    );
+    print();
+    print(`(d) ingest memory: sextant's own peak RSS (the indexer child excluded) against the size of the index`);
+    print(
+      table(
+        memory.map((m) => [
+          m.corpus,
+          m.occurrences.toLocaleString('en-US'),
+          m.own_max_rss_mb === null ? '–' : `${m.own_max_rss_mb.toFixed(0)} MB`,
+          m.tree_max_rss_mb === null ? '–' : `${m.tree_max_rss_mb.toFixed(0)} MB`,
+          `${m.wall_s.toFixed(1)} s`,
+        ]),
+        ['corpus', 'occurrences', 'sextant peak RSS', 'with indexer child', 'index wall'],
+      ),
+    );
+    if (rssGrowth !== null)
+      print(
+        `  largest / smallest: peak RSS x${rssGrowth.toFixed(2)} for x${occGrowth!.toFixed(1)} occurrences ` +
+          `(scip-typescript alone on ${main.name}: ${mb(median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.maxRssKb] : []))))})`,
+      );
+    print(`  target largest / smallest <= ${TARGETS.rss_growth}: ${verdict(targets.ingest_rss_largest_over_smallest.met)}`);
+    for (const note of memoryNotes) print(`  note: ${note}`);
+    print();
+    print(`issue 3 (callHierarchy, workspaceSymbols) on ${main.name}`);
+    if (issue3.callHierarchy || issue3.workspaceSymbols) {
+      const rows: string[][] = [];
+      for (const [k, v] of Object.entries(issue3.callHierarchy ?? {}))
+        rows.push(latencyRow(`callHierarchy ${k}`, 'sextant', summarizeLatency(v)));
+      if (issue3.workspaceSymbols)
+        rows.push(
+          latencyRow(`workspaceSymbols (${issue3.workspaceSymbols_queries} queries)`, 'sextant', summarizeLatency(issue3.workspaceSymbols)),
+        );
+      print(table(rows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
+      if (issue3.callHierarchy)
+        print(
+          `  callHierarchy at ${issue3.callHierarchy_positions} callable positions (seeded callees and function/method names; ` +
+            `${issue3.callHierarchy_candidates - issue3.callHierarchy_positions} of ${issue3.callHierarchy_candidates} candidates were not callable for sextant); ` +
+            `latencies of successful calls only, no language-server side`,
+        );
+    }
+    for (const note of issue3.notes) print(`  ${note}`);
+    print();
+    print('targets');
+    print(
+      table(
+        Object.entries(targets).map(([k, t]) => [k, t.value === null ? '–' : String(t.value), t.target, verdict(t.met)]),
+        ['', 'value', 'target', ''],
+      ),
+    );
+    print(`\ntotal ${totalS.toFixed(0)} s`);
+    process.stdout.write(out.join('\n') + '\n');
+  } finally {
+    progressDone();
+    for (const dir of [...owned, ...homes]) removeDir(dir);
+    // The registries of (a) that were not kept were removed as the runs went.
+  }
+}
+
+main().catch((error) => {
+  progressDone();
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
