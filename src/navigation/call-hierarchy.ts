@@ -200,11 +200,18 @@ class CallWalker {
       if (!uses) groups.set(symbol, (uses = []));
       uses.push({ path: target.path, blob: target.blob_sha, documentId: target.document_id, range: o.range, isCall });
     }
+    // All callees resolved in one query, not one per callee.
+    const bySymbol = new Map<string, DefinitionRow[]>();
+    const inFile = await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path);
+    const globals = [...groups.keys()].filter((s) => !isLocalSymbol(s));
+    for (const d of [...inFile.filter((d) => isLocalSymbol(d.symbol)), ...(await definitionsOf(this.lookups, this.ctx, globals))]) {
+      const list = bySymbol.get(d.symbol);
+      if (list) list.push(d);
+      else bySymbol.set(d.symbol, [d]);
+    }
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[] }[] = [];
     for (const [symbol, uses] of groups) {
-      const definitions = isLocalSymbol(symbol)
-        ? (await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path)).filter((d) => d.symbol === symbol)
-        : await definitionsOf(this.lookups, this.ctx, [symbol]);
+      const definitions = bySymbol.get(symbol) ?? [];
       const definition = pickCallable(definitions) ?? definitions[0];
       // A mere mention counts only when it names something callable.
       const kept = definition && (definition.callable || definition.kind === 'class') ? uses : uses.filter((u) => u.isCall);

@@ -57,15 +57,12 @@ export async function definitionsOf(
   }
   const globals = symbols.filter((s) => !isLocalSymbol(s));
   if (globals.length === 0) return out;
-  const ids = [...(await lookups.symbolIds(globals)).values()];
-  const here = await lookups.definitionsOf([ctx.index.id], ids);
+  const ids = await lookups.symbolIds(globals);
+  const here = await lookups.definitionsOf([ctx.index.id], [...ids.values()]);
   out.push(...here);
   const defined = new Set(here.map((d) => d.symbol));
-  const missing = globals.filter((s) => !defined.has(s));
-  if (missing.length) {
-    const missingIds = [...(await lookups.symbolIds(missing)).values()];
-    out.push(...(await lookups.definitionsOf(await lookups.otherCurrentIndexes(ctx.repo.id), missingIds)));
-  }
+  const missing = [...ids].filter(([s]) => !defined.has(s)).map(([, id]) => id);
+  if (missing.length) out.push(...(await lookups.definitionsOf(await lookups.otherCurrentIndexes(ctx.repo.id), missing)));
   return out;
 }
 

@@ -78,29 +78,32 @@ export async function workspaceSymbols(lookups: Lookups, tables: SymbolTables, p
   const query = params.query;
   const lower = query.toLowerCase();
   const n = entries.length;
-  // One number per match: its rank (exact, exact ignoring case, prefix,
-  // substring) and then its position in the table's tie-break order.
-  const keys: number[] = [];
+  // The table is already in tie-break order, so one pass that drops each
+  // match into its rank's bucket (exact, exact ignoring case, prefix,
+  // substring) yields the ranking without sorting.
+  const buckets: number[][] = [[], [], [], []];
   for (let i = 0; i < n; i++) {
     const e = entries[i]!;
     if (params.kind && e.kind !== params.kind) continue;
     const at = e.lower.indexOf(lower);
     if (at < 0) continue;
-    const rank = at > 0 ? 3 : e.lower.length > lower.length ? 2 : e.name === query ? 0 : 1;
-    keys.push(rank * n + i);
+    buckets[at > 0 ? 3 : e.lower.length > lower.length ? 2 : e.name === query ? 0 : 1]!.push(i);
   }
-  const top = Float64Array.from(keys).sort().subarray(0, limit);
+  const total = buckets.reduce((sum, b) => sum + b.length, 0);
+  const top: { index: number; rank: number }[] = [];
+  for (let rank = 0; rank < buckets.length && top.length < limit; rank++) {
+    for (const index of buckets[rank]!.slice(0, limit - top.length)) top.push({ index, rank });
+  }
   return {
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
     source: 'precise',
-    symbols: Array.from(top, (key) => {
-      const e = entries[key % n]!;
-      const { lower: _lower, ...item } = e;
-      return { ...item, kind: asSymbolKind(e.kind), repo: ctx.repo.slug, match: MATCHES[Math.floor(key / n)]! };
+    symbols: top.map(({ index, rank }) => {
+      const { lower: _lower, ...item } = entries[index]!;
+      return { ...item, kind: asSymbolKind(item.kind), repo: ctx.repo.slug, match: MATCHES[rank]! };
     }),
-    total: keys.length,
-    truncated: keys.length > limit,
+    total,
+    truncated: total > limit,
     limit,
     ...(params.limit > CAP ? { limit_clamped: true } : {}),
   };

@@ -22,7 +22,10 @@ export interface Engine {
   db: Kysely<Database>;
   /** Bytes the whole registry occupies. */
   sizeBytes(): Promise<number>;
-  /** A quick structural check of the store; a message per problem. */
-  integrityProblems(): Promise<string[]>;
+  /**
+   * Refreshes the statistics the query planner chooses indexes by. Without
+   * them SQLite walks every file of an index to find one symbol's definitions.
+   */
+  refreshStatistics(): Promise<void>;
   close(): Promise<void>;
 }

@@ -69,6 +69,7 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
     return id;
   });
   await collectGarbage(db, input.run.repo_id);
+  await engine.refreshStatistics();
   return indexId;
 }
 
