@@ -189,10 +189,19 @@ class CallWalker {
     }
     const document = await this.lookups.document(target.document_id);
     const name = definitionRange(target);
+    const inFile = await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path);
     const groups = new Map<string, Use[]>();
     for (const o of document.occurrences) {
       if (o.roles & SymbolRole.Definition || !rangeContains(extent, o.range)) continue;
       if (o.range[0] === name[0] && o.range[1] === name[1]) continue;
+      // A call inside a nested function is that function's call, as its incoming side says.
+      const caller = innermostCaller(inFile, o.range);
+      if (
+        caller &&
+        (caller.symbol !== target.symbol || caller.start_line !== target.start_line || caller.start_char !== target.start_char)
+      ) {
+        continue;
+      }
       const symbol = document.symbols[o.symbol]!;
       const isCall = o.refKind === RefKindCode.call;
       if (!isCall && !this.includeReferences) continue;
@@ -202,7 +211,6 @@ class CallWalker {
     }
     // All callees resolved in one query, not one per callee.
     const bySymbol = new Map<string, DefinitionRow[]>();
-    const inFile = await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path);
     const globals = [...groups.keys()].filter((s) => !isLocalSymbol(s));
     for (const d of [...inFile.filter((d) => isLocalSymbol(d.symbol)), ...(await definitionsOf(this.lookups, this.ctx, globals))]) {
       const list = bySymbol.get(d.symbol);
@@ -213,12 +221,18 @@ class CallWalker {
     for (const [symbol, uses] of groups) {
       const definitions = bySymbol.get(symbol) ?? [];
       const definition = pickCallable(definitions) ?? definitions[0];
-      // A mere mention counts only when it names something callable.
-      const kept = definition && (definition.callable || definition.kind === 'class') ? uses : uses.filter((u) => u.isCall);
-      if (kept.length === 0) continue;
-      const text = (await this.lookups.lines(target.blob_sha))?.[kept[0]!.range[0]];
-      const fallbackName = text?.slice(kept[0]!.range[1], kept[0]!.range[3]) || symbol;
-      resolved.push({ callee: definition ? callItem(definition) : externalItem(symbol, fallbackName), definition, uses: kept });
+      // A callee is something declared to be called: a function, method,
+      // constructor or class, or a variable declared with a function. Calling
+      // a parameter or a property that merely holds one is not a call
+      // hierarchy edge (a language server does not list it either); what is
+      // defined outside the index (library functions) is taken at its word.
+      const callable = definition
+        ? definition.callable || definition.kind === 'class'
+        : !isLocalSymbol(symbol) && !isParameterSymbol(symbol);
+      if (!callable) continue;
+      const first = uses[0]!.range;
+      const fallbackName = (await this.lookups.lines(target.blob_sha))?.[first[0]]?.slice(first[1], first[3]) || symbol;
+      resolved.push({ callee: definition ? callItem(definition) : externalItem(symbol, fallbackName), definition, uses });
     }
     const calls: Call[] = [];
     for (const entry of sortGroups(resolved, (r) => r.callee)) {
@@ -260,7 +274,7 @@ class CallWalker {
       return uses;
     }
     const family = await referenceFamily(this.lookups, [this.ctx.index.id], [target.symbol]);
-    const ids = [...(await this.lookups.symbolIds(family)).values()];
+    const ids = [...(await this.lookups.symbolIds(family.symbols)).values()];
     for (const row of await this.lookups.symbolRefs(this.ctx.index.id, ids)) {
       for (const r of row.ranges) {
         if (r.roles & SymbolRole.Definition) continue;
@@ -282,12 +296,19 @@ class CallWalker {
   }
 }
 
-/** The innermost definition holding code around a range: the caller. */
+function isParameterSymbol(symbol: string): boolean {
+  return symbol.endsWith(')') && !symbol.endsWith(').');
+}
+
+/**
+ * The innermost definition holding code around a range: the caller. A class
+ * is the caller of what its field initializers and static blocks call.
+ */
 function innermostCaller(definitions: readonly DefinitionRow[], range: Range0): DefinitionRow | undefined {
   let best: DefinitionRow | undefined;
   let bestSize = Infinity;
   for (const d of definitions) {
-    if (!d.callable) continue;
+    if (!d.callable && d.kind !== 'class') continue;
     const extent = enclosingRange(d);
     if (!extent || !rangeContains(extent, range)) continue;
     const size = extentSize(d);

@@ -1,5 +1,6 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
+import { SymbolRole } from '../scip/schema.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
@@ -21,21 +22,23 @@ export async function symbolsAtPosition(
   lookups: Lookups,
   ctx: RepoContext,
   p: { path: string; line: number; column: number },
-): Promise<{ file: FileContext; symbols: string[]; message?: string }> {
+): Promise<{ file: FileContext; symbols: string[]; declared: Set<string>; message?: string }> {
   const file = await openFile(lookups, ctx, p.path);
   const line = p.line - 1;
   const column = p.column - 1;
   checkPosition(file, line, column);
   const hits = occurrencesAt(file.document, line, column);
   const symbols = [...new Set(hits.map((o) => file.document.symbols[o.symbol]!))];
+  const declared = new Set(hits.filter((o) => o.roles & SymbolRole.Definition).map((o) => file.document.symbols[o.symbol]!));
   if (symbols.length === 0) {
     return {
       file,
       symbols,
+      declared,
       message: `no symbol at ${file.file.path}:${p.line}:${p.column} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line)}`,
     };
   }
-  return { file, symbols };
+  return { file, symbols, declared };
 }
 
 /**
@@ -138,7 +141,7 @@ export async function goToDefinition(lookups: Lookups, params: Params): Promise<
   }
   const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
   if (at.symbols.length === 0) return { ...base, found: false, definitions: [], symbols: [], message: at.message! };
-  const partners = at.symbols.flatMap(definitionPartners).filter((s) => !at.symbols.includes(s));
+  const partners = at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s))).filter((s) => !at.symbols.includes(s));
   const rows = dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]);
   const definitions = await Promise.all(rows.map((d) => toDefinition(lookups, d)));
   return {

@@ -76,9 +76,13 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
   const globals = symbols.filter((s) => !isLocalSymbol(s));
   if (globals.length) {
     const family = await referenceFamily(lookups, [ctx.index.id], globals);
-    const ids = [...(await lookups.symbolIds(family)).values()];
+    const ids = [...(await lookups.symbolIds(family.symbols)).values()];
     for (const row of await lookups.symbolRefs(ctx.index.id, ids)) {
-      for (const r of row.ranges) add(row.path, row.blob_sha, r.range, r.roles, r.refKind, row.symbol);
+      const usesOnly = family.usesOnly.has(row.symbol);
+      for (const r of row.ranges) {
+        if (usesOnly && r.roles & SymbolRole.Definition) continue;
+        add(row.path, row.blob_sha, r.range, r.roles, r.refKind, row.symbol);
+      }
     }
   }
   found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.range[0] - b.range[0] || a.range[1] - b.range[1]));

@@ -3,8 +3,10 @@
 // - an override and what it overrides share references (is_reference
 //   relationships), followed transitively so that siblings implementing the
 //   same interface method are found too, as a language server does;
-// - a class and its constructor are one thing to whoever writes `new X()`
-//   (scip-typescript puts such calls on the constructor);
+// - a class is used wherever `new X()` calls its constructor (scip-typescript
+//   puts such calls on the constructor), and a constructor call site is a use
+//   of the class for a definition request; a constructor's own references stay
+//   its calls;
 // - TypeScript merges declarations of one name (an interface and a const,
 //   a namespace and a function): each is a definition of the other.
 import type { Lookups } from '../registry/lookups.js';
@@ -14,10 +16,21 @@ const CONSTRUCTOR = '`<constructor>`().';
 /** Rounds of the is_reference closure: inheritance chains are shallow, and this bounds a pathological index. */
 const MAX_ROUNDS = 8;
 
+export interface ReferenceFamily {
+  symbols: string[];
+  /** Members whose declarations are not references of the family (a class's constructor: only its calls count). */
+  usesOnly: ReadonlySet<string>;
+}
+
 /** `symbols` and every symbol whose references count as theirs. */
-export async function referenceFamily(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
+export async function referenceFamily(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<ReferenceFamily> {
   const family = new Set(symbols.filter((s) => !isLocalSymbol(s)));
-  for (const s of [...family]) for (const partner of constructorPartners(s)) family.add(partner);
+  const usesOnly = new Set<string>();
+  for (const s of [...family]) {
+    if (!s.endsWith('#') || family.has(s + CONSTRUCTOR)) continue;
+    family.add(s + CONSTRUCTOR);
+    usesOnly.add(s + CONSTRUCTOR);
+  }
   let frontier = [...family];
   for (let round = 0; round < MAX_ROUNDS && frontier.length > 0; round++) {
     const ids = [...(await lookups.symbolIds(frontier)).values()];
@@ -30,23 +43,21 @@ export async function referenceFamily(lookups: Lookups, indexIds: readonly numbe
     }
     frontier = next;
   }
-  return [...family];
+  return { symbols: [...family], usesOnly };
 }
 
-/** Other symbols whose definitions a definition request at `symbol` should return. */
-export function definitionPartners(symbol: string): string[] {
+/**
+ * Other symbols whose definitions a definition request should return, for a
+ * symbol found at the request's position (`isDeclaration` when the position is
+ * one of its own declarations).
+ */
+export function definitionPartners(symbol: string, isDeclaration: boolean): string[] {
   if (isLocalSymbol(symbol)) return [];
   const partners: string[] = [];
-  // A constructor call is a use of the class too.
-  if (symbol.endsWith(CONSTRUCTOR)) partners.push(symbol.slice(0, -CONSTRUCTOR.length));
+  // `new X()` is a use of the class X as well as a call of its constructor.
+  if (symbol.endsWith(CONSTRUCTOR) && !isDeclaration) partners.push(symbol.slice(0, -CONSTRUCTOR.length));
   partners.push(...mergedDeclarations(symbol));
   return partners;
-}
-
-function constructorPartners(symbol: string): string[] {
-  if (symbol.endsWith(CONSTRUCTOR)) return [symbol.slice(0, -CONSTRUCTOR.length)];
-  if (symbol.endsWith('#')) return [symbol + CONSTRUCTOR];
-  return [];
 }
 
 /** The same name declared with another meaning in the same scope (TypeScript declaration merging). */

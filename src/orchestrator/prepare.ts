@@ -14,7 +14,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 3;
+export const DERIVATION_VERSION = 4;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -184,8 +184,8 @@ function nameInSource(lines: readonly string[], r: Range): string | undefined {
 
 /**
  * Names the indexer did not record (a shorthand property's variable, a name
- * in a doc comment) refer to what is declared at their alias target: they get
- * an occurrence of the symbol found there, marked as derived.
+ * in a doc comment, `super`) refer to what is named at their alias target:
+ * they get an occurrence of the symbol found there, marked as derived.
  */
 function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[]): void {
   const at = new Map<string, Occurrence[]>();
@@ -200,7 +200,13 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
     const present = at.get(`${alias.range[0]}:${alias.range[1]}`) ?? [];
     for (const symbol of new Set(targets.map((t) => t.symbol))) {
       if (present.some((p) => p.symbol === symbol)) continue;
-      occurrences.push({ range: alias.range, symbol, roles: DERIVED_ROLE, refKind: RefKindCode.identifier, enclosing: undefined });
+      occurrences.push({
+        range: alias.range,
+        symbol,
+        roles: DERIVED_ROLE,
+        refKind: alias.call ? RefKindCode.call : RefKindCode.identifier,
+        enclosing: undefined,
+      });
     }
   }
 }

@@ -15,11 +15,13 @@ export interface Declaration {
   heritage: [number, number][];
 }
 
-/** A name that refers to what is declared at `target`, where the index has no occurrence for it. */
+/** A name that refers to what is named at `target`, where the index has no occurrence for it. */
 export interface Alias {
   range: Range;
-  /** [line, character] of the declaration's name. */
+  /** [line, character] of the name whose symbol this name stands for. */
   target: [number, number];
+  /** The name is called there (`super(...)` calls the base class). */
+  call?: boolean;
 }
 
 export class SyntaxFacts {

@@ -29,9 +29,12 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   // Names that refer to something without the indexer recording it: the
   // variable of a shorthand property `{ value }` and names in doc comments.
   const unrecorded: ts.Node[] = [];
+  // `super(...)`: a call of the base class the index has no occurrence for.
+  const superCalls: ts.Node[] = [];
 
   const visit = (node: ts.Node, inType: boolean, inImport: boolean): void => {
     if (ts.isShorthandPropertyAssignment(node)) unrecorded.push(node.name);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) superCalls.push(node.expression);
     for (const doc of attachedDocs(node)) collectDocNames(doc, unrecorded);
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
       record(node, inImport ? RefKindCode.import : usage(node, inType));
@@ -65,6 +68,17 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   };
   visit(file, false, false);
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
+  for (const call of superCalls) {
+    const base = baseClassName(call);
+    if (!base) continue;
+    const from = file.getLineAndCharacterOfPosition(call.getStart(file));
+    const to = file.getLineAndCharacterOfPosition(base.getStart(file));
+    facts.addAlias({
+      range: [from.line, from.character, from.line, from.character + 'super'.length],
+      target: [to.line, to.character],
+      call: true,
+    });
+  }
   return facts;
 }
 
@@ -231,13 +245,18 @@ function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | un
   ) {
     return node.name ? { name: node.name, callable: false } : undefined;
   }
-  // `const f = () => ...`, `handler = function () {}`, `{ key: () => ... }`: a
-  // name holding a function is a caller; one holding an object or a class
-  // expression contains declarations.
+  // `const f = () => ...` is a function by another name, and a caller, as the
+  // TypeScript language service's call hierarchy has it; a function held by a
+  // `let`, a class field or an object-literal property calls on behalf of the
+  // function or class around it. Any of them holding a function, an object or
+  // a class expression contains declarations.
   if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node) || ts.isPropertyAssignment(node)) && node.initializer) {
     const value = skipOuterExpressions(node.initializer);
-    if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) return { name: node.name, callable: true };
-    if (ts.isObjectLiteralExpression(value) || ts.isClassExpression(value)) return { name: node.name, callable: false };
+    const isFunction = ts.isArrowFunction(value) || ts.isFunctionExpression(value);
+    if (isFunction || ts.isObjectLiteralExpression(value) || ts.isClassExpression(value)) {
+      const isConst = ts.isVariableDeclaration(node) && (ts.getCombinedNodeFlags(node) & ts.NodeFlags.Const) !== 0;
+      return { name: node.name, callable: isFunction && isConst };
+    }
   }
   return undefined;
 }
@@ -252,6 +271,16 @@ function skipOuterExpressions(node: ts.Expression): ts.Expression {
     node = node.expression;
   }
   return node;
+}
+
+/** The name in the `extends` clause of the class around a `super` call. */
+function baseClassName(node: ts.Node): ts.Node | undefined {
+  let scope: ts.Node | undefined = node.parent;
+  while (scope && !ts.isClassLike(scope)) scope = scope.parent;
+  const extendsClause = scope?.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword);
+  const expression = extendsClause?.types[0]?.expression;
+  if (!expression) return undefined;
+  return ts.isPropertyAccessExpression(expression) ? expression.name : expression;
 }
 
 /** The names of the types a class or interface extends or implements. */
