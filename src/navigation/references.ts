@@ -6,7 +6,7 @@ import type { Lookups } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { openRepo, requirePrecise, type FileContext } from './context.js';
 import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
-import { referenceFamily } from './related.js';
+import { classOfConstructorCall, referenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
 
@@ -40,7 +40,8 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
   } else {
     const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
     if (at.symbols.length === 0) return { ...base, symbols: [], references: [], total: 0, truncated: false, message: at.message! };
-    symbols = at.symbols;
+    // At `new X()` the index names X's constructor; the person means the class.
+    symbols = [...new Set([...at.symbols, ...at.symbols.flatMap((s) => (at.declared.has(s) ? [] : classOfConstructorCall(s)))])];
     file = at.file;
   }
 

@@ -53,11 +53,12 @@ export async function referenceFamily(lookups: Lookups, indexIds: readonly numbe
  */
 export function definitionPartners(symbol: string, isDeclaration: boolean): string[] {
   if (isLocalSymbol(symbol)) return [];
-  const partners: string[] = [];
-  // `new X()` is a use of the class X as well as a call of its constructor.
-  if (symbol.endsWith(CONSTRUCTOR) && !isDeclaration) partners.push(symbol.slice(0, -CONSTRUCTOR.length));
-  partners.push(...mergedDeclarations(symbol));
-  return partners;
+  return [...(isDeclaration ? [] : classOfConstructorCall(symbol)), ...mergedDeclarations(symbol)];
+}
+
+/** For a constructor found at a call site (`new X()`, a use of the class X as much as a call), the class. */
+export function classOfConstructorCall(symbol: string): string[] {
+  return symbol.endsWith(CONSTRUCTOR) ? [symbol.slice(0, -CONSTRUCTOR.length)] : [];
 }
 
 /** The same name declared with another meaning in the same scope (TypeScript declaration merging). */
