@@ -163,11 +163,8 @@ test('the previous index still answers, and nothing of the killed run is visible
     const d = await session.call('goToDefinition', { repo, ...at(root, 'src/main.ts', 4, 'make(') });
     assert.equal(d.isError, false, JSON.stringify(d.result));
     assert.equal(d.result.commit, firstCommit);
-    assert.deepEqual(d.result.definitions.map(where), [
-      at(root, 'src/geometry.ts', 31, 'make'),
-      at(root, 'src/geometry.ts', 32, 'make'),
-      at(root, 'src/geometry.ts', 33, 'make'),
-    ]);
+    // The two overloads a two-argument call fits (line 33 is the implementation).
+    assert.deepEqual(d.result.definitions.map(where), [at(root, 'src/geometry.ts', 31, 'make'), at(root, 'src/geometry.ts', 32, 'make')]);
     const r = await session.call('findReferences', { repo, ...at(root, 'src/util/format.ts', 3, 'formatArea') });
     assert.equal(r.result.total, 4);
     // The files the killed run was ingesting are not part of the served index.

@@ -203,7 +203,16 @@ test('sextant loses nothing of what the raw SCIP index says, at every sampled po
     if (symbols.size > raw.symbols.length) added.symbols.add(p);
     const defs = new Set(def.definitions.map(locationKey));
     const rawDefs = new Set(raw.definitions.map((o) => rangeKey(o.path, o.range)));
-    const lostDefs = missing(rawDefs, defs);
+    // The one thing sextant may leave out: at a call, the overloads (declarations of one symbol in one
+    // file) its argument count rules out, keeping at least one of them.
+    const overloadGroup = (o: RawOccurrence) => raw.definitions.filter((x) => x.symbol === o.symbol && x.path === o.path);
+    const lostDefs = raw.definitions
+      .filter((o) => !defs.has(rangeKey(o.path, o.range)))
+      .filter((o) => {
+        const group = overloadGroup(o);
+        return group.length < 2 || !group.some((x) => defs.has(rangeKey(x.path, x.range)));
+      })
+      .map((o) => rangeKey(o.path, o.range));
     if (lostDefs.length) losses.push(`${at}: definitions lost: ${lostDefs.join(' ')} (sextant has ${[...defs].join(' ') || 'none'})`);
     const extraDefs = missing(defs, rawDefs).length;
     added.definitions += extraDefs;
@@ -455,16 +464,17 @@ test('sextant agrees with typescript-language-server on definitions and referenc
     console.log(line);
   }
   const { definitions, references } = summary.sextant;
-  // Floors a little under what sextant measured on rxjs (definitions: precision 0.762 micro / 0.909 macro, recall 1.000 / 1.000;
-  // references: precision 0.960 / 0.893, recall 0.976 / 0.948), well over the raw index's recall (definitions 0.960 / 0.978,
-  // references 0.870 / 0.875), so that losing one of sextant's additions, or a kind of answer, fails.
+  // Floors a little under what sextant measured on rxjs (definitions: precision 0.930 micro / 0.959 macro, recall 1.000 / 1.000;
+  // references: precision 0.962 / 0.908, recall 0.976 / 0.945), well over the raw index (definitions: precision 0.769 / 0.922,
+  // recall 0.960 / 0.978; references: precision 0.962 / 0.905, recall 0.870 / 0.875), so that losing one of sextant's
+  // additions, or a kind of answer, fails.
   const floors: [string, number, number][] = [
-    ['definition precision (micro)', definitions.microPrecision, 0.7],
-    ['definition precision (macro)', definitions.macroPrecision, 0.85],
+    ['definition precision (micro)', definitions.microPrecision, 0.9],
+    ['definition precision (macro)', definitions.macroPrecision, 0.93],
     ['definition recall (micro)', definitions.microRecall, 0.98],
     ['definition recall (macro)', definitions.macroRecall, 0.98],
-    ['reference precision (micro)', references.microPrecision, 0.93],
-    ['reference precision (macro)', references.macroPrecision, 0.85],
+    ['reference precision (micro)', references.microPrecision, 0.94],
+    ['reference precision (macro)', references.macroPrecision, 0.88],
     ['reference recall (micro)', references.microRecall, 0.95],
     ['reference recall (macro)', references.macroRecall, 0.92],
   ];

@@ -99,14 +99,27 @@ describe('ts-shapes', () => {
     });
   });
 
-  test('goToDefinition of an overloaded call lands on each of its declarations', async () => {
-    // main.ts:4 `make('circle', 1)`; geometry.ts declares make on lines 31-33 (two overloads and the implementation).
+  test('goToDefinition of an overloaded call lands on the signatures its argument count fits', async () => {
+    // main.ts:4 `make('circle', 1)`; geometry.ts declares make on lines 31-33: two overloads of two
+    // parameters, then the implementation, which a caller cannot call directly.
     const use = at(root(), 'src/main.ts', 4, 'make(');
     assert.deepEqual(await definitionsAt(repo, use), [
       at(root(), 'src/geometry.ts', 31, 'make'),
       at(root(), 'src/geometry.ts', 32, 'make'),
-      at(root(), 'src/geometry.ts', 33, 'make'),
     ]);
+    // main.ts:9 calls scaled with one argument, then with two: each lands on the one overload that takes that many.
+    const calls = linesOf(root(), 'src/main.ts');
+    const line = calls.findIndex((l) => l.includes('scaled(new Circle(1), 3)'));
+    const first = calls[line]!.indexOf('scaled(');
+    const one = { path: 'src/main.ts', line: line + 1, column: first + 1 };
+    const two = { path: 'src/main.ts', line: line + 1, column: calls[line]!.indexOf('scaled(', first + 1) + 1 };
+    const overloads = find(root(), 'src/geometry.ts', /^export function (scaled)\(shape: Circle\): Circle;/);
+    const withFactor = find(root(), 'src/geometry.ts', /^export function (scaled)\(shape: Circle, factor: number\): Circle;/);
+    assert.deepEqual(await definitionsAt(repo, one), [overloads]);
+    assert.deepEqual(await definitionsAt(repo, two), [withFactor]);
+    // At a signature: that signature and the implementation, which is declared last.
+    const implementation = find(root(), 'src/geometry.ts', /^export function (scaled)\(shape: Circle, factor = 2\): Circle \{/);
+    assert.deepEqual(await definitionsAt(repo, overloads), [overloads, implementation]);
   });
 
   test('goToDefinition of an imported class and of a method call', async () => {

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { EngineCapabilities } from '../../src/registry/engine.js';
 import * as initial from './0001_initial.js';
 import * as definitionCallable from './0002_definition_callable.js';
+import * as definitionArguments from './0003_definition_arguments.js';
 
 export interface RegistryMigration {
   up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
@@ -12,4 +13,5 @@ export interface RegistryMigration {
 export const migrations: Record<string, RegistryMigration> = {
   '0001_initial': initial,
   '0002_definition_callable': definitionCallable,
+  '0003_definition_arguments': definitionArguments,
 };

@@ -13,7 +13,7 @@ import { RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import { openRepo, requirePrecise, type RepoContext } from './context.js';
-import { definitionsOf, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
+import { definitionsOf, isParameterSymbol, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
 import { referenceFamily } from './related.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, range1 } from './locations.js';
 
@@ -294,10 +294,6 @@ class CallWalker {
     const lines = await this.lookups.lines(use.blob);
     return { ...location(this.ctx.repo.slug, use.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
   }
-}
-
-function isParameterSymbol(symbol: string): boolean {
-  return symbol.endsWith(')') && !symbol.endsWith(').');
 }
 
 /**

@@ -1,6 +1,7 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
+import { rangeTouches } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
@@ -22,7 +23,7 @@ export async function symbolsAtPosition(
   lookups: Lookups,
   ctx: RepoContext,
   p: { path: string; line: number; column: number },
-): Promise<{ file: FileContext; symbols: string[]; declared: Set<string>; message?: string }> {
+): Promise<{ file: FileContext; symbols: string[]; declared: Set<string>; argumentCounts: Map<string, number>; message?: string }> {
   const file = await openFile(lookups, ctx, p.path);
   const line = p.line - 1;
   const column = p.column - 1;
@@ -30,15 +31,17 @@ export async function symbolsAtPosition(
   const hits = occurrencesAt(file.document, line, column);
   const symbols = [...new Set(hits.map((o) => file.document.symbols[o.symbol]!))];
   const declared = new Set(hits.filter((o) => o.roles & SymbolRole.Definition).map((o) => file.document.symbols[o.symbol]!));
+  const argumentCounts = new Map(hits.filter((o) => o.argumentCount >= 0).map((o) => [file.document.symbols[o.symbol]!, o.argumentCount]));
   if (symbols.length === 0) {
     return {
       file,
       symbols,
       declared,
+      argumentCounts,
       message: `no symbol at ${file.file.path}:${p.line}:${p.column} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line)}`,
     };
   }
-  return { file, symbols, declared };
+  return { file, symbols, declared, argumentCounts };
 }
 
 /**
@@ -95,6 +98,58 @@ export function toSymbolItem(d: DefinitionRow): SymbolItem {
   };
 }
 
+/**
+ * One symbol declared several times in one file is an overload group (its
+ * signatures, then the implementation; scip-typescript also gives the
+ * same-named parameters of all signatures one symbol). A language server
+ * answers with the declaration at hand, and so does sextant:
+ * - at one of the declarations, that declaration and the implementation;
+ * - at a use of a parameter (which only the implementation's body can
+ *   have), the implementation's parameter, the last declared;
+ * - at a call, the signatures its argument count fits (TypeScript resolves
+ *   one overload with types; the count is what syntax knows), or all of them
+ *   when none fits.
+ */
+function narrowOverloads(
+  rows: DefinitionRow[],
+  at: { path: string; line: number; column: number; declared: ReadonlySet<string>; argumentCounts: ReadonlyMap<string, number> },
+): DefinitionRow[] {
+  const groups = new Map<string, DefinitionRow[]>();
+  for (const d of rows) {
+    const key = `${d.symbol}\0${d.repo}\0${d.path}`;
+    const group = groups.get(key);
+    if (group) group.push(d);
+    else groups.set(key, [d]);
+  }
+  const kept = new Set<DefinitionRow>(rows);
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const symbol = group[0]!.symbol;
+    let chosen: DefinitionRow[] | undefined;
+    if (at.declared.has(symbol)) {
+      const here = group.find((d) => d.path === at.path && rangeTouches(definitionRange(d), at.line, at.column));
+      chosen = here ? [...new Set([here, group[group.length - 1]!])] : undefined;
+    } else if (isParameterSymbol(symbol)) {
+      chosen = [group[group.length - 1]!];
+    } else {
+      const count = at.argumentCounts.get(symbol);
+      if (count !== undefined && group.every((d) => d.min_arguments !== null)) {
+        const fitting = group
+          .slice(0, -1)
+          .filter((d) => count >= d.min_arguments! && (d.max_arguments === null || count <= d.max_arguments));
+        chosen = fitting.length ? fitting : undefined;
+      }
+    }
+    if (chosen) for (const d of group) if (!chosen.includes(d)) kept.delete(d);
+  }
+  return rows.filter((d) => kept.has(d));
+}
+
+/** A parameter descriptor, `f().(x)`: ends in a parenthesis that does not close a method. */
+export function isParameterSymbol(symbol: string): boolean {
+  return symbol.endsWith(')') && !symbol.endsWith(').');
+}
+
 function dedupe(rows: DefinitionRow[]): DefinitionRow[] {
   const seen = new Set<string>();
   return rows.filter((d) => {
@@ -142,7 +197,10 @@ export async function goToDefinition(lookups: Lookups, params: Params): Promise<
   const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
   if (at.symbols.length === 0) return { ...base, found: false, definitions: [], symbols: [], message: at.message! };
   const partners = at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s))).filter((s) => !at.symbols.includes(s));
-  const rows = dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]);
+  const rows = narrowOverloads(
+    dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]),
+    { ...at, path: at.file.file.path, line: params.line! - 1, column: params.column! - 1 },
+  );
   const definitions = await Promise.all(rows.map((d) => toDefinition(lookups, d)));
   return {
     ...base,

@@ -14,7 +14,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 4;
+export const DERIVATION_VERSION = 5;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -56,6 +56,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       symbol: index,
       roles: o.symbolRoles,
       refKind: refKindOf(o.symbolRoles, range, facts),
+      argumentCount: o.symbolRoles & SymbolRole.Definition ? -1 : (facts?.argumentCountAt(range[0], range[1]) ?? -1),
       enclosing: enclosingRaw ? convert(enclosingRaw) : undefined,
     });
   }
@@ -110,6 +111,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       range: o.range,
       enclosing: o.enclosing ?? syntacticExtent,
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
+      parameters: declaration?.parameters ?? null,
       signature,
       documentation: info && info.documentation.length > 1 ? info.documentation.slice(1).join('\n\n') : null,
     });
@@ -205,6 +207,7 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
         symbol,
         roles: DERIVED_ROLE,
         refKind: alias.call ? RefKindCode.call : RefKindCode.identifier,
+        argumentCount: -1,
         enclosing: undefined,
       });
     }

@@ -39,6 +39,8 @@ export interface DefinitionRow {
   enclosing_end_line: number | null;
   enclosing_end_char: number | null;
   enclosing_source: string | null;
+  min_arguments: number | null;
+  max_arguments: number | null;
   signature: string | null;
 }
 
@@ -281,6 +283,8 @@ export class Lookups {
         'd.enclosing_end_line',
         'd.enclosing_end_char',
         'd.enclosing_source',
+        'd.min_arguments',
+        'd.max_arguments',
         'd.signature',
       ])
       .where('f.index_id', 'in', indexIds)

@@ -20,7 +20,14 @@ export interface Occurrence {
   symbol: number;
   roles: number;
   refKind: number;
+  /** Arguments passed, when this is a call the parse could count (no spread); -1 otherwise. */
+  argumentCount: number;
   enclosing: Range | undefined;
+}
+
+/** flags: roles in bits 0-7, the reference kind in 8-15, a call's argument count + 1 in 16-23 (0: unknown). */
+function packFlags(roles: number, refKind: number, argumentCount: number): number {
+  return (roles & 0xff) | ((refKind & 0xff) << 8) | ((Math.min(argumentCount, 254) + 1) << 16);
 }
 
 const OCCURRENCE_INTS = 10;
@@ -34,7 +41,7 @@ export function encodeOccurrences(occurrences: readonly Occurrence[]): Buffer {
     out[i++] = o.range[2];
     out[i++] = o.range[3];
     out[i++] = o.symbol;
-    out[i++] = (o.roles & 0xff) | (o.refKind << 8);
+    out[i++] = packFlags(o.roles, o.refKind, o.argumentCount);
     const e = o.enclosing;
     out[i++] = e ? e[0] : -1;
     out[i++] = e ? e[1] : -1;
@@ -53,7 +60,8 @@ export function decodeOccurrences(payload: Uint8Array): Occurrence[] {
       range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!],
       symbol: ints[i + 4]!,
       roles: flags & 0xff,
-      refKind: flags >>> 8,
+      refKind: (flags >>> 8) & 0xff,
+      argumentCount: ((flags >>> 16) & 0xff) - 1,
       enclosing: ints[i + 6]! < 0 ? undefined : [ints[i + 6]!, ints[i + 7]!, ints[i + 8]!, ints[i + 9]!],
     };
   }
@@ -76,7 +84,7 @@ export function encodeRanges(ranges: readonly SymbolRange[]): Buffer {
     out[i++] = r.range[1];
     out[i++] = r.range[2];
     out[i++] = r.range[3];
-    out[i++] = (r.roles & 0xff) | (r.refKind << 8);
+    out[i++] = packFlags(r.roles, r.refKind, -1);
   }
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
@@ -86,7 +94,7 @@ export function decodeRanges(payload: Uint8Array): SymbolRange[] {
   const out: SymbolRange[] = [];
   for (let i = 0; i < ints.length; i += RANGE_INTS) {
     const flags = ints[i + 4]!;
-    out.push({ range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!], roles: flags & 0xff, refKind: flags >>> 8 });
+    out.push({ range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!], roles: flags & 0xff, refKind: (flags >>> 8) & 0xff });
   }
   return out;
 }

@@ -100,6 +100,9 @@ export interface DefinitionTable {
   enclosing_end_char: number | null;
   /** Where the enclosing range came from: index (SCIP enclosing_range) or syntax (a parse). */
   enclosing_source: string | null;
+  /** Arguments a call may pass: null min = not known; null max with a min = any number more. */
+  min_arguments: number | null;
+  max_arguments: number | null;
   signature: string | null;
   documentation: string | null;
 }

@@ -16,6 +16,8 @@ export interface PreparedDefinition {
   range: Range;
   enclosing: Range | undefined;
   enclosingSource: 'index' | 'syntax' | null;
+  /** Arguments a call may pass, [required, most] (most Infinity with a rest parameter), when the parse saw the signature. */
+  parameters: [number, number] | null;
   signature: string | null;
   documentation: string | null;
 }
@@ -137,7 +139,7 @@ export class RegistryWriter {
             )
             .execute();
         }
-        for (const chunk of chunks(doc.definitions, Math.floor(max / 17))) {
+        for (const chunk of chunks(doc.definitions, Math.floor(max / 19))) {
           await trx
             .insertInto('definitions')
             .values(
@@ -157,6 +159,8 @@ export class RegistryWriter {
                 enclosing_end_line: d.enclosing?.[2] ?? null,
                 enclosing_end_char: d.enclosing?.[3] ?? null,
                 enclosing_source: d.enclosingSource,
+                min_arguments: d.parameters?.[0] ?? null,
+                max_arguments: d.parameters && Number.isFinite(d.parameters[1]) ? d.parameters[1] : null,
                 signature: d.signature,
                 documentation: d.documentation,
               })),

@@ -13,6 +13,8 @@ export interface Declaration {
   callable: boolean;
   /** Positions [line, character] of the type names in `extends` and `implements` clauses. */
   heritage: [number, number][];
+  /** How many arguments a call may pass: [required, most], most = Infinity with a rest parameter. */
+  parameters?: [number, number] | undefined;
 }
 
 /** A name that refers to what is named at `target`, where the index has no occurrence for it. */
@@ -27,6 +29,7 @@ export interface Alias {
 export class SyntaxFacts {
   private readonly kinds = new Map<number, number>();
   private readonly declarations = new Map<number, Declaration>();
+  private readonly argumentCounts = new Map<number, number>();
   readonly aliases: Alias[] = [];
 
   addAlias(alias: Alias): void {
@@ -39,6 +42,15 @@ export class SyntaxFacts {
 
   setDeclaration(line: number, character: number, declaration: Declaration): void {
     this.declarations.set(key(line, character), declaration);
+  }
+
+  setArgumentCount(line: number, character: number, count: number): void {
+    this.argumentCounts.set(key(line, character), count);
+  }
+
+  /** How many arguments the call of the name starting at (line, character) passes; -1 when unknown. */
+  argumentCountAt(line: number, character: number): number {
+    return this.argumentCounts.get(key(line, character)) ?? -1;
   }
 
   /** The reference kind of the name starting at (line, character); identifier when syntax says nothing more. */

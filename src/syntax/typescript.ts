@@ -35,6 +35,14 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const visit = (node: ts.Node, inType: boolean, inImport: boolean): void => {
     if (ts.isShorthandPropertyAssignment(node)) unrecorded.push(node.name);
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) superCalls.push(node.expression);
+    // Which overload a call means depends on its arguments; their count narrows it down.
+    if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && node.arguments && !node.arguments.some(ts.isSpreadElement)) {
+      const callee = calleeName(node.expression);
+      if (callee) {
+        const at = position(callee.getStart(file));
+        facts.setArgumentCount(at.line, at.character, node.arguments.length);
+      }
+    }
     for (const doc of attachedDocs(node)) collectDocNames(doc, unrecorded);
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
       record(node, inImport ? RefKindCode.import : usage(node, inType));
@@ -56,6 +64,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
           const p = position(n.getStart(file));
           return [p.line, p.character];
         }),
+        parameters: ts.isFunctionLike(node) ? parameterCounts(node) : undefined,
       });
     }
     const importing =
@@ -271,6 +280,21 @@ function skipOuterExpressions(node: ts.Expression): ts.Expression {
     node = node.expression;
   }
   return node;
+}
+
+/** The name a call is made through: `f` in `f()`, `m` in `a.b.m()`. */
+function calleeName(expression: ts.Expression): ts.Node | undefined {
+  const callee = skipOuterExpressions(expression);
+  if (ts.isIdentifier(callee)) return callee;
+  if (ts.isPropertyAccessExpression(callee)) return callee.name;
+  return undefined;
+}
+
+/** [required, most] arguments of a signature; most is Infinity with a rest parameter. */
+function parameterCounts(node: ts.SignatureDeclaration): [number, number] {
+  const parameters = node.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
+  const required = parameters.filter((p) => !p.questionToken && !p.initializer && !p.dotDotDotToken).length;
+  return [required, parameters.some((p) => p.dotDotDotToken) ? Infinity : parameters.length];
 }
 
 /** The name in the `extends` clause of the class around a `super` call. */
