@@ -58,8 +58,9 @@ function describe(r: IndexReport): void {
     .filter(([, l]) => l.tier === 'precise')
     .map(([language]) => language);
   if (precise.length) {
-    print(`now answers goToDefinition, findReferences and documentSymbols for ${precise.join(' and ')}:`);
-    print(`  npx sextant refs SYMBOL_NAME        npx sextant def PATH:LINE:COL        npx sextant mcp (for agents)`);
+    print(`now answers definitions, references, symbols, call and type hierarchies for ${precise.join(' and ')}:`);
+    print('  npx sextant def|refs PATH:LINE:COL|NAME   npx sextant symbols QUERY   npx sextant calls|types PATH:LINE:COL');
+    print('  npx sextant mcp   (the same over MCP, for agents)');
   } else {
     print('navigation is unavailable until an indexer succeeds (see the fixes above); the files are stored for search.');
   }
