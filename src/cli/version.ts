@@ -1,4 +1,4 @@
 import { readFileSync } from 'node:fs';
+import { projectFile } from '../paths.js';
 
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
+export const VERSION: string = (JSON.parse(readFileSync(projectFile('package.json'), 'utf8')) as { version: string }).version;

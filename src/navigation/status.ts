@@ -3,7 +3,7 @@
 // run can leave navigation available on a previously published index, so the
 // last run's outcome and the capabilities are reported separately.
 import { sql } from 'kysely';
-import { checkFreshness, type Freshness } from '../freshness/check.js';
+import type { Freshness } from '../freshness/check.js';
 import type { Engine } from '../registry/engine.js';
 import type { Lookups } from '../registry/lookups.js';
 import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, processAlive } from '../registry/repos.js';
@@ -58,9 +58,10 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   const running = run?.state === 'running' && processAlive(run.pid, run.host);
   const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};
   const precise = Object.values(tiers).some((t) => t.tier === 'precise');
+  // Loaded on demand: git tooling is not needed to answer without a worktree.
   const freshness: Freshness =
     index && params.repo_path
-      ? await checkFreshness(lookups.db, index, params.repo_path)
+      ? await (await import('../freshness/check.js')).checkFreshness(lookups.db, index, params.repo_path)
       : {
           freshness: 'unknown',
           reason: index

@@ -4,11 +4,11 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectFile } from '../paths.js';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 
-const BUILTIN_DIR = fileURLToPath(new URL('../../../indexers/', import.meta.url));
+const BUILTIN_DIR = projectFile('indexers');
 
 const Manifest = z.strictObject({
   name: z.string().regex(/^[\w.-]+$/),
@@ -57,7 +57,7 @@ export function resolveCommand(manifest: IndexerManifest, env: NodeJS.ProcessEnv
   const command = manifest.command;
   if ('npm' in command) {
     try {
-      const require = createRequire(import.meta.url);
+      const require = createRequire(projectFile('package.json'));
       const packageJson = require.resolve(`${command.npm}/package.json`);
       const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { bin?: string | Record<string, string> };
       const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[command.bin];

@@ -6,7 +6,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { getPriority, hostname, setPriority, tmpdir } from 'node:os';
 import { processAlive } from '../registry/repos.js';
 import { join } from 'node:path';
-import { decodeDocument, decodeMetadata, IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
+import { decodeDocument, decodeMetadata } from '../scip/decode.js';
+import { IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
 import { readIndexFields } from '../scip/stream.js';
 import type { IndexerManifest } from './manifests.js';
 

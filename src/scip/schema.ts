@@ -1,7 +1,7 @@
-// Decoders for the SCIP messages sextant reads, built from proto/scip.proto at
-// first use. Field names are protobufjs's camelCase forms of the proto names.
-import { fileURLToPath } from 'node:url';
-import protobuf from 'protobufjs';
+// The SCIP messages sextant reads, as decoded by src/scip/decode.ts (field
+// names are protobufjs's camelCase forms of the proto names), and the
+// constants of the format. Kept apart from the decoder so that readers of the
+// registry do not load protobufjs.
 
 export interface ScipToolInfo {
   name: string;
@@ -71,35 +71,3 @@ export const SymbolRole = {
 
 /** Top-level field numbers of the Index message. */
 export const IndexField = { metadata: 1, documents: 2, externalSymbols: 3 } as const;
-
-interface Decoders {
-  metadata: protobuf.Type;
-  document: protobuf.Type;
-  symbolInformation: protobuf.Type;
-}
-
-let decoders: Decoders | undefined;
-
-function load(): Decoders {
-  if (!decoders) {
-    const root = protobuf.loadSync(fileURLToPath(new URL('../../../proto/scip.proto', import.meta.url)));
-    decoders = {
-      metadata: root.lookupType('scip.Metadata'),
-      document: root.lookupType('scip.Document'),
-      symbolInformation: root.lookupType('scip.SymbolInformation'),
-    };
-  }
-  return decoders;
-}
-
-export function decodeMetadata(bytes: Uint8Array): ScipMetadata {
-  return load().metadata.decode(bytes) as unknown as ScipMetadata;
-}
-
-export function decodeDocument(bytes: Uint8Array): ScipDocument {
-  return load().document.decode(bytes) as unknown as ScipDocument;
-}
-
-export function decodeSymbolInformation(bytes: Uint8Array): ScipSymbolInformation {
-  return load().symbolInformation.decode(bytes) as unknown as ScipSymbolInformation;
-}

@@ -3,10 +3,10 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectFile } from '../paths.js';
 import { SyntaxFacts } from './facts.js';
 
-const SCRIPT = fileURLToPath(new URL('../../../src/syntax/python_refs.py', import.meta.url));
+const SCRIPT = projectFile('src', 'syntax', 'python_refs.py');
 
 export interface PythonFactsResult {
   facts: Map<string, SyntaxFacts>;

@@ -3,7 +3,8 @@
 // tests that hold sextant's answers against it.
 import assert from 'node:assert/strict';
 import { readIndexFields } from '../../src/scip/stream.js';
-import { decodeDocument, IndexField, PositionEncoding, SymbolRole } from '../../src/scip/schema.js';
+import { decodeDocument } from '../../src/scip/decode.js';
+import { IndexField, PositionEncoding, SymbolRole } from '../../src/scip/schema.js';
 import { normalizeRange, type Range } from '../../src/scip/range.js';
 
 export interface RawOccurrence {

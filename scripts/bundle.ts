@@ -1,0 +1,25 @@
+// Bundles the command line into dist/bundle/ so that `sextant` starts fast:
+// loading hundreds of small modules from node_modules costs more than the
+// work of a first query (a cold `sextant mcp` answers in about 60% of the
+// time unbundled). Chunks are split at dynamic imports, so each command still
+// loads only what it uses. Native and heavy packages stay external: the
+// SQLite binding, and the TypeScript compiler and protobuf decoder that only
+// indexing loads.
+import { build } from 'esbuild';
+import { projectFile } from '../src/paths.js';
+
+await build({
+  entryPoints: [projectFile('dist', 'src', 'cli', 'main.js')],
+  outdir: projectFile('dist', 'bundle'),
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', 'typescript', 'protobufjs'],
+  // Bundled CommonJS packages may call require(); ESM has none of its own.
+  banner: {
+    js: "import { createRequire as __sextantCreateRequire } from 'node:module'; const require = __sextantCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
