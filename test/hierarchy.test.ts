@@ -1,0 +1,896 @@
+// Call and type hierarchies end to end, over the real MCP server (`sextant
+// mcp`, stdio, the official client) and the CLI (`sextant calls`, `sextant
+// types`), on the ts-shapes and py-shapes fixtures. Every expected caller,
+// callee, call range and type is stated from the fixture sources (positions
+// found in the text with the positions helpers), not copied from an answer:
+// incoming calls grouped by the innermost enclosing function, top-level code
+// as the file's module item, outgoing calls, nested levels (depth 2 and 3),
+// recursion cut with `cycle`, constructors and super calls, mentions that are
+// not calls (include_references / references_omitted), where an item's extent
+// came from (range_source); interfaces with several implementations, a class
+// chain followed with depth, a subtype in another file, an interface extending
+// an interface, method overrides both ways, an external supertype. Then the
+// limits and bad input of both tools.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { at, linesOf } from './support/positions.js';
+import { fixtureRepo, removeDir, tempDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
+
+const { home, env } = testHome();
+const scratch = tempDir('sextant-hierarchy-');
+let session: McpSession;
+let ts: string;
+let py: string;
+
+before(async () => {
+  ts = fixtureRepo('ts-shapes');
+  py = fixtureRepo('py-shapes');
+  for (const root of [ts, py]) indexOrThrow(root, env);
+  session = await mcpSession(env);
+  // As MCP clients do; the client then checks every result against the tool's output schema.
+  await session.client.listTools();
+});
+
+after(async () => {
+  await session?.close();
+  for (const root of [ts, py]) if (root) removeDir(join(root, '..'));
+  removeDir(scratch);
+  removeDir(home);
+});
+
+/** Calls a tool through client.callTool; the text content must be the structured result. */
+async function raw(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; result: any }> {
+  const r = await session.client.callTool({ name, arguments: args });
+  const content = r.content as { type: string; text: string }[];
+  assert.equal(content.length, 1);
+  assert.ok(r.structuredContent, `${name} returned structuredContent`);
+  assert.deepEqual(JSON.parse(content[0]!.text), r.structuredContent);
+  return { isError: r.isError === true, result: r.structuredContent };
+}
+
+async function ok(name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await raw(name, args);
+  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
+  return r.result;
+}
+
+// ------------------------------------------------------------- notation
+// Items and ranges are compared as one-line strings so that a failure shows
+// the whole tree: "kind Container.name path:line:column" for an item,
+// "path:line:column kind" for a call range, "external name" for what no
+// indexed repository defines.
+
+function label(x: {
+  kind: string;
+  container: string | null;
+  name: string;
+  path: string | null;
+  line: number | null;
+  column: number | null;
+}) {
+  if (x.path === null) return `external ${x.name}`;
+  return `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${x.path}:${x.line}:${x.column}`;
+}
+
+/** The expected label of the definition of `name` on `line` of `path` (its first occurrence there). */
+function def(root: string, kind: string, path: string, line: number, name: string, container?: string): string {
+  const p = at(root, path, line, name);
+  return `${kind} ${container ? `${container}.` : ''}${name} ${path}:${p.line}:${p.column}`;
+}
+
+/** The expected string of a call range: where `needle` (its nth occurrence) sits on the line. */
+function range(root: string, path: string, line: number, needle: string, kind: 'call' | 'reference' = 'call', nth = 0): string {
+  const p = at(root, path, line, needle, { nth });
+  return `${p.path}:${p.line}:${p.column} ${kind}`;
+}
+
+interface CallTree {
+  from?: string;
+  to?: string;
+  ranges: string[];
+  calls?: CallTree[];
+  cycle?: true;
+}
+
+/** A result's calls as a tree of labels; `calls` and `cycle` only where the result has them. */
+function calls(list: any[]): CallTree[] {
+  return list.map((c) => ({
+    ...(c.from ? { from: label(c.from) } : { to: label(c.to) }),
+    ranges: c.ranges.map((r: any) => `${r.path}:${r.line}:${r.column} ${r.kind}`),
+    ...(c.calls ? { calls: calls(c.calls) } : {}),
+    ...(c.cycle ? { cycle: true as const } : {}),
+  }));
+}
+
+interface TypeTree {
+  type: string;
+  types?: TypeTree[];
+}
+
+function types(list: any[]): TypeTree[] {
+  return list.map((t) => ({ type: label(t), ...(t.types ? { types: types(t.types) } : {}) }));
+}
+
+const tsRepo = 'ts-shapes';
+const pyRepo = 'py-shapes';
+
+function incoming(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
+  return ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'incoming', ...extra });
+}
+
+function outgoing(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
+  return ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'outgoing', ...extra });
+}
+
+function hierarchy(repo: string, root: string, path: string, line: number, needle: string, direction: string, depth?: number) {
+  return ok('typeHierarchy', { repo, ...at(root, path, line, needle), direction, ...(depth === undefined ? {} : { depth }) });
+}
+
+describe('tools/list', () => {
+  test('callHierarchy, typeHierarchy and workspaceSymbols take the parameters of DESIGN.md, and are read-only', async () => {
+    const { tools } = await session.client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const contract: Record<string, { params: string[]; required: string[]; results: string[] }> = {
+      callHierarchy: {
+        params: ['repo', 'path', 'line', 'column', 'direction', 'depth', 'include_references', 'limit'],
+        required: ['repo', 'path', 'line', 'column', 'direction'],
+        results: ['item', 'calls', 'repo', 'commit', 'source'],
+      },
+      typeHierarchy: {
+        params: ['repo', 'path', 'line', 'column', 'direction', 'depth'],
+        required: ['repo', 'path', 'line', 'column', 'direction'],
+        results: ['item', 'types', 'repo', 'commit', 'source'],
+      },
+      workspaceSymbols: {
+        params: ['repo', 'query', 'kind', 'limit'],
+        required: ['repo', 'query'],
+        results: ['symbols', 'total', 'truncated', 'repo', 'commit', 'source'],
+      },
+    };
+    for (const [name, c] of Object.entries(contract)) {
+      const tool = byName.get(name);
+      assert.ok(tool, `${name} is listed`);
+      assert.equal(tool.annotations?.readOnlyHint, true);
+      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), [...c.params].sort(), `${name} parameters`);
+      assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), [...c.required].sort(), `${name} required parameters`);
+      const results = Object.keys(tool.outputSchema?.properties ?? {});
+      for (const field of c.results) assert.ok(results.includes(field), `${name} result declares ${field}`);
+    }
+  });
+});
+
+describe('callHierarchy: TypeScript', () => {
+  const T = (kind: string, path: string, line: number, name: string, container?: string) => def(ts, kind, path, line, name, container);
+  const R = (path: string, line: number, needle: string, kind: 'call' | 'reference' = 'call', nth = 0) =>
+    range(ts, path, line, needle, kind, nth);
+  const G = 'src/geometry.ts';
+  const S = 'src/shapes.ts';
+  const MAIN = 'src/main.ts';
+  const MODULE_MAIN = 'module main.ts src/main.ts:1:1';
+
+  test('incoming: callers grouped by the innermost enclosing function, each with its call ranges', async () => {
+    // formatArea (util/format.ts:3) is called in describe's arrow function (geometry.ts:20) and in report (geometry.ts:24).
+    const r = await incoming(tsRepo, ts, 'src/util/format.ts', 3, 'formatArea');
+    assert.equal(r.repo, tsRepo);
+    assert.equal(r.source, 'precise');
+    assert.equal(r.direction, 'incoming');
+    assert.equal(r.depth, 1);
+    assert.equal(label(r.item), T('function', 'src/util/format.ts', 3, 'formatArea'));
+    assert.deepEqual(calls(r.calls), [
+      { from: T('variable', G, 20, 'describe'), ranges: [R(G, 20, 'formatArea')] },
+      { from: T('function', G, 22, 'report'), ranges: [R(G, 24, 'formatArea')] },
+    ]);
+    assert.equal(r.total, 2);
+    assert.equal(r.truncated, false);
+    // A call range is a location: the callee's name, with the source line as preview.
+    const call = r.calls[1].ranges[0];
+    const text = linesOf(ts, G)[23]!;
+    assert.deepEqual(
+      { repo: call.repo, end_line: call.end_line, end_column: call.end_column, preview: call.preview },
+      { repo: tsRepo, end_line: 24, end_column: call.column + 'formatArea'.length, preview: text },
+    );
+  });
+
+  test('a top-level caller is its file, as a module item; asked at an overload signature, the item is the implementation', async () => {
+    // make has two overload signatures (geometry.ts:31-32) and an implementation (33); main.ts:4 calls it twice at top level.
+    const r = await incoming(tsRepo, ts, G, 31, 'make');
+    assert.equal(label(r.item), T('function', G, 33, 'make'));
+    assert.deepEqual(calls(r.calls), [{ from: MODULE_MAIN, ranges: [R(MAIN, 4, 'make('), R(MAIN, 4, 'make(', 'call', 1)] }]);
+    const module = r.calls[0].from;
+    assert.deepEqual(
+      { name: module.name, kind: module.kind, repo: module.repo, range: module.range, range_source: module.range_source },
+      { name: 'main.ts', kind: 'module', repo: tsRepo, range: null, range_source: null },
+    );
+    assert.equal(typeof module.symbol, 'string');
+  });
+
+  test('outgoing: what the function calls, in its own order of files and lines; library callees have no path', async () => {
+    const r = await outgoing(tsRepo, ts, G, 22, 'report');
+    assert.equal(r.direction, 'outgoing');
+    assert.deepEqual(calls(r.calls), [
+      { to: T('function', G, 4, 'totalArea'), ranges: [R(G, 24, 'totalArea')] },
+      { to: T('function', G, 12, 'largest'), ranges: [R(G, 25, 'largest')] },
+      // `shapes.map(describe)` (line 23) passes describe as a value: not a call.
+      { to: T('variable', G, 20, 'describe'), ranges: [R(G, 26, 'describe')] },
+      { to: T('function', 'src/util/format.ts', 3, 'formatArea'), ranges: [R(G, 24, 'formatArea')] },
+      { to: 'external map', ranges: [R(G, 23, 'map')] },
+      { to: 'external push', ranges: [R(G, 24, 'push'), R(G, 26, 'push')] },
+    ]);
+    const map = r.calls.find((c: any) => c.to.name === 'map').to;
+    assert.deepEqual([map.repo, map.path, map.line, map.range, map.range_source], [null, null, null, null, null]);
+  });
+
+  test('depth 3 incoming: callers of callers, nested in `calls`; a module item is not followed further', async () => {
+    const r = await incoming(tsRepo, ts, 'src/util/format.ts', 3, 'formatArea', { depth: 3 });
+    assert.equal(r.depth, 3);
+    assert.deepEqual(calls(r.calls), [
+      {
+        from: T('variable', G, 20, 'describe'),
+        ranges: [R(G, 20, 'formatArea')],
+        // report calls describe on line 26; line 23 only mentions it.
+        calls: [
+          {
+            from: T('function', G, 22, 'report'),
+            ranges: [R(G, 26, 'describe')],
+            calls: [{ from: MODULE_MAIN, ranges: [R(MAIN, 5, 'report')] }],
+          },
+        ],
+      },
+      {
+        from: T('function', G, 22, 'report'),
+        ranges: [R(G, 24, 'formatArea')],
+        calls: [{ from: MODULE_MAIN, ranges: [R(MAIN, 5, 'report')] }],
+      },
+    ]);
+    // Calls listed at every level.
+    assert.equal(r.total, 5);
+  });
+
+  test('depth 2 outgoing: the callees of each callee', async () => {
+    const r = await outgoing(tsRepo, ts, G, 22, 'report', { depth: 2 });
+    const area = T('method', S, 4, 'area', 'Shape');
+    assert.deepEqual(calls(r.calls), [
+      { to: T('function', G, 4, 'totalArea'), ranges: [R(G, 24, 'totalArea')], calls: [{ to: area, ranges: [R(G, 7, 'area()')] }] },
+      {
+        to: T('function', G, 12, 'largest'),
+        ranges: [R(G, 25, 'largest')],
+        calls: [{ to: area, ranges: [R(G, 15, 'area()'), R(G, 15, 'area()', 'call', 1)] }],
+      },
+      {
+        to: T('variable', G, 20, 'describe'),
+        ranges: [R(G, 26, 'describe')],
+        calls: [
+          { to: area, ranges: [R(G, 20, 'area()')] },
+          { to: T('function', 'src/util/format.ts', 3, 'formatArea'), ranges: [R(G, 20, 'formatArea')] },
+        ],
+      },
+      {
+        to: T('function', 'src/util/format.ts', 3, 'formatArea'),
+        ranges: [R(G, 24, 'formatArea')],
+        calls: [{ to: 'external toFixed', ranges: [range(ts, 'src/util/format.ts', 4, 'toFixed')] }],
+      },
+      { to: 'external map', ranges: [R(G, 23, 'map')] },
+      { to: 'external push', ranges: [R(G, 24, 'push'), R(G, 26, 'push')] },
+    ]);
+  });
+
+  test('recursion: countDown calls itself; from depth 2 on the repeat is cut with cycle: true', async () => {
+    const self = T('function', G, 37, 'countDown');
+    const once = await incoming(tsRepo, ts, G, 37, 'countDown');
+    assert.deepEqual(calls(once.calls), [{ from: self, ranges: [R(G, 38, 'countDown')] }]);
+    const deep = await incoming(tsRepo, ts, G, 37, 'countDown', { depth: 3 });
+    assert.deepEqual(calls(deep.calls), [{ from: self, ranges: [R(G, 38, 'countDown')], cycle: true }]);
+    const down = await outgoing(tsRepo, ts, G, 37, 'countDown', { depth: 3 });
+    assert.deepEqual(calls(down.calls), [{ to: self, ranges: [R(G, 38, 'countDown')], cycle: true }]);
+  });
+
+  test('constructors: `new Circle(...)` calls the constructor, and is a call of the class', async () => {
+    const sites = [
+      { from: T('function', G, 33, 'make'), ranges: [R(G, 34, 'Circle')] },
+      { from: MODULE_MAIN, ranges: [R(MAIN, 4, 'Circle'), R(MAIN, 9, 'Circle'), R(MAIN, 9, 'Circle', 'call', 1)] },
+      { from: T('method', S, 21, 'scale', 'Circle'), ranges: [R(S, 22, 'Circle')] },
+    ];
+    const ctor = await incoming(tsRepo, ts, S, 15, 'constructor');
+    assert.equal(label(ctor.item), T('constructor', S, 15, 'constructor', 'Circle'));
+    assert.deepEqual(calls(ctor.calls), sites);
+    const cls = await incoming(tsRepo, ts, S, 12, 'Circle');
+    assert.equal(label(cls.item), T('class', S, 12, 'Circle'));
+    assert.deepEqual(calls(cls.calls), sites);
+    // The class is also named as a type (`: Circle`, `implements`...): mentions, left out and counted.
+    assert.ok(cls.references_omitted > 0);
+    // Circle.scale's `new Circle(...)` is an outgoing call.
+    const scale = await outgoing(tsRepo, ts, S, 21, 'scale');
+    assert.deepEqual(
+      calls(scale.calls).map((c) => c.ranges),
+      [[R(S, 22, 'Circle')]],
+    );
+  });
+
+  test('super(...) calls the base class: Square -> Rectangle -> Polygon', async () => {
+    const rectangle = await incoming(tsRepo, ts, S, 35, 'Rectangle');
+    assert.deepEqual(calls(rectangle.calls), [
+      { from: T('function', G, 58, 'unitRectangle'), ranges: [R(G, 59, 'Rectangle')] },
+      { from: T('constructor', S, 57, 'constructor', 'Square'), ranges: [R(S, 58, 'super')] },
+    ]);
+    const square = await outgoing(tsRepo, ts, S, 57, 'constructor');
+    assert.deepEqual(calls(square.calls), [{ to: T('class', S, 35, 'Rectangle'), ranges: [R(S, 58, 'super')] }]);
+    // Polygon declares no constructor: Rectangle's super() calls the class.
+    const polygon = await incoming(tsRepo, ts, S, 26, 'Polygon');
+    assert.deepEqual(calls(polygon.calls), [{ from: T('constructor', S, 38, 'constructor', 'Rectangle'), ranges: [R(S, 42, 'super')] }]);
+  });
+
+  test('include_references adds mentions (shapes.map(describe)) as kind "reference"; otherwise they are counted', async () => {
+    const calls1 = await incoming(tsRepo, ts, G, 20, 'describe');
+    assert.deepEqual(calls(calls1.calls), [{ from: T('function', G, 22, 'report'), ranges: [R(G, 26, 'describe')] }]);
+    assert.equal(calls1.references_omitted, 1);
+    const all = await incoming(tsRepo, ts, G, 20, 'describe', { include_references: true });
+    assert.deepEqual(calls(all.calls), [
+      { from: T('function', G, 22, 'report'), ranges: [R(G, 23, 'describe', 'reference'), R(G, 26, 'describe')] },
+    ]);
+    assert.equal(all.references_omitted, 0);
+    // Outgoing too: report mentions describe on line 23 and calls it on line 26.
+    const out = await outgoing(tsRepo, ts, G, 22, 'report', { include_references: true });
+    const toDescribe = calls(out.calls).find((c) => c.to === T('variable', G, 20, 'describe'));
+    assert.deepEqual(toDescribe?.ranges, [R(G, 23, 'describe', 'reference'), R(G, 26, 'describe')]);
+  });
+
+  test('item.range: the definition extent, from the index or (where it gave none) from a parse', async () => {
+    const lines = linesOf(ts, G);
+    const r = await incoming(tsRepo, ts, G, 37, 'countDown');
+    // countDown spans lines 37-39, `export` to the closing brace.
+    assert.deepEqual(r.item.range, { line: 37, column: 1, end_line: 39, end_column: lines[38]!.indexOf('}') + 2 });
+    assert.equal(r.item.range_source, 'index');
+    // An object literal's method (Point.origin, geometry.ts:47-49): scip-typescript gives no extent, sextant parses one.
+    const origin = await incoming(tsRepo, ts, G, 47, 'origin');
+    assert.equal(origin.item.name, 'origin');
+    assert.equal(origin.item.kind, 'method');
+    assert.deepEqual(origin.item.range, {
+      line: 47,
+      column: at(ts, G, 47, 'origin').column,
+      end_line: 49,
+      end_column: lines[48]!.indexOf('}') + 2,
+    });
+    assert.equal(origin.item.range_source, 'syntax');
+  });
+});
+
+describe('callHierarchy: Python', () => {
+  const P = (kind: string, path: string, line: number, name: string, container?: string) => def(py, kind, path, line, name, container);
+  const R = (path: string, line: number, needle: string, kind: 'call' | 'reference' = 'call', nth = 0) =>
+    range(py, path, line, needle, kind, nth);
+  const G = 'shapes/geometry.py';
+  const POLY = 'shapes/polygon.py';
+
+  test('incoming, depth 1 and 3: format_area <- describe, report <- main', async () => {
+    const once = await incoming(pyRepo, py, G, 10, 'format_area');
+    assert.equal(label(once.item), P('function', G, 10, 'format_area'));
+    assert.deepEqual(calls(once.calls), [
+      { from: P('function', G, 29, 'describe'), ranges: [R(G, 30, 'format_area')] },
+      { from: P('function', G, 33, 'report'), ranges: [R(G, 35, 'format_area')] },
+    ]);
+    const deep = await incoming(pyRepo, py, G, 10, 'format_area', { depth: 3 });
+    const main = { from: P('function', 'main.py', 6, 'main'), ranges: [R('main.py', 8, 'report')] };
+    assert.deepEqual(calls(deep.calls), [
+      {
+        from: P('function', G, 29, 'describe'),
+        ranges: [R(G, 30, 'format_area')],
+        // report calls describe in a list comprehension (34) and on line 38: both count for report.
+        calls: [{ from: P('function', G, 33, 'report'), ranges: [R(G, 34, 'describe'), R(G, 38, 'describe')], calls: [main] }],
+      },
+      // report is a level higher here, so main's caller (top-level code, main.py:14) is listed too.
+      {
+        from: P('function', G, 33, 'report'),
+        ranges: [R(G, 35, 'format_area')],
+        calls: [{ ...main, calls: [{ from: 'module main.py main.py:1:1', ranges: [R('main.py', 14, 'main')] }] }],
+      },
+    ]);
+  });
+
+  test('a top-level caller (`if __name__ == "__main__": main()`) is the module main.py', async () => {
+    const r = await incoming(pyRepo, py, 'main.py', 6, 'main');
+    assert.deepEqual(calls(r.calls), [{ from: 'module main.py main.py:1:1', ranges: [R('main.py', 14, 'main')] }]);
+    assert.equal(r.calls[0].from.range, null);
+  });
+
+  test('outgoing, depth 2: report -> its callees -> theirs', async () => {
+    const area = P('method', 'shapes/base.py', 10, 'area', 'Shape');
+    const r = await outgoing(pyRepo, py, G, 33, 'report', { depth: 2 });
+    assert.deepEqual(calls(r.calls), [
+      { to: P('function', G, 10, 'format_area'), ranges: [R(G, 35, 'format_area')], calls: [] },
+      { to: P('function', G, 14, 'total_area'), ranges: [R(G, 35, 'total_area')], calls: [{ to: area, ranges: [R(G, 17, 'area()')] }] },
+      // Line 24 also has `best.area()`, but scip-python records no occurrence there (best starts as None).
+      { to: P('function', G, 21, 'largest'), ranges: [R(G, 36, 'largest')], calls: [{ to: area, ranges: [R(G, 24, 'area()')] }] },
+      {
+        to: P('function', G, 29, 'describe'),
+        ranges: [R(G, 34, 'describe'), R(G, 38, 'describe')],
+        calls: [
+          { to: area, ranges: [R(G, 30, 'area()')] },
+          { to: P('function', G, 10, 'format_area'), ranges: [R(G, 30, 'format_area')] },
+        ],
+      },
+      { to: 'external append', ranges: [R(G, 35, 'append'), R(G, 38, 'append')] },
+    ]);
+  });
+
+  test('recursion: count_down is cut with cycle: true', async () => {
+    const self = P('function', G, 48, 'count_down');
+    const once = await incoming(pyRepo, py, G, 48, 'count_down');
+    assert.deepEqual(calls(once.calls), [{ from: self, ranges: [R(G, 49, 'count_down')] }]);
+    for (const direction of ['incoming', 'outgoing']) {
+      const r = await ok('callHierarchy', { repo: pyRepo, ...at(py, G, 48, 'count_down'), direction, depth: 2 });
+      assert.deepEqual(calls(r.calls), [
+        { [direction === 'incoming' ? 'from' : 'to']: self, ranges: [R(G, 49, 'count_down')], cycle: true },
+      ]);
+    }
+  });
+
+  test('constructors: `Circle(...)` calls the class', async () => {
+    const r = await incoming(pyRepo, py, 'shapes/circle.py', 6, 'Circle');
+    assert.equal(label(r.item), P('class', 'shapes/circle.py', 6, 'Circle'));
+    assert.deepEqual(calls(r.calls), [
+      { from: P('function', 'main.py', 6, 'main'), ranges: [R('main.py', 7, 'Circle')] },
+      { from: P('method', 'shapes/circle.py', 15, 'scale', 'Circle'), ranges: [R('shapes/circle.py', 16, 'Circle')] },
+      { from: P('function', G, 42, 'make'), ranges: [R(G, 44, 'Circle')] },
+    ]);
+    const main = await outgoing(pyRepo, py, 'main.py', 6, 'main');
+    const classes = calls(main.calls).filter((c) => c.to!.startsWith('class '));
+    assert.deepEqual(classes, [
+      { to: P('class', 'shapes/circle.py', 6, 'Circle'), ranges: [R('main.py', 7, 'Circle')] },
+      { to: P('class', POLY, 28, 'Square'), ranges: [R('main.py', 9, 'Square')] },
+    ]);
+  });
+
+  test('super().__init__(...) calls the base constructor, both ways', async () => {
+    const square = await outgoing(pyRepo, py, POLY, 31, '__init__');
+    assert.equal(label(square.item), P('constructor', POLY, 31, '__init__', 'Square'));
+    assert.deepEqual(calls(square.calls), [
+      { to: P('constructor', POLY, 17, '__init__', 'Rectangle'), ranges: [R(POLY, 32, '__init__')] },
+      { to: 'external super', ranges: [R(POLY, 32, 'super')] },
+    ]);
+    const rectangle = await incoming(pyRepo, py, POLY, 17, '__init__');
+    assert.deepEqual(calls(rectangle.calls), [
+      { from: P('constructor', POLY, 31, '__init__', 'Square'), ranges: [R(POLY, 32, '__init__')] },
+    ]);
+  });
+
+  test('include_references: the left-out mentions are exactly the ranges it adds, each of kind "reference"', async () => {
+    const only = await incoming(pyRepo, py, G, 42, 'make');
+    assert.deepEqual(calls(only.calls), [
+      { from: P('function', 'main.py', 6, 'main'), ranges: [R('main.py', 7, 'make('), R('main.py', 7, 'make(', 'call', 1)] },
+    ]);
+    const all = await incoming(pyRepo, py, G, 42, 'make', { include_references: true });
+    const ranges = all.calls.flatMap((c: any) => c.ranges);
+    const mentions = ranges.filter((x: any) => x.kind === 'reference');
+    assert.equal(mentions.length, only.references_omitted);
+    assert.deepEqual(
+      ranges.filter((x: any) => x.kind === 'call').map((x: any) => `${x.path}:${x.line}:${x.column}`),
+      [at(py, 'main.py', 7, 'make('), at(py, 'main.py', 7, 'make(', { nth: 1 })].map((p) => `${p.path}:${p.line}:${p.column}`),
+    );
+    assert.equal(all.references_omitted, 0);
+  });
+
+  test('item.range: the whole def, from the index', async () => {
+    const r = await incoming(pyRepo, py, G, 48, 'count_down');
+    assert.deepEqual(r.item.range, { line: 48, column: 1, end_line: 49, end_column: linesOf(py, G)[48]!.length + 1 });
+    assert.equal(r.item.range_source, 'index');
+  });
+});
+
+describe('typeHierarchy: TypeScript', () => {
+  const S = 'src/shapes.ts';
+  const T = (kind: string, line: number, name: string, container?: string, path = S) => def(ts, kind, path, line, name, container);
+
+  test('an interface with several implementations, and one interface extending it', async () => {
+    const r = await hierarchy(tsRepo, ts, S, 2, 'Shape', 'subtypes');
+    assert.equal(r.source, 'precise');
+    assert.equal(r.direction, 'subtypes');
+    assert.equal(label(r.item), T('interface', 2, 'Shape'));
+    assert.deepEqual(types(r.types), [
+      { type: T('class', 12, 'Circle') },
+      { type: T('class', 26, 'Polygon') },
+      { type: T('interface', 67, 'Solid') },
+    ]);
+  });
+
+  test('followed with depth: the whole tree under Shape, subtypes in another file included', async () => {
+    const sphere = { type: T('class', 4, 'Sphere', undefined, 'src/solids.ts'), types: [] };
+    const r = await hierarchy(tsRepo, ts, S, 2, 'Shape', 'subtypes', 5);
+    assert.equal(r.depth, 5);
+    assert.equal(r.depth_clamped, undefined);
+    assert.deepEqual(types(r.types), [
+      { type: T('class', 12, 'Circle'), types: [sphere] },
+      {
+        type: T('class', 26, 'Polygon'),
+        types: [
+          {
+            type: T('class', 35, 'Rectangle'),
+            types: [{ type: T('class', 54, 'Square'), types: [{ type: T('class', 71, 'Cube'), types: [] }] }],
+          },
+        ],
+      },
+      { type: T('interface', 67, 'Solid'), types: [{ type: T('class', 71, 'Cube'), types: [] }, sphere] },
+    ]);
+  });
+
+  test('a class chain of four levels, and where depth stops', async () => {
+    const r = await hierarchy(tsRepo, ts, S, 26, 'Polygon', 'subtypes', 3);
+    // Polygon > Rectangle > Square > Cube: Cube is the third level, listed but not expanded.
+    assert.deepEqual(types(r.types), [
+      { type: T('class', 35, 'Rectangle'), types: [{ type: T('class', 54, 'Square'), types: [{ type: T('class', 71, 'Cube') }] }] },
+    ]);
+    const up = await hierarchy(tsRepo, ts, S, 71, 'Cube', 'supertypes', 5);
+    // Direct supertypes only at each level: Cube extends Square and implements Solid; Square extends
+    // Rectangle and implements Scalable; Solid extends Shape.
+    assert.deepEqual(types(up.types), [
+      {
+        type: T('class', 54, 'Square'),
+        types: [
+          { type: T('interface', 8, 'Scalable'), types: [] },
+          {
+            type: T('class', 35, 'Rectangle'),
+            types: [{ type: T('class', 26, 'Polygon'), types: [{ type: T('interface', 2, 'Shape'), types: [] }] }],
+          },
+        ],
+      },
+      { type: T('interface', 67, 'Solid'), types: [{ type: T('interface', 2, 'Shape'), types: [] }] },
+    ]);
+  });
+
+  test('supertypes: of a class in another file, of an interface extending an interface', async () => {
+    const sphere = await hierarchy(tsRepo, ts, 'src/solids.ts', 4, 'Sphere', 'supertypes');
+    assert.equal(sphere.item.path, 'src/solids.ts');
+    assert.deepEqual(types(sphere.types), [{ type: T('class', 12, 'Circle') }, { type: T('interface', 67, 'Solid') }]);
+    const circle = await hierarchy(tsRepo, ts, S, 12, 'Circle', 'subtypes');
+    assert.deepEqual(types(circle.types), [{ type: T('class', 4, 'Sphere', undefined, 'src/solids.ts') }]);
+    const solid = await hierarchy(tsRepo, ts, S, 67, 'Solid', 'supertypes');
+    assert.deepEqual(types(solid.types), [{ type: T('interface', 2, 'Shape') }]);
+  });
+
+  test('methods: what overrides area, and what area overrides', async () => {
+    const down = await hierarchy(tsRepo, ts, S, 4, 'area', 'subtypes', 2);
+    assert.equal(label(down.item), T('method', 4, 'area', 'Shape'));
+    assert.deepEqual(types(down.types), [
+      { type: T('method', 17, 'area', 'Circle'), types: [] },
+      { type: T('method', 30, 'area', 'Polygon'), types: [{ type: T('method', 49, 'area', 'Rectangle') }] },
+    ]);
+    const up = await hierarchy(tsRepo, ts, S, 49, 'area', 'supertypes');
+    assert.deepEqual(types(up.types), [{ type: T('method', 30, 'area', 'Polygon') }]);
+    const polygon = await hierarchy(tsRepo, ts, S, 30, 'area', 'supertypes');
+    assert.deepEqual(types(polygon.types), [{ type: T('method', 4, 'area', 'Shape') }]);
+    // Solid.volume is implemented in this file and in solids.ts.
+    const volume = await hierarchy(tsRepo, ts, S, 68, 'volume', 'subtypes');
+    assert.deepEqual(types(volume.types), [
+      { type: T('method', 72, 'volume', 'Cube') },
+      { type: T('method', 5, 'volume', 'Sphere', 'src/solids.ts') },
+    ]);
+  });
+});
+
+describe('typeHierarchy: Python', () => {
+  const B = 'shapes/base.py';
+  const POLY = 'shapes/polygon.py';
+  const C = 'shapes/circle.py';
+  const P = (kind: string, path: string, line: number, name: string, container?: string) => def(py, kind, path, line, name, container);
+
+  test('Shape: its implementations, and its external supertype ABC (path null)', async () => {
+    const down = await hierarchy(pyRepo, py, B, 4, 'Shape', 'subtypes');
+    assert.deepEqual(types(down.types), [{ type: P('class', C, 6, 'Circle') }, { type: P('class', POLY, 4, 'Polygon') }]);
+    const up = await hierarchy(pyRepo, py, B, 4, 'Shape', 'supertypes');
+    assert.deepEqual(types(up.types), [{ type: 'external ABC' }]);
+    const abc = up.types[0];
+    assert.deepEqual([abc.repo, abc.path, abc.line, abc.range], [null, null, null, null]);
+    assert.match(abc.symbol, /abc\/ABC#$/);
+  });
+
+  test('the chain Shape > Polygon > Rectangle > Square, down and up with depth', async () => {
+    const down = await hierarchy(pyRepo, py, B, 4, 'Shape', 'subtypes', 5);
+    assert.deepEqual(types(down.types), [
+      { type: P('class', C, 6, 'Circle'), types: [] },
+      {
+        type: P('class', POLY, 4, 'Polygon'),
+        types: [{ type: P('class', POLY, 14, 'Rectangle'), types: [{ type: P('class', POLY, 28, 'Square'), types: [] }] }],
+      },
+    ]);
+    const up = await hierarchy(pyRepo, py, POLY, 28, 'Square', 'supertypes', 5);
+    assert.deepEqual(types(up.types), [
+      { type: P('class', B, 14, 'Scalable'), types: [{ type: 'external ABC', types: [] }] },
+      {
+        type: P('class', POLY, 14, 'Rectangle'),
+        types: [
+          {
+            type: P('class', POLY, 4, 'Polygon'),
+            types: [{ type: P('class', B, 4, 'Shape'), types: [{ type: 'external ABC', types: [] }] }],
+          },
+        ],
+      },
+    ]);
+    const scalable = await hierarchy(pyRepo, py, B, 14, 'Scalable', 'subtypes');
+    assert.deepEqual(types(scalable.types), [{ type: P('class', C, 6, 'Circle') }, { type: P('class', POLY, 28, 'Square') }]);
+  });
+
+  test('methods: area overridden across files, and what an override overrides', async () => {
+    const down = await hierarchy(pyRepo, py, B, 10, 'area', 'subtypes', 2);
+    assert.deepEqual(types(down.types), [
+      { type: P('method', C, 12, 'area', 'Circle'), types: [] },
+      { type: P('method', POLY, 10, 'area', 'Polygon'), types: [{ type: P('method', POLY, 24, 'area', 'Rectangle') }] },
+    ]);
+    const up = await hierarchy(pyRepo, py, POLY, 24, 'area', 'supertypes');
+    assert.deepEqual(types(up.types), [{ type: P('method', POLY, 10, 'area', 'Polygon') }]);
+  });
+});
+
+describe('limits', () => {
+  test('depth above 5 is clamped to 5 and flagged, for both hierarchies', async () => {
+    const five = await hierarchy(tsRepo, ts, 'src/shapes.ts', 2, 'Shape', 'subtypes', 5);
+    const nine = await hierarchy(tsRepo, ts, 'src/shapes.ts', 2, 'Shape', 'subtypes', 9);
+    assert.equal(nine.depth, 5);
+    assert.equal(nine.depth_clamped, true);
+    assert.deepEqual(nine.types, five.types);
+    const calls9 = await incoming(tsRepo, ts, 'src/util/format.ts', 3, 'formatArea', { depth: 9 });
+    assert.equal(calls9.depth, 5);
+    assert.equal(calls9.depth_clamped, true);
+    const calls5 = await incoming(tsRepo, ts, 'src/util/format.ts', 3, 'formatArea', { depth: 5 });
+    assert.equal(calls5.depth_clamped, undefined);
+    assert.deepEqual(calls9.calls, calls5.calls);
+  });
+
+  test('callHierarchy limit: truncates and says so; above 1000 it is clamped and flagged', async () => {
+    // Circle's constructor has three callers (make, main.ts, Circle.scale).
+    const one = await incoming(tsRepo, ts, 'src/shapes.ts', 15, 'constructor', { limit: 1 });
+    assert.equal(one.calls.length, 1);
+    assert.equal(one.truncated, true);
+    assert.equal(one.limit, 1);
+    const all = await incoming(tsRepo, ts, 'src/shapes.ts', 15, 'constructor', { limit: 5000 });
+    assert.equal(all.limit, 1000);
+    assert.equal(all.limit_clamped, true);
+    assert.equal(all.calls.length, 3);
+    assert.equal(all.truncated, false);
+    const byDefault = await incoming(tsRepo, ts, 'src/shapes.ts', 15, 'constructor');
+    assert.equal(byDefault.limit, 200);
+    assert.equal(byDefault.limit_clamped, undefined);
+  });
+});
+
+describe('bad input over MCP', () => {
+  /** A correct question with a known answer, asked after each error. */
+  async function stillServes(): Promise<void> {
+    const r = await incoming(tsRepo, ts, 'src/geometry.ts', 37, 'countDown');
+    assert.equal(label(r.calls[0].from), def(ts, 'function', 'src/geometry.ts', 37, 'countDown'));
+  }
+  const countDown = () => ({ repo: tsRepo, ...at(ts, 'src/geometry.ts', 37, 'countDown') });
+  const shape = () => ({ repo: tsRepo, ...at(ts, 'src/shapes.ts', 2, 'Shape') });
+  const cases: [string, string, () => Record<string, unknown>, RegExp][] = [
+    [
+      'callHierarchy: depth 0',
+      'callHierarchy',
+      () => ({ ...countDown(), direction: 'incoming', depth: 0 }),
+      /depth must be >= 1 \(at most 5\)/,
+    ],
+    [
+      'callHierarchy: depth as a string',
+      'callHierarchy',
+      () => ({ ...countDown(), direction: 'incoming', depth: '2' }),
+      /depth must be a whole number from 1 to 5/,
+    ],
+    [
+      'callHierarchy: a fractional depth',
+      'callHierarchy',
+      () => ({ ...countDown(), direction: 'incoming', depth: 2.5 }),
+      /depth must be a whole number from 1 to 5/,
+    ],
+    [
+      'callHierarchy: direction missing',
+      'callHierarchy',
+      () => countDown(),
+      /direction must be "incoming" \(callers\) or "outgoing" \(callees\)/,
+    ],
+    [
+      'callHierarchy: direction misspelled',
+      'callHierarchy',
+      () => ({ ...countDown(), direction: 'incomming' }),
+      /direction must be "incoming" \(callers\) or "outgoing"/,
+    ],
+    [
+      'callHierarchy: limit 0',
+      'callHierarchy',
+      () => ({ ...countDown(), direction: 'incoming', limit: 0 }),
+      /limit must be >= 1 \(at most 1000\)/,
+    ],
+    [
+      'callHierarchy: include_references not a boolean',
+      'callHierarchy',
+      () => ({ ...countDown(), direction: 'incoming', include_references: 'yes' }),
+      /include_references must be true or false/,
+    ],
+    [
+      'callHierarchy: a symbol name instead of a position',
+      'callHierarchy',
+      () => ({ repo: tsRepo, symbol: 'countDown', direction: 'incoming' }),
+      /unknown argument "symbol": the arguments are repo, path, line, column, direction/,
+    ],
+    [
+      'callHierarchy on a class property',
+      'callHierarchy',
+      () => ({ repo: tsRepo, ...at(ts, 'src/shapes.ts', 13, 'name'), direction: 'incoming' }),
+      /^name is a property, not a function, method or constructor: ask for the call hierarchy of something callable$/,
+    ],
+    [
+      'callHierarchy on a parameter',
+      'callHierarchy',
+      () => ({ repo: tsRepo, ...at(ts, 'src/geometry.ts', 37, 'n:'), direction: 'outgoing' }),
+      /^n is a parameter, not a function, method or constructor/,
+    ],
+    [
+      'callHierarchy on an interface',
+      'callHierarchy',
+      () => ({ ...shape(), direction: 'incoming' }),
+      /^Shape is an interface, not a function, method or constructor/,
+    ],
+    [
+      'callHierarchy on a Python class attribute',
+      'callHierarchy',
+      () => ({ repo: pyRepo, ...at(py, 'shapes/circle.py', 7, 'name'), direction: 'incoming' }),
+      /^name is a property, not a function, method or constructor/,
+    ],
+    [
+      'callHierarchy on a Python parameter',
+      'callHierarchy',
+      () => ({ repo: pyRepo, ...at(py, 'shapes/geometry.py', 48, 'n:'), direction: 'incoming' }),
+      /^n is a parameter, not a function, method or constructor/,
+    ],
+    [
+      'callHierarchy on whitespace',
+      'callHierarchy',
+      () => ({ repo: tsRepo, path: 'src/geometry.ts', line: 5, column: 1, direction: 'incoming' }),
+      /no symbol at src\/geometry\.ts:5:1.*symbols on line 5: total/,
+    ],
+    [
+      'callHierarchy: unknown repository',
+      'callHierarchy',
+      () => ({ ...countDown(), repo: 'nope', direction: 'incoming' }),
+      /unknown repository "nope"/,
+    ],
+    [
+      'typeHierarchy: depth 0',
+      'typeHierarchy',
+      () => ({ ...shape(), direction: 'subtypes', depth: 0 }),
+      /depth must be >= 1 \(at most 5\)/,
+    ],
+    [
+      'typeHierarchy: depth as a string',
+      'typeHierarchy',
+      () => ({ ...shape(), direction: 'subtypes', depth: 'all' }),
+      /depth must be a whole number from 1 to 5/,
+    ],
+    ['typeHierarchy: direction missing', 'typeHierarchy', () => shape(), /direction must be "supertypes" or "subtypes"/],
+    [
+      'typeHierarchy: direction misspelled',
+      'typeHierarchy',
+      () => ({ ...shape(), direction: 'subclasses' }),
+      /direction must be "supertypes" or "subtypes"/,
+    ],
+    [
+      'typeHierarchy on a function',
+      'typeHierarchy',
+      () => ({ ...countDown(), direction: 'supertypes' }),
+      /^countDown is a function: a type hierarchy needs a class, interface or type \(or a method, for overrides\)$/,
+    ],
+    [
+      'typeHierarchy on a Python function',
+      'typeHierarchy',
+      () => ({ repo: pyRepo, ...at(py, 'shapes/geometry.py', 48, 'count_down'), direction: 'subtypes' }),
+      /^count_down is a function: a type hierarchy needs a class, interface or type/,
+    ],
+  ];
+
+  for (const [what, tool, args, expected] of cases) {
+    test(`${what}: {"error"} with isError, and the server keeps answering`, async () => {
+      const r = await raw(tool, args());
+      assert.equal(r.isError, true, `${tool} ${JSON.stringify(args())} answered ${JSON.stringify(r.result)}`);
+      assert.deepEqual(Object.keys(r.result), ['error']);
+      assert.match(r.result.error, expected);
+      assert.doesNotMatch(r.result.error, /\n/, 'one line');
+      await stillServes();
+    });
+  }
+});
+
+describe('on the command line', () => {
+  /** `sextant ARGS --json` in a repository's worktree, which must succeed. */
+  function json(root: string, args: string[]): any {
+    const r = sextant([...args, '--json'], { env, cwd: root });
+    assert.equal(r.code, 0, `sextant ${args.join(' ')}: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  }
+
+  function text(root: string, args: string[]): string[] {
+    const r = sextant(args, { env, cwd: root });
+    assert.equal(r.code, 0, `sextant ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trimEnd().split('\n');
+  }
+
+  function fails(args: string[], code: number, expected: RegExp, cwd = ts): void {
+    const r = sextant(args, { env, cwd });
+    assert.equal(r.code, code, `sextant ${args.join(' ')}: exit ${r.code}, stderr ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, /^sextant \w+: /);
+    assert.match(lines[0]!, expected);
+  }
+
+  const pos = (root: string, path: string, line: number, needle: string) => {
+    const p = at(root, path, line, needle);
+    return `${p.path}:${p.line}:${p.column}`;
+  };
+
+  test('sextant calls --json answers what callHierarchy answers, with --outgoing, --depth and --references', async () => {
+    const report = at(ts, 'src/geometry.ts', 22, 'report');
+    const cli = json(ts, ['calls', pos(ts, 'src/geometry.ts', 22, 'report'), '--outgoing', '--depth', '2', '--references']);
+    const mcp = await ok('callHierarchy', { repo: tsRepo, ...report, direction: 'outgoing', depth: 2, include_references: true });
+    assert.deepEqual(cli, mcp);
+    const pyCli = json(py, ['calls', pos(py, 'shapes/geometry.py', 10, 'format_area')]);
+    assert.deepEqual(pyCli, await incoming(pyRepo, py, 'shapes/geometry.py', 10, 'format_area'));
+    // --repo from outside the worktree: the path is then repository-relative.
+    const named = json(scratch, ['calls', pos(ts, 'src/geometry.ts', 37, 'countDown'), '--repo', tsRepo, '--depth', '9']);
+    assert.equal(named.depth, 5);
+    assert.equal(named.depth_clamped, true);
+    assert.equal(named.calls[0].cycle, true);
+  });
+
+  test('sextant calls prints one caller a line, with the count of ranges and what was left out', () => {
+    const lines = text(ts, ['calls', pos(ts, 'src/geometry.ts', 20, 'describe')]);
+    assert.equal(lines.length, 3, lines.join('\n'));
+    assert.deepEqual(lines.slice(0, 2), [
+      `variable describe  ${pos(ts, 'src/geometry.ts', 20, 'describe')}`,
+      `  <- function report  ${pos(ts, 'src/geometry.ts', 22, 'report')}  ×1`,
+    ]);
+    // shapes.map(describe), line 23.
+    assert.match(lines[2]!, /^ {2}1 mention.* not calls left out \(--references shows them\)$/);
+    const down = text(py, ['calls', pos(py, 'shapes/geometry.py', 48, 'count_down'), '--outgoing', '--depth', '2']);
+    assert.deepEqual(down, [
+      `function count_down  ${pos(py, 'shapes/geometry.py', 48, 'count_down')}`,
+      `  -> function count_down  ${pos(py, 'shapes/geometry.py', 48, 'count_down')}  ×1  (cycle)`,
+    ]);
+  });
+
+  test('sextant types --json answers what typeHierarchy answers; the text shows the tree', async () => {
+    const cli = json(ts, ['types', pos(ts, 'src/shapes.ts', 26, 'Polygon'), '--subtypes', '--depth', '3']);
+    assert.deepEqual(cli, await hierarchy(tsRepo, ts, 'src/shapes.ts', 26, 'Polygon', 'subtypes', 3));
+    const up = json(py, ['types', pos(py, 'shapes/base.py', 4, 'Shape')]);
+    assert.deepEqual(up, await hierarchy(pyRepo, py, 'shapes/base.py', 4, 'Shape', 'supertypes'));
+    assert.deepEqual(text(ts, ['types', pos(ts, 'src/shapes.ts', 26, 'Polygon'), '--subtypes', '--depth', '3']), [
+      `class Polygon  ${pos(ts, 'src/shapes.ts', 26, 'Polygon')}`,
+      `  v class Rectangle  ${pos(ts, 'src/shapes.ts', 35, 'Rectangle')}`,
+      `    v class Square  ${pos(ts, 'src/shapes.ts', 54, 'Square')}`,
+      `      v class Cube  ${pos(ts, 'src/shapes.ts', 71, 'Cube')}`,
+    ]);
+    const abc = text(py, ['types', pos(py, 'shapes/base.py', 4, 'Shape')]);
+    assert.equal(abc.length, 2);
+    assert.match(abc[1]!, /^ {2}\^ unknown ABC {2}\(outside the indexed code: python-stdlib@[\d.]+\)$/);
+  });
+
+  test('calls and types: missing or malformed positions and unknown options are usage errors (exit 2)', () => {
+    const countDown = pos(ts, 'src/geometry.ts', 37, 'countDown');
+    fails(['calls'], 2, /pass a position PATH:LINE:COL \(usage: sextant calls/);
+    fails(['calls', 'countDown'], 2, /pass a position PATH:LINE:COL/);
+    fails(['calls', 'src/geometry.ts:37'], 2, /has a line but no column: write PATH:LINE:COL/);
+    fails(['calls', countDown, '--depth', '0'], 2, /--depth must be a number/);
+    fails(['calls', countDown, '--depth', 'deep'], 2, /--depth must be a number/);
+    fails(['calls', countDown, '--direction', 'outgoing'], 2, /Unknown option '--direction'.*sextant calls --help/);
+    fails(['calls', countDown, 'extra'], 2, /unexpected argument "extra"/);
+    fails(['types'], 2, /pass a position PATH:LINE:COL \(usage: sextant types/);
+    fails(['types', 'Shape'], 2, /pass a position PATH:LINE:COL/);
+    fails(['types', pos(ts, 'src/shapes.ts', 2, 'Shape'), '--depth', '0'], 2, /--depth must be a number/);
+    fails(['types', pos(ts, 'src/shapes.ts', 2, 'Shape'), '--supertypes'], 2, /Unknown option '--supertypes'.*sextant types --help/);
+  });
+
+  test('calls and types on the wrong kind of symbol, or an unknown repository: one line, exit 1', () => {
+    fails(['calls', pos(ts, 'src/shapes.ts', 13, 'name')], 1, /name is a property, not a function, method or constructor/);
+    fails(['calls', pos(py, 'shapes/geometry.py', 48, 'n:')], 1, /n is a parameter, not a function/, py);
+    fails(['types', pos(ts, 'src/geometry.ts', 37, 'countDown')], 1, /countDown is a function: a type hierarchy needs a class/);
+    fails(['calls', pos(ts, 'src/geometry.ts', 37, 'countDown'), '--repo', 'nope'], 1, /unknown repository "nope"/, scratch);
+  });
+});
