@@ -1,6 +1,6 @@
 // One adapter over the registry's database engines. Engine differences are
 // capability flags here, never `if (sqlite)` chains in queries or migrations.
-import type { ColumnDataType, Kysely } from 'kysely';
+import type { ColumnDataType, Insertable, Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 export interface EngineCapabilities {
@@ -22,6 +22,17 @@ export interface Engine {
   db: Kysely<Database>;
   /** Bytes the whole registry occupies. */
   sizeBytes(): Promise<number>;
+  /**
+   * Inserts many rows inside the transaction `trx`. Ingest writes hundreds of
+   * thousands of rows; each engine has a faster way than building one huge
+   * statement per batch through the query builder.
+   */
+  insertRows<T extends keyof Database & string>(
+    trx: Transaction<Database>,
+    table: T,
+    rows: readonly Insertable<Database[T]>[],
+    options?: { ignoreConflicts?: boolean },
+  ): Promise<void>;
   /**
    * Refreshes the statistics the query planner chooses indexes by. Without
    * them SQLite walks every file of an index to find one symbol's definitions.

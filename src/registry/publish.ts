@@ -53,12 +53,11 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (const chunk of chunks(input.files, Math.floor(engine.capabilities.maxParameters / 5))) {
-      await trx
-        .insertInto('index_files')
-        .values(chunk.map((f) => ({ index_id: id, path: f.path, blob_sha: f.blobSha, document_id: f.documentId, language: f.language })))
-        .execute();
-    }
+    await engine.insertRows(
+      trx,
+      'index_files',
+      input.files.map((f) => ({ index_id: id, path: f.path, blob_sha: f.blobSha, document_id: f.documentId, language: f.language })),
+    );
     await trx
       .updateTable('indexes')
       .set({ state: 'published', storage_bytes: await indexStorageBytes(trx, id) })

@@ -95,13 +95,12 @@ export class RegistryWriter {
   async writeBlobs(blobs: readonly NewBlob[]): Promise<void> {
     if (blobs.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      for (const chunk of chunks(blobs, Math.floor(this.engine.capabilities.maxParameters / 4))) {
-        await trx
-          .insertInto('blobs')
-          .values(chunk.map((b) => ({ sha: b.sha, content: b.content, byte_size: b.byteSize, skipped: b.skipped })))
-          .onConflict((oc) => oc.column('sha').doNothing())
-          .execute();
-      }
+      await this.engine.insertRows(
+        trx,
+        'blobs',
+        blobs.map((b) => ({ sha: b.sha, content: b.content, byte_size: b.byteSize, skipped: b.skipped })),
+        { ignoreConflicts: true },
+      );
     });
   }
 
@@ -110,7 +109,6 @@ export class RegistryWriter {
     return this.db.transaction().execute(async (trx) => {
       const ids: number[] = [];
       const symbolIds = await this.intern(trx, docs);
-      const max = this.engine.capabilities.maxParameters;
       for (const doc of docs) {
         const existing = await trx.selectFrom('documents').select('id').where('content_hash', '=', doc.contentHash).executeTakeFirst();
         if (existing) {
@@ -131,58 +129,49 @@ export class RegistryWriter {
           .executeTakeFirstOrThrow();
         ids.push(id);
         const idOf = (s: string) => symbolIds.get(s)!;
-        for (const chunk of chunks(doc.refs, Math.floor(max / 4))) {
-          await trx
-            .insertInto('symbol_refs')
-            .values(
-              chunk.map((r) => ({ symbol_id: idOf(r.symbol), document_id: id, has_definition: r.hasDefinition ? 1 : 0, ranges: r.ranges })),
-            )
-            .execute();
-        }
-        for (const chunk of chunks(doc.definitions, Math.floor(max / 19))) {
-          await trx
-            .insertInto('definitions')
-            .values(
-              chunk.map((d) => ({
-                document_id: id,
-                symbol_id: idOf(d.symbol),
-                name: d.name,
-                kind: d.kind,
-                callable: d.callable ? 1 : 0,
-                container: d.container,
-                start_line: d.range[0],
-                start_char: d.range[1],
-                end_line: d.range[2],
-                end_char: d.range[3],
-                enclosing_start_line: d.enclosing?.[0] ?? null,
-                enclosing_start_char: d.enclosing?.[1] ?? null,
-                enclosing_end_line: d.enclosing?.[2] ?? null,
-                enclosing_end_char: d.enclosing?.[3] ?? null,
-                enclosing_source: d.enclosingSource,
-                min_arguments: d.parameters?.[0] ?? null,
-                max_arguments: d.parameters && Number.isFinite(d.parameters[1]) ? d.parameters[1] : null,
-                signature: d.signature,
-                documentation: d.documentation,
-              })),
-            )
-            .execute();
-        }
-        for (const chunk of chunks(doc.relationships, Math.floor(max / 7))) {
-          await trx
-            .insertInto('relationships')
-            .values(
-              chunk.map((r) => ({
-                document_id: id,
-                symbol_id: idOf(r.symbol),
-                target_symbol_id: idOf(r.target),
-                is_implementation: r.isImplementation ? 1 : 0,
-                is_reference: r.isReference ? 1 : 0,
-                is_type_definition: r.isTypeDefinition ? 1 : 0,
-                is_definition: r.isDefinition ? 1 : 0,
-              })),
-            )
-            .execute();
-        }
+        await this.engine.insertRows(
+          trx,
+          'symbol_refs',
+          doc.refs.map((r) => ({ symbol_id: idOf(r.symbol), document_id: id, has_definition: r.hasDefinition ? 1 : 0, ranges: r.ranges })),
+        );
+        await this.engine.insertRows(
+          trx,
+          'definitions',
+          doc.definitions.map((d) => ({
+            document_id: id,
+            symbol_id: idOf(d.symbol),
+            name: d.name,
+            kind: d.kind,
+            callable: d.callable ? 1 : 0,
+            container: d.container,
+            start_line: d.range[0],
+            start_char: d.range[1],
+            end_line: d.range[2],
+            end_char: d.range[3],
+            enclosing_start_line: d.enclosing?.[0] ?? null,
+            enclosing_start_char: d.enclosing?.[1] ?? null,
+            enclosing_end_line: d.enclosing?.[2] ?? null,
+            enclosing_end_char: d.enclosing?.[3] ?? null,
+            enclosing_source: d.enclosingSource,
+            min_arguments: d.parameters?.[0] ?? null,
+            max_arguments: d.parameters && Number.isFinite(d.parameters[1]) ? d.parameters[1] : null,
+            signature: d.signature,
+            documentation: d.documentation,
+          })),
+        );
+        await this.engine.insertRows(
+          trx,
+          'relationships',
+          doc.relationships.map((r) => ({
+            document_id: id,
+            symbol_id: idOf(r.symbol),
+            target_symbol_id: idOf(r.target),
+            is_implementation: r.isImplementation ? 1 : 0,
+            is_reference: r.isReference ? 1 : 0,
+            is_type_definition: r.isTypeDefinition ? 1 : 0,
+            is_definition: r.isDefinition ? 1 : 0,
+          })),
+        );
       }
       return ids;
     });
@@ -210,11 +199,12 @@ export class RegistryWriter {
     if (this.symbolIds.size + missing.length > SYMBOL_CACHE_LIMIT) this.symbolIds.clear();
     const chunkSize = this.engine.capabilities.maxParameters - 1;
     for (const chunk of chunks(missing, chunkSize)) {
-      await trx
-        .insertInto('symbols')
-        .values(chunk.map((symbol) => ({ symbol })))
-        .onConflict((oc) => oc.column('symbol').doNothing())
-        .execute();
+      await this.engine.insertRows(
+        trx,
+        'symbols',
+        chunk.map((symbol) => ({ symbol })),
+        { ignoreConflicts: true },
+      );
       const rows = await trx.selectFrom('symbols').select(['id', 'symbol']).where('symbol', 'in', chunk).execute();
       for (const r of rows) {
         result.set(r.symbol, r.id);

@@ -1,23 +1,28 @@
 // Reference kinds and declarations for TypeScript and JavaScript, from the
 // TypeScript parser (syntax only: no program, no type checker, so it is fast).
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type * as ts from 'typescript';
 import { RefKindCode } from '../registry/payload.js';
 import { SyntaxFacts } from './facts.js';
 
+// typescript is a 9 MB CommonJS module: imported from ESM, Node first scans
+// all of it for its exports (about 0.2 s); required, it is only compiled.
+const tsc = createRequire(import.meta.url)('typescript') as typeof ts;
+
 const SCRIPT_KIND: Record<string, ts.ScriptKind> = {
-  '.ts': ts.ScriptKind.TS,
-  '.mts': ts.ScriptKind.TS,
-  '.cts': ts.ScriptKind.TS,
-  '.tsx': ts.ScriptKind.TSX,
-  '.js': ts.ScriptKind.JS,
-  '.mjs': ts.ScriptKind.JS,
-  '.cjs': ts.ScriptKind.JS,
-  '.jsx': ts.ScriptKind.JSX,
+  '.ts': tsc.ScriptKind.TS,
+  '.mts': tsc.ScriptKind.TS,
+  '.cts': tsc.ScriptKind.TS,
+  '.tsx': tsc.ScriptKind.TSX,
+  '.js': tsc.ScriptKind.JS,
+  '.mjs': tsc.ScriptKind.JS,
+  '.cjs': tsc.ScriptKind.JS,
+  '.jsx': tsc.ScriptKind.JSX,
 };
 
 export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const ext = /\.[^./]+$/.exec(path)?.[0] ?? '.ts';
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, SCRIPT_KIND[ext] ?? ts.ScriptKind.TS);
+  const file = tsc.createSourceFile(path, text, tsc.ScriptTarget.Latest, true, SCRIPT_KIND[ext] ?? tsc.ScriptKind.TS);
   const facts = new SyntaxFacts();
   const position = (offset: number) => file.getLineAndCharacterOfPosition(offset);
   const record = (node: ts.Node, kind: number) => {
@@ -32,26 +37,35 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   // `super(...)`: a call of the base class the index has no occurrence for.
   const superCalls: ts.Node[] = [];
 
-  const visit = (node: ts.Node, inType: boolean, inImport: boolean): void => {
-    if (ts.isShorthandPropertyAssignment(node)) unrecorded.push(node.name);
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) superCalls.push(node.expression);
-    // Which overload a call means depends on its arguments; their count narrows it down.
-    if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && node.arguments && !node.arguments.some(ts.isSpreadElement)) {
-      const callee = calleeName(node.expression);
-      if (callee) {
-        const at = position(callee.getStart(file));
-        facts.setArgumentCount(at.line, at.character, node.arguments.length);
-      }
-    }
-    for (const doc of attachedDocs(node)) collectDocNames(doc, unrecorded);
-    if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
-      record(node, inImport ? RefKindCode.import : usage(node, inType));
+  // The walk runs over every node of every file, beside the indexer: it keeps
+  // its context (inside a type? an import?) in two variables rather than in a
+  // closure per node, and tests the common case, a name, first.
+  let inType = false;
+  let inImport = false;
+  const visit = (node: ts.Node): void => {
+    const kind = node.kind;
+    if (kind === tsc.SyntaxKind.Identifier || kind === tsc.SyntaxKind.PrivateIdentifier) {
+      record(node, inImport ? RefKindCode.import : usage(node as ts.Identifier, inType));
       return;
     }
-    if (inImport && ts.isStringLiteral(node)) {
+    if (inImport && kind === tsc.SyntaxKind.StringLiteral) {
       record(node, RefKindCode.import);
       return;
     }
+    if (kind === tsc.SyntaxKind.ShorthandPropertyAssignment) unrecorded.push((node as ts.ShorthandPropertyAssignment).name);
+    if (kind === tsc.SyntaxKind.CallExpression || kind === tsc.SyntaxKind.NewExpression) {
+      const call = node as ts.CallExpression | ts.NewExpression;
+      if (call.expression.kind === tsc.SyntaxKind.SuperKeyword) superCalls.push(call.expression);
+      // Which overload a call means depends on its arguments; their count narrows it down.
+      if (call.arguments && !call.arguments.some(tsc.isSpreadElement)) {
+        const callee = calleeName(call.expression);
+        if (callee) {
+          const at = position(callee.getStart(file));
+          facts.setArgumentCount(at.line, at.character, call.arguments.length);
+        }
+      }
+    }
+    for (const doc of attachedDocs(node)) collectDocNames(doc, unrecorded);
     const declared = declarationOf(node);
     if (declared) {
       const at = position(declared.name.getStart(file));
@@ -64,18 +78,21 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
           const p = position(n.getStart(file));
           return [p.line, p.character];
         }),
-        parameters: ts.isFunctionLike(node) ? parameterCounts(node) : undefined,
+        parameters: tsc.isFunctionLike(node) ? parameterCounts(node) : undefined,
       });
     }
-    const importing =
-      inImport ||
-      ts.isImportDeclaration(node) ||
-      ts.isImportEqualsDeclaration(node) ||
-      (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined);
-    const typing = inType || ts.isTypeNode(node) || ts.isHeritageClause(node);
-    ts.forEachChild(node, (child) => visit(child, typing, importing));
+    const outerType = inType;
+    const outerImport = inImport;
+    inImport ||=
+      kind === tsc.SyntaxKind.ImportDeclaration ||
+      kind === tsc.SyntaxKind.ImportEqualsDeclaration ||
+      (kind === tsc.SyntaxKind.ExportDeclaration && (node as ts.ExportDeclaration).moduleSpecifier !== undefined);
+    inType ||= kind === tsc.SyntaxKind.HeritageClause || tsc.isTypeNode(node);
+    tsc.forEachChild(node, visit);
+    inType = outerType;
+    inImport = outerImport;
   };
-  visit(file, false, false);
+  visit(file);
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
   for (const call of superCalls) {
     const base = baseClassName(call);
@@ -104,16 +121,16 @@ function attachedDocs(node: ts.Node): readonly ts.JSDoc[] {
 /** Names a doc comment refers to: {@link X}, @see X, @param x. */
 function collectDocNames(doc: ts.Node, out: ts.Node[]): void {
   const visit = (node: ts.Node): void => {
-    if ((ts.isJSDocLink(node) || ts.isJSDocLinkCode(node) || ts.isJSDocLinkPlain(node)) && node.name) out.push(rightmost(node.name));
-    else if (ts.isJSDocSeeTag(node) && node.name) out.push(rightmost(node.name.name));
-    else if (ts.isJSDocParameterTag(node) && ts.isIdentifier(node.name)) out.push(node.name);
-    ts.forEachChild(node, visit);
+    if ((tsc.isJSDocLink(node) || tsc.isJSDocLinkCode(node) || tsc.isJSDocLinkPlain(node)) && node.name) out.push(rightmost(node.name));
+    else if (tsc.isJSDocSeeTag(node) && node.name) out.push(rightmost(node.name.name));
+    else if (tsc.isJSDocParameterTag(node) && tsc.isIdentifier(node.name)) out.push(node.name);
+    tsc.forEachChild(node, visit);
   };
   visit(doc);
 }
 
 function rightmost(name: ts.EntityName | ts.JSDocMemberName): ts.Node {
-  return ts.isIdentifier(name) ? name : ts.isQualifiedName(name) ? name.right : name.right;
+  return tsc.isIdentifier(name) ? name : tsc.isQualifiedName(name) ? name.right : name.right;
 }
 
 /**
@@ -125,8 +142,8 @@ function rightmost(name: ts.EntityName | ts.JSDocMemberName): ts.Node {
  */
 function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: SyntaxFacts): void {
   for (const name of names) {
-    if (!ts.isIdentifier(name) || (name.parent && ts.isQualifiedName(name.parent) && name.parent.right === name)) continue;
-    const target = ts.isJSDocParameterTag(name.parent)
+    if (!tsc.isIdentifier(name) || (name.parent && tsc.isQualifiedName(name.parent) && name.parent.right === name)) continue;
+    const target = tsc.isJSDocParameterTag(name.parent)
       ? parameterNamed(name.parent.parent?.parent, name.text)
       : declarationInScope(name, name.text);
     if (!target || target === name) continue;
@@ -140,7 +157,7 @@ function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: Sy
 
 /** The parameter named `text` of a function-like node (what a @param tag documents). */
 function parameterNamed(host: ts.Node | undefined, text: string): ts.Node | undefined {
-  if (!host || !ts.isFunctionLike(host)) return undefined;
+  if (!host || !tsc.isFunctionLike(host)) return undefined;
   for (const p of host.parameters) {
     const found = bindingNamed(p.name, text);
     if (found) return found;
@@ -152,27 +169,33 @@ function parameterNamed(host: ts.Node | undefined, text: string): ts.Node | unde
 function declarationInScope(from: ts.Node, text: string): ts.Node | undefined {
   for (let scope: ts.Node | undefined = from.parent; scope; scope = scope.parent) {
     // A doc comment sits on its declaration: resolve from there.
-    if (ts.isJSDoc(scope)) continue;
-    if (ts.isFunctionLike(scope)) {
+    if (tsc.isJSDoc(scope)) continue;
+    if (tsc.isFunctionLike(scope)) {
       const parameter = parameterNamed(scope, text);
       if (parameter) return parameter;
-      if ((ts.isFunctionExpression(scope) || ts.isClassExpression(scope)) && scope.name?.text === text) return scope.name;
+      if ((tsc.isFunctionExpression(scope) || tsc.isClassExpression(scope)) && scope.name?.text === text) return scope.name;
     }
-    if (ts.isCatchClause(scope) && scope.variableDeclaration) {
+    if (tsc.isCatchClause(scope) && scope.variableDeclaration) {
       const found = bindingNamed(scope.variableDeclaration.name, text);
       if (found) return found;
     }
     if (
-      (ts.isForStatement(scope) || ts.isForInStatement(scope) || ts.isForOfStatement(scope)) &&
+      (tsc.isForStatement(scope) || tsc.isForInStatement(scope) || tsc.isForOfStatement(scope)) &&
       scope.initializer &&
-      ts.isVariableDeclarationList(scope.initializer)
+      tsc.isVariableDeclarationList(scope.initializer)
     ) {
       for (const d of scope.initializer.declarations) {
         const found = bindingNamed(d.name, text);
         if (found) return found;
       }
     }
-    if (ts.isBlock(scope) || ts.isSourceFile(scope) || ts.isModuleBlock(scope) || ts.isCaseClause(scope) || ts.isDefaultClause(scope)) {
+    if (
+      tsc.isBlock(scope) ||
+      tsc.isSourceFile(scope) ||
+      tsc.isModuleBlock(scope) ||
+      tsc.isCaseClause(scope) ||
+      tsc.isDefaultClause(scope)
+    ) {
       for (const statement of scope.statements) {
         const found = declaredBy(statement, text);
         if (found) return found;
@@ -184,7 +207,7 @@ function declarationInScope(from: ts.Node, text: string): ts.Node | undefined {
 
 /** The name `text` as declared by one statement. */
 function declaredBy(statement: ts.Statement, text: string): ts.Node | undefined {
-  if (ts.isVariableStatement(statement)) {
+  if (tsc.isVariableStatement(statement)) {
     for (const d of statement.declarationList.declarations) {
       const found = bindingNamed(d.name, text);
       if (found) return found;
@@ -192,34 +215,34 @@ function declaredBy(statement: ts.Statement, text: string): ts.Node | undefined 
     return undefined;
   }
   if (
-    (ts.isFunctionDeclaration(statement) ||
-      ts.isClassDeclaration(statement) ||
-      ts.isInterfaceDeclaration(statement) ||
-      ts.isTypeAliasDeclaration(statement) ||
-      ts.isEnumDeclaration(statement) ||
-      ts.isModuleDeclaration(statement) ||
-      ts.isImportEqualsDeclaration(statement)) &&
+    (tsc.isFunctionDeclaration(statement) ||
+      tsc.isClassDeclaration(statement) ||
+      tsc.isInterfaceDeclaration(statement) ||
+      tsc.isTypeAliasDeclaration(statement) ||
+      tsc.isEnumDeclaration(statement) ||
+      tsc.isModuleDeclaration(statement) ||
+      tsc.isImportEqualsDeclaration(statement)) &&
     statement.name &&
-    ts.isIdentifier(statement.name) &&
+    tsc.isIdentifier(statement.name) &&
     statement.name.text === text
   ) {
     return statement.name;
   }
-  if (ts.isImportDeclaration(statement) && statement.importClause) {
+  if (tsc.isImportDeclaration(statement) && statement.importClause) {
     const clause = statement.importClause;
     if (clause.name?.text === text) return clause.name;
     const bindings = clause.namedBindings;
-    if (bindings && ts.isNamespaceImport(bindings) && bindings.name.text === text) return bindings.name;
-    if (bindings && ts.isNamedImports(bindings)) return bindings.elements.find((e) => e.name.text === text)?.name;
+    if (bindings && tsc.isNamespaceImport(bindings) && bindings.name.text === text) return bindings.name;
+    if (bindings && tsc.isNamedImports(bindings)) return bindings.elements.find((e) => e.name.text === text)?.name;
   }
   return undefined;
 }
 
 /** The identifier named `text` in a binding name, destructuring patterns included. */
 function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
-  if (ts.isIdentifier(name)) return name.text === text ? name : undefined;
+  if (tsc.isIdentifier(name)) return name.text === text ? name : undefined;
   for (const element of name.elements) {
-    if (ts.isOmittedExpression(element)) continue;
+    if (tsc.isOmittedExpression(element)) continue;
     const found = bindingNamed(element.name, text);
     if (found) return found;
   }
@@ -232,25 +255,25 @@ function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
  */
 function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | undefined {
   if (
-    ts.isFunctionDeclaration(node) ||
-    ts.isFunctionExpression(node) ||
-    ts.isMethodDeclaration(node) ||
-    ts.isGetAccessorDeclaration(node) ||
-    ts.isSetAccessorDeclaration(node)
+    tsc.isFunctionDeclaration(node) ||
+    tsc.isFunctionExpression(node) ||
+    tsc.isMethodDeclaration(node) ||
+    tsc.isGetAccessorDeclaration(node) ||
+    tsc.isSetAccessorDeclaration(node)
   ) {
     return node.name ? { name: node.name, callable: true } : undefined;
   }
-  if (ts.isConstructorDeclaration(node)) {
-    const keyword = node.getChildren().find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword);
+  if (tsc.isConstructorDeclaration(node)) {
+    const keyword = node.getChildren().find((c) => c.kind === tsc.SyntaxKind.ConstructorKeyword);
     return keyword ? { name: keyword, callable: true } : undefined;
   }
   if (
-    ts.isClassDeclaration(node) ||
-    ts.isClassExpression(node) ||
-    ts.isInterfaceDeclaration(node) ||
-    ts.isEnumDeclaration(node) ||
-    ts.isModuleDeclaration(node) ||
-    ts.isTypeAliasDeclaration(node)
+    tsc.isClassDeclaration(node) ||
+    tsc.isClassExpression(node) ||
+    tsc.isInterfaceDeclaration(node) ||
+    tsc.isEnumDeclaration(node) ||
+    tsc.isModuleDeclaration(node) ||
+    tsc.isTypeAliasDeclaration(node)
   ) {
     return node.name ? { name: node.name, callable: false } : undefined;
   }
@@ -259,11 +282,11 @@ function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | un
   // `let`, a class field or an object-literal property calls on behalf of the
   // function or class around it. Any of them holding a function, an object or
   // a class expression contains declarations.
-  if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node) || ts.isPropertyAssignment(node)) && node.initializer) {
+  if ((tsc.isVariableDeclaration(node) || tsc.isPropertyDeclaration(node) || tsc.isPropertyAssignment(node)) && node.initializer) {
     const value = skipOuterExpressions(node.initializer);
-    const isFunction = ts.isArrowFunction(value) || ts.isFunctionExpression(value);
-    if (isFunction || ts.isObjectLiteralExpression(value) || ts.isClassExpression(value)) {
-      const isConst = ts.isVariableDeclaration(node) && (ts.getCombinedNodeFlags(node) & ts.NodeFlags.Const) !== 0;
+    const isFunction = tsc.isArrowFunction(value) || tsc.isFunctionExpression(value);
+    if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
+      const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
       return { name: node.name, callable: isFunction && isConst };
     }
   }
@@ -272,10 +295,10 @@ function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | un
 
 function skipOuterExpressions(node: ts.Expression): ts.Expression {
   while (
-    ts.isParenthesizedExpression(node) ||
-    ts.isAsExpression(node) ||
-    ts.isSatisfiesExpression(node) ||
-    ts.isTypeAssertionExpression(node)
+    tsc.isParenthesizedExpression(node) ||
+    tsc.isAsExpression(node) ||
+    tsc.isSatisfiesExpression(node) ||
+    tsc.isTypeAssertionExpression(node)
   ) {
     node = node.expression;
   }
@@ -285,14 +308,14 @@ function skipOuterExpressions(node: ts.Expression): ts.Expression {
 /** The name a call is made through: `f` in `f()`, `m` in `a.b.m()`. */
 function calleeName(expression: ts.Expression): ts.Node | undefined {
   const callee = skipOuterExpressions(expression);
-  if (ts.isIdentifier(callee)) return callee;
-  if (ts.isPropertyAccessExpression(callee)) return callee.name;
+  if (tsc.isIdentifier(callee)) return callee;
+  if (tsc.isPropertyAccessExpression(callee)) return callee.name;
   return undefined;
 }
 
 /** [required, most] arguments of a signature; most is Infinity with a rest parameter. */
 function parameterCounts(node: ts.SignatureDeclaration): [number, number] {
-  const parameters = node.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
+  const parameters = node.parameters.filter((p) => !(tsc.isIdentifier(p.name) && p.name.text === 'this'));
   const required = parameters.filter((p) => !p.questionToken && !p.initializer && !p.dotDotDotToken).length;
   return [required, parameters.some((p) => p.dotDotDotToken) ? Infinity : parameters.length];
 }
@@ -300,21 +323,21 @@ function parameterCounts(node: ts.SignatureDeclaration): [number, number] {
 /** The name in the `extends` clause of the class around a `super` call. */
 function baseClassName(node: ts.Node): ts.Node | undefined {
   let scope: ts.Node | undefined = node.parent;
-  while (scope && !ts.isClassLike(scope)) scope = scope.parent;
-  const extendsClause = scope?.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword);
+  while (scope && !tsc.isClassLike(scope)) scope = scope.parent;
+  const extendsClause = scope?.heritageClauses?.find((c) => c.token === tsc.SyntaxKind.ExtendsKeyword);
   const expression = extendsClause?.types[0]?.expression;
   if (!expression) return undefined;
-  return ts.isPropertyAccessExpression(expression) ? expression.name : expression;
+  return tsc.isPropertyAccessExpression(expression) ? expression.name : expression;
 }
 
 /** The names of the types a class or interface extends or implements. */
 function heritageNames(node: ts.Node): ts.Node[] {
-  if (!(ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) || !node.heritageClauses) return [];
+  if (!(tsc.isClassLike(node) || tsc.isInterfaceDeclaration(node)) || !node.heritageClauses) return [];
   const names: ts.Node[] = [];
   for (const clause of node.heritageClauses) {
     for (const type of clause.types) {
       const expression = type.expression;
-      names.push(ts.isPropertyAccessExpression(expression) ? expression.name : expression);
+      names.push(tsc.isPropertyAccessExpression(expression) ? expression.name : expression);
     }
   }
   return names;
@@ -323,15 +346,15 @@ function heritageNames(node: ts.Node): ts.Node[] {
 function usage(node: ts.Identifier | ts.PrivateIdentifier, inType: boolean): number {
   // The expression the name stands for: itself, or `a.name` when it is a member name.
   let expr: ts.Node = node;
-  if ((ts.isPropertyAccessExpression(expr.parent) || ts.isQualifiedName(expr.parent)) && nameOf(expr.parent) === expr) expr = expr.parent;
-  while (ts.isParenthesizedExpression(expr.parent) || ts.isNonNullExpression(expr.parent)) expr = expr.parent;
+  if ((tsc.isPropertyAccessExpression(expr.parent) || tsc.isQualifiedName(expr.parent)) && nameOf(expr.parent) === expr) expr = expr.parent;
+  while (tsc.isParenthesizedExpression(expr.parent) || tsc.isNonNullExpression(expr.parent)) expr = expr.parent;
   const parent = expr.parent;
   if (isWriteTarget(expr)) return RefKindCode.write;
   if (
-    ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.expression === expr) ||
-    (ts.isTaggedTemplateExpression(parent) && parent.tag === expr) ||
-    (ts.isDecorator(parent) && parent.expression === expr) ||
-    ((ts.isJsxOpeningElement(parent) || ts.isJsxSelfClosingElement(parent) || ts.isJsxClosingElement(parent)) && parent.tagName === expr)
+    ((tsc.isCallExpression(parent) || tsc.isNewExpression(parent)) && parent.expression === expr) ||
+    (tsc.isTaggedTemplateExpression(parent) && parent.tag === expr) ||
+    (tsc.isDecorator(parent) && parent.expression === expr) ||
+    ((tsc.isJsxOpeningElement(parent) || tsc.isJsxSelfClosingElement(parent) || tsc.isJsxClosingElement(parent)) && parent.tagName === expr)
   ) {
     return RefKindCode.call;
   }
@@ -339,7 +362,7 @@ function usage(node: ts.Identifier | ts.PrivateIdentifier, inType: boolean): num
 }
 
 function nameOf(node: ts.PropertyAccessExpression | ts.QualifiedName): ts.Node {
-  return ts.isPropertyAccessExpression(node) ? node.name : node.right;
+  return tsc.isPropertyAccessExpression(node) ? node.name : node.right;
 }
 
 /** Assignment targets, including destructuring assignments and ++/--. */
@@ -347,22 +370,22 @@ function isWriteTarget(expr: ts.Node): boolean {
   let node = expr;
   for (;;) {
     const parent = node.parent;
-    if (ts.isBinaryExpression(parent)) {
+    if (tsc.isBinaryExpression(parent)) {
       return parent.left === node && isAssignmentOperator(parent.operatorToken.kind);
     }
-    if (ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) {
-      return parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken;
+    if (tsc.isPrefixUnaryExpression(parent) || tsc.isPostfixUnaryExpression(parent)) {
+      return parent.operator === tsc.SyntaxKind.PlusPlusToken || parent.operator === tsc.SyntaxKind.MinusMinusToken;
     }
-    if ((ts.isForInStatement(parent) || ts.isForOfStatement(parent)) && parent.initializer === node) return true;
+    if ((tsc.isForInStatement(parent) || tsc.isForOfStatement(parent)) && parent.initializer === node) return true;
     // Destructuring assignment: climb through the literal that is the target.
     if (
-      ts.isShorthandPropertyAssignment(parent) ||
-      (ts.isPropertyAssignment(parent) && parent.initializer === node) ||
-      ts.isArrayLiteralExpression(parent) ||
-      ts.isSpreadElement(parent) ||
-      ts.isSpreadAssignment(parent) ||
-      ts.isObjectLiteralExpression(parent) ||
-      ts.isParenthesizedExpression(parent)
+      tsc.isShorthandPropertyAssignment(parent) ||
+      (tsc.isPropertyAssignment(parent) && parent.initializer === node) ||
+      tsc.isArrayLiteralExpression(parent) ||
+      tsc.isSpreadElement(parent) ||
+      tsc.isSpreadAssignment(parent) ||
+      tsc.isObjectLiteralExpression(parent) ||
+      tsc.isParenthesizedExpression(parent)
     ) {
       node = parent;
       continue;
@@ -372,5 +395,5 @@ function isWriteTarget(expr: ts.Node): boolean {
 }
 
 function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
-  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+  return kind >= tsc.SyntaxKind.FirstAssignment && kind <= tsc.SyntaxKind.LastAssignment;
 }

@@ -16,8 +16,9 @@ export function openSqlite(file: string): Engine {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 10000');
-  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('cache_size = -16384');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     name: 'sqlite',
     location: file,
@@ -38,6 +39,22 @@ export function openSqlite(file: string): Engine {
         }
       }
       return total;
+    },
+    // One prepared statement per table and column list, run once per row: the
+    // transaction is the connection's, which kysely holds for `trx`.
+    async insertRows(_trx, table, rows, options) {
+      if (rows.length === 0) return;
+      const columns = Object.keys(rows[0]!);
+      const key = `${table}\0${columns.join(',')}\0${options?.ignoreConflicts ? 1 : 0}`;
+      let statement = statements.get(key);
+      if (!statement) {
+        const verb = options?.ignoreConflicts ? 'insert or ignore' : 'insert';
+        statement = sqlite.prepare(
+          `${verb} into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+        );
+        statements.set(key, statement);
+      }
+      for (const row of rows) statement.run(...columns.map((c) => (row as Record<string, unknown>)[c]));
     },
     async refreshStatistics() {
       // A sampled ANALYZE: milliseconds even on a large registry.
