@@ -3,6 +3,7 @@
 // The output goes to a temporary directory outside the user's tree.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { getPriority, hostname, setPriority, tmpdir } from 'node:os';
 import { processAlive } from '../registry/repos.js';
 import { join } from 'node:path';
@@ -44,10 +45,24 @@ export interface IndexerInvocation {
  * the idle capacity instead of slowing the indexer down.
  */
 function yieldCpuToChildren(): void {
+  if (getPriority() >= YIELDED_NICENESS) return;
+  // On Linux a nice value belongs to a thread: V8's garbage collector and
+  // libuv's workers already run, so each thread of the process is reniced.
+  const threads = readdirSyncOrEmpty('/proc/self/task').map(Number);
+  for (const thread of threads.length ? threads : [0]) {
+    try {
+      setPriority(thread, YIELDED_NICENESS);
+    } catch {
+      // Not permitted, or the thread ended: it keeps its priority.
+    }
+  }
+}
+
+function readdirSyncOrEmpty(dir: string): string[] {
   try {
-    if (getPriority() < YIELDED_NICENESS) setPriority(YIELDED_NICENESS);
+    return readdirSync(dir);
   } catch {
-    // Not permitted here: run at the normal priority.
+    return [];
   }
 }
 const YIELDED_NICENESS = 10;
