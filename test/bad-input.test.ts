@@ -182,7 +182,7 @@ describe('on the command line', () => {
     fails(['def', 'make', '--repo', repo, '--bogus'], 2, /Unknown option '--bogus'.*sextant def --help/);
     fails(['def', 'make', 'extra', '--repo', repo], 2, /unexpected argument "extra"/);
     fails(['refs', 'make', '--repo', repo, '--kind', 'calls'], 2, /--kind must be one of/);
-    fails(['refs', 'make', '--repo', repo, '--limit', 'lots'], 2, /--limit must be a number/);
+    fails(['refs', 'make', '--repo', repo, '--limit', 'lots'], 2, /--limit must be a whole number >= 1/);
     fails(['bogus'], 2, /unknown command "bogus": run `sextant --help`/);
   });
 
@@ -202,7 +202,7 @@ describe('on the command line', () => {
     fails(['index', empty], 1, /has no commits yet: commit something first/);
     fails(['index', join(scratch, 'nowhere')], 1, /does not exist: pass the path of a git repository/);
     fails(['index', root, '--bogus'], 2, /Unknown option '--bogus'.*sextant index --help/);
-    fails(['index', root, '--timeout', '0'], 2, /--timeout must be a number/);
+    fails(['index', root, '--timeout', '0'], 2, /--timeout must be a number of seconds > 0/);
     fails(['index', root, '--repo', 'two words'], 1, /not a usable repository name/);
     // None of them registered anything.
     const all = sextant(['status', '--all', '--json'], { env });

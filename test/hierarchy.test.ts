@@ -298,8 +298,9 @@ describe('callHierarchy: TypeScript', () => {
     const cls = await incoming(tsRepo, ts, S, 12, 'Circle');
     assert.equal(label(cls.item), T('class', S, 12, 'Circle'));
     assert.deepEqual(calls(cls.calls), sites);
-    // The class is also named as a type (`: Circle`, `implements`...): mentions, left out and counted.
-    assert.ok(cls.references_omitted > 0);
+    // The class is also named as a type (`: Circle`) and imported: neither calls it nor hands it to a
+    // caller, so neither is a mention.
+    assert.equal(cls.references_omitted, 0);
     // Circle.scale's `new Circle(...)` is an outgoing call.
     const scale = await outgoing(tsRepo, ts, S, 21, 'scale');
     assert.deepEqual(
@@ -308,14 +309,20 @@ describe('callHierarchy: TypeScript', () => {
     );
   });
 
-  test('super(...) calls the base class: Square -> Rectangle -> Polygon', async () => {
+  test('super(...) calls the base constructor, or the base class when it declares none: Square -> Rectangle -> Polygon', async () => {
     const rectangle = await incoming(tsRepo, ts, S, 35, 'Rectangle');
     assert.deepEqual(calls(rectangle.calls), [
       { from: T('function', G, 58, 'unitRectangle'), ranges: [R(G, 59, 'Rectangle')] },
       { from: T('constructor', S, 57, 'constructor', 'Square'), ranges: [R(S, 58, 'super')] },
     ]);
     const square = await outgoing(tsRepo, ts, S, 57, 'constructor');
-    assert.deepEqual(calls(square.calls), [{ to: T('class', S, 35, 'Rectangle'), ranges: [R(S, 58, 'super')] }]);
+    assert.deepEqual(calls(square.calls), [{ to: T('constructor', S, 38, 'constructor', 'Rectangle'), ranges: [R(S, 58, 'super')] }]);
+    // ...and Rectangle's constructor counts Square's super() among its callers, beside `new Rectangle(1, 1)`.
+    const rectangleConstructor = await incoming(tsRepo, ts, S, 38, 'constructor');
+    assert.deepEqual(calls(rectangleConstructor.calls), [
+      { from: T('function', G, 58, 'unitRectangle'), ranges: [R(G, 59, 'Rectangle')] },
+      { from: T('constructor', S, 57, 'constructor', 'Square'), ranges: [R(S, 58, 'super')] },
+    ]);
     // Polygon declares no constructor: Rectangle's super() calls the class.
     const polygon = await incoming(tsRepo, ts, S, 26, 'Polygon');
     assert.deepEqual(calls(polygon.calls), [{ from: T('constructor', S, 38, 'constructor', 'Rectangle'), ranges: [R(S, 42, 'super')] }]);
@@ -426,7 +433,7 @@ describe('callHierarchy: Python', () => {
     }
   });
 
-  test('constructors: `Circle(...)` calls the class', async () => {
+  test('constructors: `Circle(...)` calls the class, and its __init__', async () => {
     const r = await incoming(pyRepo, py, 'shapes/circle.py', 6, 'Circle');
     assert.equal(label(r.item), P('class', 'shapes/circle.py', 6, 'Circle'));
     assert.deepEqual(calls(r.calls), [
@@ -434,11 +441,15 @@ describe('callHierarchy: Python', () => {
       { from: P('method', 'shapes/circle.py', 15, 'scale', 'Circle'), ranges: [R('shapes/circle.py', 16, 'Circle')] },
       { from: P('function', G, 42, 'make'), ranges: [R(G, 44, 'Circle')] },
     ]);
+    // Asked at __init__, the same call sites: calling the class runs it.
+    const init = await incoming(pyRepo, py, 'shapes/circle.py', 9, '__init__');
+    assert.deepEqual(calls(init.calls), calls(r.calls));
+    // Outgoing, a call of the class goes to its __init__, as `new C()` goes to C's constructor in TypeScript.
     const main = await outgoing(pyRepo, py, 'main.py', 6, 'main');
-    const classes = calls(main.calls).filter((c) => c.to!.startsWith('class '));
-    assert.deepEqual(classes, [
-      { to: P('class', 'shapes/circle.py', 6, 'Circle'), ranges: [R('main.py', 7, 'Circle')] },
-      { to: P('class', POLY, 28, 'Square'), ranges: [R('main.py', 9, 'Square')] },
+    const constructors = calls(main.calls).filter((c) => c.to!.startsWith('constructor '));
+    assert.deepEqual(constructors, [
+      { to: P('constructor', 'shapes/circle.py', 9, '__init__', 'Circle'), ranges: [R('main.py', 7, 'Circle')] },
+      { to: P('constructor', POLY, 31, '__init__', 'Square'), ranges: [R('main.py', 9, 'Square')] },
     ]);
   });
 
@@ -451,6 +462,7 @@ describe('callHierarchy: Python', () => {
     ]);
     const rectangle = await incoming(pyRepo, py, POLY, 17, '__init__');
     assert.deepEqual(calls(rectangle.calls), [
+      { from: P('function', G, 52, 'unit_rectangle'), ranges: [R(G, 53, 'Rectangle')] },
       { from: P('constructor', POLY, 31, '__init__', 'Square'), ranges: [R(POLY, 32, '__init__')] },
     ]);
   });
@@ -848,7 +860,7 @@ describe('on the command line', () => {
       `  <- function report  ${pos(ts, 'src/geometry.ts', 22, 'report')}  ×1`,
     ]);
     // shapes.map(describe), line 23.
-    assert.match(lines[2]!, /^ {2}1 mention.* not calls left out \(--references shows them\)$/);
+    assert.match(lines[2]!, /^ {2}left out: 1 mention that is not a call \(--references shows them\)$/);
     const down = text(py, ['calls', pos(py, 'shapes/geometry.py', 48, 'count_down'), '--outgoing', '--depth', '2']);
     assert.deepEqual(down, [
       `function count_down  ${pos(py, 'shapes/geometry.py', 48, 'count_down')}`,
@@ -877,13 +889,13 @@ describe('on the command line', () => {
     fails(['calls'], 2, /pass a position PATH:LINE:COL \(usage: sextant calls/);
     fails(['calls', 'countDown'], 2, /pass a position PATH:LINE:COL/);
     fails(['calls', 'src/geometry.ts:37'], 2, /has a line but no column: write PATH:LINE:COL/);
-    fails(['calls', countDown, '--depth', '0'], 2, /--depth must be a number/);
-    fails(['calls', countDown, '--depth', 'deep'], 2, /--depth must be a number/);
+    fails(['calls', countDown, '--depth', '0'], 2, /--depth must be a whole number >= 1/);
+    fails(['calls', countDown, '--depth', 'deep'], 2, /--depth must be a whole number >= 1/);
     fails(['calls', countDown, '--direction', 'outgoing'], 2, /Unknown option '--direction'.*sextant calls --help/);
     fails(['calls', countDown, 'extra'], 2, /unexpected argument "extra"/);
     fails(['types'], 2, /pass a position PATH:LINE:COL \(usage: sextant types/);
     fails(['types', 'Shape'], 2, /pass a position PATH:LINE:COL/);
-    fails(['types', pos(ts, 'src/shapes.ts', 2, 'Shape'), '--depth', '0'], 2, /--depth must be a number/);
+    fails(['types', pos(ts, 'src/shapes.ts', 2, 'Shape'), '--depth', '0'], 2, /--depth must be a whole number >= 1/);
     fails(['types', pos(ts, 'src/shapes.ts', 2, 'Shape'), '--supertypes'], 2, /Unknown option '--supertypes'.*sextant types --help/);
   });
 

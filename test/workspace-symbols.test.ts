@@ -324,8 +324,8 @@ describe('sextant symbols', () => {
     fails(['symbols'], 2, /what to search for is missing \(usage: sextant symbols QUERY/);
     fails(['symbols', '   '], 2, /what to search for is missing/);
     fails(['symbols', 'area', '--kind', 'methods'], 2, /--kind must be one of class, interface.*got "methods"/);
-    fails(['symbols', 'area', '--limit', '0'], 2, /--limit must be a number/);
-    fails(['symbols', 'area', '--limit', 'many'], 2, /--limit must be a number/);
+    fails(['symbols', 'area', '--limit', '0'], 2, /--limit must be a whole number >= 1/);
+    fails(['symbols', 'area', '--limit', 'many'], 2, /--limit must be a whole number >= 1/);
     fails(['symbols', 'area', 'circle'], 2, /unexpected argument "circle"/);
     fails(['symbols', 'area', '--bogus'], 2, /Unknown option '--bogus'.*sextant symbols --help/);
     fails(['symbols', 'area', '--repo', 'nope'], 1, /unknown repository "nope"/);

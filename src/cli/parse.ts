@@ -65,17 +65,22 @@ export function helpText(spec: CommandSpec): string {
   ].join('\n');
 }
 
-/** A whole number option within bounds. */
-export function numberOption(
-  value: string | boolean | undefined,
-  name: string,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number | undefined {
+/** A whole number option, at least `min` (larger values are left to the request, which clamps and says so). */
+export function wholeNumberOption(value: string | boolean | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || !Number.isFinite(n) || n < min || n > max) {
-    throw new UsageError(`--${name} must be a number between ${min} and ${max}, got "${String(value)}"`);
+  if (typeof value !== 'string' || !Number.isInteger(n) || n < min) {
+    throw new UsageError(`--${name} must be a whole number >= ${min}, got "${String(value)}"`);
+  }
+  return n;
+}
+
+/** A positive number of seconds, fractions allowed. */
+export function secondsOption(value: string | boolean | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isFinite(n) || n <= 0) {
+    throw new UsageError(`--${name} must be a number of seconds > 0, got "${String(value)}"`);
   }
   return n;
 }

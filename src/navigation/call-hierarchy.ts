@@ -8,14 +8,14 @@ import { posix } from 'node:path';
 import { UserError } from '../errors.js';
 import { SymbolRole } from '../scip/schema.js';
 import { isLocalSymbol } from '../scip/symbol.js';
-import { rangeContains, type Range as Range0 } from '../scip/range.js';
-import { RefKindCode } from '../registry/payload.js';
+import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
+import { decodeRanges, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import { openRepo, requirePrecise, type RepoContext } from './context.js';
 import { definitionsOf, isParameterSymbol, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
 import { referenceFamily } from './related.js';
-import { asSymbolKind, definitionRange, enclosingRange, location, range1 } from './locations.js';
+import { asSymbolKind, definitionRange, enclosingRange, location, range1, signatureLine } from './locations.js';
 
 export async function callHierarchy(lookups: Lookups, params: Params): Promise<Result> {
   const ctx = await openRepo(lookups, params.repo);
@@ -83,7 +83,7 @@ export function callItem(d: DefinitionRow): CallItem {
     ...range1(definitionRange(d)),
     range: span ? range1(span) : null,
     range_source: span ? ((d.enclosing_source as CallItem['range_source']) ?? 'index') : null,
-    detail: d.signature ? d.signature.split('\n', 1)[0]! : null,
+    detail: signatureLine(d.signature),
   };
 }
 
@@ -125,6 +125,8 @@ function externalItem(symbol: string, name: string): CallItem {
 }
 
 interface Use {
+  repo: string;
+  indexId: number;
   path: string;
   blob: string;
   documentId: number;
@@ -137,6 +139,7 @@ class CallWalker {
   truncated = false;
   omitted = 0;
   readonly notes = new Set<string>();
+  private indexes: number[] | undefined;
 
   constructor(
     private readonly lookups: Lookups,
@@ -152,15 +155,15 @@ class CallWalker {
         this.omitted++;
         continue;
       }
-      const definitions = await this.lookups.definitionsInFile(this.ctx.index.id, use.documentId, use.path);
+      const definitions = await this.lookups.definitionsInFile(use.indexId, use.documentId, use.path);
       const caller = innermostCaller(definitions, use.range);
-      const key = caller ? `${caller.symbol}\0${caller.path}` : `\0${use.path}`;
+      const key = caller ? `${caller.repo}\0${caller.symbol}\0${caller.path}` : `${use.repo}\0\0${use.path}`;
       let group = groups.get(key);
       if (!group) {
         const item = caller
           ? callItem(caller)
           : moduleItem(
-              this.ctx.repo.slug,
+              use.repo,
               use.path,
               definitions.find((d) => d.kind === 'module'),
             );
@@ -192,9 +195,10 @@ class CallWalker {
     const inFile = await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path);
     const groups = new Map<string, Use[]>();
     for (const o of document.occurrences) {
-      if (o.roles & SymbolRole.Definition || !rangeContains(extent, o.range)) continue;
-      if (o.range[0] === name[0] && o.range[1] === name[1]) continue;
-      // A call inside a nested function is that function's call, as its incoming side says.
+      if (o.roles & SymbolRole.Definition || !isCallOrMention(o.refKind) || !rangeContains(extent, o.range)) continue;
+      // Decorators come before the name: they are applied by the code around the definition.
+      if (comparePositions(o.range[0], o.range[1], name[0], name[1]) <= 0) continue;
+      // A call inside a nested function is that function's, as its incoming side says.
       const caller = innermostCaller(inFile, o.range);
       if (
         caller &&
@@ -203,33 +207,34 @@ class CallWalker {
         continue;
       }
       const symbol = document.symbols[o.symbol]!;
-      const isCall = o.refKind === RefKindCode.call;
-      if (!isCall && !this.includeReferences) continue;
       let uses = groups.get(symbol);
       if (!uses) groups.set(symbol, (uses = []));
-      uses.push({ path: target.path, blob: target.blob_sha, documentId: target.document_id, range: o.range, isCall });
+      uses.push({
+        repo: target.repo,
+        indexId: this.ctx.index.id,
+        path: target.path,
+        blob: target.blob_sha,
+        documentId: target.document_id,
+        range: o.range,
+        isCall: o.refKind === RefKindCode.call,
+      });
     }
-    // All callees resolved in one query, not one per callee.
-    const bySymbol = new Map<string, DefinitionRow[]>();
-    const globals = [...groups.keys()].filter((s) => !isLocalSymbol(s));
-    for (const d of [...inFile.filter((d) => isLocalSymbol(d.symbol)), ...(await definitionsOf(this.lookups, this.ctx, globals))]) {
-      const list = bySymbol.get(d.symbol);
-      if (list) list.push(d);
-      else bySymbol.set(d.symbol, [d]);
-    }
+    const callees = await this.resolveCallees(target, [...groups.keys()]);
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[] }[] = [];
-    for (const [symbol, uses] of groups) {
-      const definitions = bySymbol.get(symbol) ?? [];
-      const definition = pickCallable(definitions) ?? definitions[0];
+    for (const [symbol, all] of groups) {
+      const definition = callees.get(symbol);
       // A callee is something declared to be called: a function, method,
-      // constructor or class, or a variable declared with a function. Calling
-      // a parameter or a property that merely holds one is not a call
-      // hierarchy edge (a language server does not list it either); what is
-      // defined outside the index (library functions) is taken at its word.
+      // constructor or class, or a const holding a function. Calling a
+      // parameter or a property that merely holds one is not a call hierarchy
+      // edge (a language server does not list it either); what is defined
+      // outside the index (library functions) is taken at its word.
       const callable = definition
         ? definition.callable || definition.kind === 'class'
         : !isLocalSymbol(symbol) && !isParameterSymbol(symbol);
       if (!callable) continue;
+      const uses = this.includeReferences ? all : all.filter((u) => u.isCall);
+      this.omitted += all.length - uses.length;
+      if (uses.length === 0) continue;
       const first = uses[0]!.range;
       const fallbackName = (await this.lookups.lines(target.blob_sha))?.[first[0]]?.slice(first[1], first[3]) || symbol;
       resolved.push({ callee: definition ? callItem(definition) : externalItem(symbol, fallbackName), definition, uses });
@@ -247,6 +252,38 @@ class CallWalker {
     return calls;
   }
 
+  /**
+   * The definition each symbol called from `target` resolves to, in one query
+   * for all of them. A class called (`super(...)`, Python's `Circle(...)`)
+   * resolves to its constructor when it declares one, as `new C()` does.
+   */
+  private async resolveCallees(target: DefinitionRow, symbols: readonly string[]): Promise<Map<string, DefinitionRow>> {
+    const inFile = await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path);
+    const globals = symbols.filter((s) => !isLocalSymbol(s));
+    const constructors = globals.filter((s) => s.endsWith('#')).flatMap((s) => [`${s}\`<constructor>\`().`, `${s}__init__().`]);
+    const bySymbol = new Map<string, DefinitionRow[]>();
+    for (const d of [
+      ...inFile.filter((d) => isLocalSymbol(d.symbol)),
+      ...(await definitionsOf(this.lookups, this.ctx, [...globals, ...constructors])),
+    ]) {
+      const list = bySymbol.get(d.symbol);
+      if (list) list.push(d);
+      else bySymbol.set(d.symbol, [d]);
+    }
+    const out = new Map<string, DefinitionRow>();
+    for (const symbol of symbols) {
+      const own = bySymbol.get(symbol) ?? [];
+      const definition = pickCallable(own) ?? own[0];
+      const constructor =
+        definition?.kind === 'class'
+          ? [`${symbol}\`<constructor>\`().`, `${symbol}__init__().`].map((c) => bySymbol.get(c)?.[0]).find(Boolean)
+          : undefined;
+      const chosen = constructor ?? definition;
+      if (chosen) out.set(symbol, chosen);
+    }
+    return out;
+  }
+
   private take(): boolean {
     if (this.count >= this.limit) {
       this.truncated = true;
@@ -256,14 +293,21 @@ class CallWalker {
     return true;
   }
 
-  /** Where a definition is used, excluding its own declarations. */
+  /**
+   * Where a definition is called or mentioned as a value, in every repository
+   * of the registry (not its declarations, imports or uses as a type: those
+   * neither call it nor hand it to a caller).
+   */
   private async usesOf(target: DefinitionRow): Promise<Use[]> {
     const uses: Use[] = [];
+    const keep = (roles: number, refKind: number) => (roles & SymbolRole.Definition) === 0 && isCallOrMention(refKind);
     if (isLocalSymbol(target.symbol)) {
       const document = await this.lookups.document(target.document_id);
       for (const o of document.occurrences) {
-        if (document.symbols[o.symbol] !== target.symbol || o.roles & SymbolRole.Definition) continue;
+        if (document.symbols[o.symbol] !== target.symbol || !keep(o.roles, o.refKind)) continue;
         uses.push({
+          repo: target.repo,
+          indexId: this.ctx.index.id,
           path: target.path,
           blob: target.blob_sha,
           documentId: target.document_id,
@@ -273,12 +317,17 @@ class CallWalker {
       }
       return uses;
     }
-    const family = await referenceFamily(this.lookups, [this.ctx.index.id], [target.symbol]);
-    const ids = [...(await this.lookups.symbolIds(family.symbols)).values()];
-    for (const row of await this.lookups.symbolRefs(this.ctx.index.id, ids)) {
-      for (const r of row.ranges) {
-        if (r.roles & SymbolRole.Definition) continue;
+    const indexes = await this.allIndexes();
+    const family = await referenceFamily(this.lookups, indexes, [target.symbol]);
+    const ids = await this.lookups.symbolIds(family.symbols);
+    const symbolOf = new Map([...ids].map(([symbol, id]) => [id, symbol]));
+    for (const row of await this.lookups.symbolRefs(indexes, [...ids.values()])) {
+      const callsOnly = family.callsOnly.has(symbolOf.get(row.symbol_id)!);
+      for (const r of decodeRanges(row.ranges)) {
+        if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
         uses.push({
+          repo: row.repo,
+          indexId: row.index_id,
           path: row.path,
           blob: row.blob_sha,
           documentId: row.document_id,
@@ -290,9 +339,15 @@ class CallWalker {
     return uses;
   }
 
+  /** This repository's index and every other repository's current one. */
+  private async allIndexes(): Promise<number[]> {
+    this.indexes ??= [this.ctx.index.id, ...(await this.lookups.otherCurrentIndexes(this.ctx.repo.id))];
+    return this.indexes;
+  }
+
   private async callRange(use: Use): Promise<CallRange> {
     const lines = await this.lookups.lines(use.blob);
-    return { ...location(this.ctx.repo.slug, use.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
+    return { ...location(use.repo, use.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
   }
 }
 
@@ -307,6 +362,8 @@ function innermostCaller(definitions: readonly DefinitionRow[], range: Range0): 
     if (!d.callable && d.kind !== 'class') continue;
     const extent = enclosingRange(d);
     if (!extent || !rangeContains(extent, range)) continue;
+    // A decorator, before the name, is applied by the code around the definition.
+    if (comparePositions(range[0], range[1], d.start_line, d.start_char) < 0) continue;
     const size = extentSize(d);
     if (size < bestSize) {
       best = d;
@@ -324,4 +381,9 @@ function sortGroups<T>(items: T[], item: (t: T) => CallItem): T[] {
     const py = y.path ?? '\uffff';
     return px < py ? -1 : px > py ? 1 : (x.line ?? 0) - (y.line ?? 0) || x.name.localeCompare(y.name);
   });
+}
+
+/** A call, or a mention as a value (`shapes.map(describe)`): what a call hierarchy lists. */
+function isCallOrMention(refKind: number): boolean {
+  return refKind === RefKindCode.call || refKind === RefKindCode.identifier || refKind === RefKindCode.write;
 }

@@ -162,6 +162,9 @@ function dedupe(rows: DefinitionRow[]): DefinitionRow[] {
 
 /** Says where an undefined symbol comes from: an external package, usually. */
 export function undefinedSymbolMessage(symbols: readonly string[]): string {
+  if (symbols.every(isLocalSymbol)) {
+    return 'the index records no declaration for this local name (the indexer gave its declaration another symbol, as scip-typescript does for methods of object literals)';
+  }
   const packages = new Set<string>();
   for (const s of symbols) {
     try {

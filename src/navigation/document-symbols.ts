@@ -4,7 +4,7 @@ import { rangeContains, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { DocumentSymbol, Params, Result } from '../protocol/document-symbols.js';
 import { openFile, openRepo, requirePrecise } from './context.js';
-import { asSymbolKind, definitionRange, enclosingRange, range1 } from './locations.js';
+import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } from './locations.js';
 
 /** Kinds an outline leaves out: they belong to the signature of what they are in. */
 const HIDDEN: ReadonlySet<string> = new Set(['parameter', 'type_parameter']);
@@ -56,7 +56,7 @@ export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
         name: row.name,
         kind: asSymbolKind(row.kind),
         symbol: row.symbol,
-        detail: row.signature ? firstLine(row.signature) : null,
+        detail: signatureLine(row.signature),
         range: range1(span),
         selection_range: range1(name),
         children: [],
@@ -86,9 +86,4 @@ function ownerOf(symbol: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!;
-  return line.length > 160 ? line.slice(0, 159) + '…' : line;
 }

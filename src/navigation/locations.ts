@@ -34,3 +34,11 @@ export function enclosingRange(d: DefinitionRow): Range0 | undefined {
 export function asSymbolKind(kind: string): SymbolKind {
   return (SYMBOL_KINDS as readonly string[]).includes(kind) ? (kind as SymbolKind) : 'unknown';
 }
+
+/** The line of a signature that names the symbol, past any decorator lines (`@abstractmethod`), shortened for a summary. */
+export function signatureLine(signature: string | null): string | null {
+  if (!signature) return null;
+  const lines = signature.split('\n');
+  const line = (lines.find((l) => !l.trimStart().startsWith('@')) ?? lines[0]!).trim();
+  return line.length > 160 ? line.slice(0, 159) + '…' : line;
+}

@@ -1,12 +1,12 @@
 // References of symbols: by position or by exact name, with their kinds.
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
-import { DERIVED_ROLE, REF_KINDS } from '../registry/payload.js';
-import type { Lookups } from '../registry/lookups.js';
+import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, rangeRecords, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
+import type { Lookups, SymbolRefsRow } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { openRepo, requirePrecise, type FileContext } from './context.js';
 import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
-import { classOfConstructorCall, referenceFamily } from './related.js';
+import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
 
@@ -45,55 +45,105 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
     file = at.file;
   }
 
-  // Collected bare, previews added only to what is returned.
-  const found: {
-    path: string;
-    blob: string | null;
-    range: Range;
-    kind: Reference['kind'];
-    symbol: string;
-    derived: boolean;
-  }[] = [];
-  const seen = new Set<string>();
-  const add = (path: string, blob: string | null, r: Range, roles: number, refKind: number, symbol: string) => {
+  // References are walked group by group (a file of a repository), in the
+  // order they are returned: this repository first, then the others, files
+  // in path order, positions in order. Only what is returned becomes an
+  // object with a preview; the rest is counted in place, so a symbol with
+  // thousands of references costs little more than one with two hundred.
+  const wanted = (roles: number, refKind: number, symbol: string): Reference['kind'] | undefined => {
     const isDefinition = (roles & SymbolRole.Definition) !== 0;
+    if (isDefinition && (family.usesOnly.has(symbol) || !params.include_declaration)) return undefined;
     const kind = isDefinition ? 'definition' : (REF_KINDS[refKind] ?? 'identifier');
-    if (isDefinition && !params.include_declaration) return;
-    if (params.kind && kind !== params.kind) return;
-    const key = `${path}\0${r.join(',')}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    found.push({ path, blob, range: r, kind, symbol, derived: (roles & DERIVED_ROLE) !== 0 });
+    if (family.callsOnly.has(symbol) && kind !== 'call') return undefined;
+    return params.kind && kind !== params.kind ? undefined : kind;
   };
-
-  // Local symbols live in one document: their references are its occurrences.
+  const groups: Group[] = [];
+  let symbolOf: ReadonlyMap<number, string> = new Map();
+  let family: ReferenceFamily = { symbols: [], usesOnly: new Set(), callsOnly: new Set() };
   const locals = symbols.filter(isLocalSymbol);
   if (locals.length && file) {
+    // Local symbols live in one document: their references are its occurrences.
+    const records: Found[] = [];
     for (const o of file.document.occurrences) {
       const symbol = file.document.symbols[o.symbol]!;
-      if (locals.includes(symbol)) add(file.file.path, file.file.blob_sha, o.range, o.roles, o.refKind, symbol);
+      const kind = locals.includes(symbol) ? wanted(o.roles, o.refKind, symbol) : undefined;
+      if (kind) records.push({ range: o.range, kind, symbol, derived: (o.roles & DERIVED_ROLE) !== 0 });
     }
+    groups.push({ repo: ctx.repo.slug, path: file.file.path, blob: file.file.blob_sha, rows: [], records });
   }
   const globals = symbols.filter((s) => !isLocalSymbol(s));
   if (globals.length) {
-    const family = await referenceFamily(lookups, [ctx.index.id], globals);
-    const ids = [...(await lookups.symbolIds(family.symbols)).values()];
-    for (const row of await lookups.symbolRefs(ctx.index.id, ids)) {
-      const usesOnly = family.usesOnly.has(row.symbol);
-      for (const r of row.ranges) {
-        if (usesOnly && r.roles & SymbolRole.Definition) continue;
-        add(row.path, row.blob_sha, r.range, r.roles, r.refKind, row.symbol);
+    // The same global symbol is the same entity in every repository of the registry.
+    const indexes = [ctx.index.id, ...(await lookups.otherCurrentIndexes(ctx.repo.id))];
+    family = await referenceFamily(lookups, indexes, globals);
+    const ids = await lookups.symbolIds(family.symbols);
+    symbolOf = new Map([...ids].map(([symbol, id]) => [id, symbol]));
+    for (const row of await lookups.symbolRefs(indexes, [...ids.values()])) {
+      const last = groups[groups.length - 1];
+      if (last && last.repo === row.repo && last.path === row.path) last.rows.push(row);
+      else groups.push({ repo: row.repo, path: row.path, blob: row.blob_sha, rows: [row], records: [] });
+    }
+    const here = (g: Group) => (g.repo === ctx.repo.slug ? 0 : 1);
+    groups.sort(
+      (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
+    );
+    // Merge a local group into the global group of the same file, if any.
+    for (let i = 1; i < groups.length; i++) {
+      const [prev, cur] = [groups[i - 1]!, groups[i]!];
+      if (prev.repo === cur.repo && prev.path === cur.path) {
+        prev.rows.push(...cur.rows);
+        prev.records.push(...cur.records);
+        groups.splice(i--, 1);
       }
     }
   }
-  found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.range[0] - b.range[0] || a.range[1] - b.range[1]));
+
+  let total = 0;
+  const picked: { group: Group; found: Found }[] = [];
+  for (const group of groups) {
+    const single = group.rows.length + (group.records.length ? 1 : 0) <= 1;
+    if (single && picked.length >= limit) {
+      // Nothing more will be returned: count without building anything.
+      total += group.records.length;
+      for (const row of group.rows) {
+        const ints = rangeRecords(row.ranges);
+        const symbol = symbolOf.get(row.symbol_id)!;
+        for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
+          const flags = ints[i + 4]!;
+          if (wanted(rolesOf(flags), refKindOf(flags), symbol)) total++;
+        }
+      }
+      continue;
+    }
+    const records = [...group.records];
+    for (const row of group.rows) {
+      const ints = rangeRecords(row.ranges);
+      const symbol = symbolOf.get(row.symbol_id)!;
+      for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
+        const flags = ints[i + 4]!;
+        const kind = wanted(rolesOf(flags), refKindOf(flags), symbol);
+        if (kind)
+          records.push({
+            range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!],
+            kind,
+            symbol,
+            derived: (rolesOf(flags) & DERIVED_ROLE) !== 0,
+          });
+      }
+    }
+    const unique = single ? records : dedupeByRange(records);
+    total += unique.length;
+    for (const found of unique) if (picked.length < limit) picked.push({ group, found });
+  }
+
   const references: Reference[] = [];
-  for (const f of found.slice(0, limit)) {
-    const lines = f.blob ? await lookups.lines(f.blob) : null;
+  for (const { group, found } of picked) {
+    const lines = await lookups.lines(group.blob);
     references.push({
-      ...location(ctx.repo.slug, f.path, f.range, lines, { symbol: f.symbol }),
-      kind: f.kind,
-      is_definition: f.kind === 'definition',
+      ...location(group.repo, group.path, found.range, lines, { symbol: found.symbol }),
+      kind: found.kind,
+      is_definition: found.kind === 'definition',
+      ...(found.derived ? { from_source: true as const } : {}),
     });
   }
 
@@ -102,7 +152,32 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
     ...base,
     symbols: definitions.map(toSymbolItem),
     references,
-    total: found.length,
-    truncated: found.length > limit,
+    total,
+    truncated: total > limit,
   };
+}
+
+interface Found {
+  range: Range;
+  kind: Reference['kind'];
+  symbol: string;
+  derived: boolean;
+}
+
+/** References in one file of one repository. */
+interface Group {
+  repo: string;
+  path: string;
+  blob: string;
+  rows: SymbolRefsRow[];
+  records: Found[];
+}
+
+/** Several symbols (an override family, a shorthand's two meanings) can share a range: list it once, in position order. */
+function dedupeByRange(records: Found[]): Found[] {
+  records.sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1] || a.range[2] - b.range[2] || a.range[3] - b.range[3]);
+  return records.filter((r, i) => {
+    const p = records[i - 1]?.range;
+    return !p || p[0] !== r.range[0] || p[1] !== r.range[1] || p[2] !== r.range[2] || p[3] !== r.range[3];
+  });
 }

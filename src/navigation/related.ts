@@ -18,18 +18,28 @@ const MAX_ROUNDS = 8;
 
 export interface ReferenceFamily {
   symbols: string[];
-  /** Members whose declarations are not references of the family (a class's constructor: only its calls count). */
+  /** Members whose declarations are not references of the family (a class's constructor: only its uses count). */
   usesOnly: ReadonlySet<string>;
+  /** Members of which only calls count (a constructor's class: `super(...)`, Python's `Circle(...)`). */
+  callsOnly: ReadonlySet<string>;
 }
 
 /** `symbols` and every symbol whose references count as theirs. */
 export async function referenceFamily(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<ReferenceFamily> {
   const family = new Set(symbols.filter((s) => !isLocalSymbol(s)));
   const usesOnly = new Set<string>();
+  const callsOnly = new Set<string>();
   for (const s of [...family]) {
-    if (!s.endsWith('#') || family.has(s + CONSTRUCTOR)) continue;
-    family.add(s + CONSTRUCTOR);
-    usesOnly.add(s + CONSTRUCTOR);
+    if (s.endsWith('#') && !family.has(s + CONSTRUCTOR)) {
+      family.add(s + CONSTRUCTOR);
+      usesOnly.add(s + CONSTRUCTOR);
+    }
+    // A constructor is called wherever its class is: `super(...)` and, in Python, `Circle(...)`.
+    const owner = constructorClass(s);
+    if (owner && !family.has(owner)) {
+      family.add(owner);
+      callsOnly.add(owner);
+    }
   }
   let frontier = [...family];
   for (let round = 0; round < MAX_ROUNDS && frontier.length > 0; round++) {
@@ -43,7 +53,7 @@ export async function referenceFamily(lookups: Lookups, indexIds: readonly numbe
     }
     frontier = next;
   }
-  return { symbols: [...family], usesOnly };
+  return { symbols: [...family], usesOnly, callsOnly };
 }
 
 /**
@@ -54,6 +64,13 @@ export async function referenceFamily(lookups: Lookups, indexIds: readonly numbe
 export function definitionPartners(symbol: string, isDeclaration: boolean): string[] {
   if (isLocalSymbol(symbol)) return [];
   return [...(isDeclaration ? [] : classOfConstructorCall(symbol)), ...mergedDeclarations(symbol)];
+}
+
+/** The class a constructor symbol belongs to: TypeScript's `C#\`<constructor>\`().`, Python's `C#__init__().`. */
+function constructorClass(symbol: string): string | undefined {
+  if (symbol.endsWith(CONSTRUCTOR)) return symbol.slice(0, -CONSTRUCTOR.length);
+  if (symbol.endsWith('#__init__().')) return symbol.slice(0, -'__init__().'.length);
+  return undefined;
 }
 
 /** For a constructor found at a call site (`new X()`, a use of the class X as much as a call), the class. */

@@ -10,7 +10,7 @@ import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
 import { parseSymbol, displayName } from '../scip/symbol.js';
 import { openRepo, requirePrecise, type RepoContext } from './context.js';
 import { definitionsOf, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
-import { asSymbolKind, definitionRange, enclosingRange, range1 } from './locations.js';
+import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } from './locations.js';
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', 'enum', 'struct', 'trait']);
 const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor']);
@@ -53,7 +53,7 @@ function typeItem(d: DefinitionRow): TypeItem {
     path: d.path,
     ...range1(definitionRange(d)),
     range: span ? range1(span) : null,
-    detail: d.signature ? d.signature.split('\n', 1)[0]! : null,
+    detail: signatureLine(d.signature),
   };
 }
 

@@ -14,7 +14,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 5;
+export const DERIVATION_VERSION = 6;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -97,8 +97,6 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     if (!parsed) continue;
     const info = infos.get(symbol);
     const signature = signatureOf(info) ?? null;
-    const owner = ownerSymbol(symbol, parsed);
-    const ownerParsed = owner ? parse(owner) : null;
     const declaration = facts?.declarationAt(o.range[0], o.range[1]);
     const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
     const kind = symbolKind(parsed, info, signature ?? undefined);
@@ -107,7 +105,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       name: info?.displayName || nameInSource(lines, o.range) || displayName(parsed),
       kind,
       callable: CALLABLE_KINDS.has(kind) || declaration?.callable === true,
-      container: ownerParsed && ownerParsed.descriptors.length > 0 && !isFileDescriptor(ownerParsed) ? displayName(ownerParsed) : null,
+      container: containerName(symbol, parsed, parse),
       range: o.range,
       enclosing: o.enclosing ?? syntacticExtent,
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
@@ -221,6 +219,23 @@ function refKindOf(roles: number, range: Range, facts: SyntaxFacts | undefined):
   if (roles & SymbolRole.Import) return RefKindCode.import;
   if (roles & SymbolRole.WriteAccess) return RefKindCode.write;
   return facts ? facts.kindAt(range[0], range[1]) : RefKindCode.identifier;
+}
+
+/**
+ * The name of what a symbol belongs to: its owner by descriptors, skipping the
+ * file's namespace and the anonymous type literals scip-typescript names
+ * `typeLiteralN` (a member of a returned object type belongs to the function).
+ */
+function containerName(symbol: string, parsed: ParsedSymbol, parse: (s: string) => ParsedSymbol | null): string | null {
+  let owner = ownerSymbol(symbol, parsed);
+  while (owner) {
+    const ownerParsed = parse(owner);
+    if (!ownerParsed || ownerParsed.descriptors.length === 0 || isFileDescriptor(ownerParsed)) return null;
+    const name = displayName(ownerParsed);
+    if (!/^typeLiteral\d+$/.test(name)) return name;
+    owner = ownerSymbol(owner, ownerParsed);
+  }
+  return null;
 }
 
 /** A file's own namespace descriptor (`src/`x.ts`/`) is not a container worth naming. */

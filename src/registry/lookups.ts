@@ -2,7 +2,7 @@
 // navigation layer. Only published indexes are ever consulted.
 import { sql, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
-import { decodeOccurrences, decodeRanges, type Occurrence, type SymbolRange } from './payload.js';
+import { decodeOccurrences, type Occurrence } from './payload.js';
 import type { Database, IndexRow, Repo } from './schema.js';
 
 export interface StoredDocument {
@@ -45,11 +45,14 @@ export interface DefinitionRow {
 }
 
 export interface SymbolRefsRow {
+  repo: string;
+  index_id: number;
   path: string;
   blob_sha: string;
   document_id: number;
-  symbol: string;
-  ranges: SymbolRange[];
+  symbol_id: number;
+  /** Packed ranges (see payload.ts), decoded by the caller as far as it needs. */
+  ranges: Buffer;
 }
 
 export class Lookups {
@@ -117,25 +120,20 @@ export class Lookups {
     return new Map(rows.map((r) => [r.symbol, r.id]));
   }
 
-  /** Occurrences of global symbols within one index, by document. */
-  async symbolRefs(indexId: number, symbolIds: readonly number[]): Promise<SymbolRefsRow[]> {
-    if (symbolIds.length === 0) return [];
-    const rows = await this.db
+  /** Occurrences of global symbols in the given indexes, by document, in path order within each repository. */
+  async symbolRefs(indexIds: readonly number[], symbolIds: readonly number[]): Promise<SymbolRefsRow[]> {
+    if (symbolIds.length === 0 || indexIds.length === 0) return [];
+    return this.db
       .selectFrom('symbol_refs as r')
       .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-      .innerJoin('symbols as s', 's.id', 'r.symbol_id')
-      .select(['f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
-      .where('f.index_id', '=', indexId)
+      .innerJoin('indexes as i', 'i.id', 'f.index_id')
+      .innerJoin('repos as p', 'p.id', 'i.repo_id')
+      .select(['p.slug as repo', 'f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 'r.symbol_id', 'r.ranges'])
+      .where('f.index_id', 'in', indexIds)
       .where('r.symbol_id', 'in', symbolIds)
+      .orderBy('p.slug')
       .orderBy('f.path')
       .execute();
-    return rows.map((r) => ({
-      path: r.path,
-      blob_sha: r.blob_sha,
-      document_id: r.document_id,
-      symbol: r.symbol,
-      ranges: decodeRanges(r.ranges),
-    }));
   }
 
   /** Definitions of symbols in the given indexes. */

@@ -89,6 +89,21 @@ export function encodeRanges(ranges: readonly SymbolRange[]): Buffer {
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
 
+/** A symbol's packed ranges in one document, read in place: RANGE_INTS ints per range, flags last. */
+export function rangeRecords(payload: Uint8Array): Int32Array {
+  return int32View(payload);
+}
+
+export const RANGE_INTS_PER_RECORD = RANGE_INTS;
+
+export function rolesOf(flags: number): number {
+  return flags & 0xff;
+}
+
+export function refKindOf(flags: number): number {
+  return (flags >>> 8) & 0xff;
+}
+
 export function decodeRanges(payload: Uint8Array): SymbolRange[] {
   const ints = int32View(payload);
   const out: SymbolRange[] = [];

@@ -2,7 +2,7 @@
 import type { Call } from '../../protocol/call-hierarchy.js';
 import { MAX_DEPTH } from '../../protocol/call-hierarchy.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
-import { numberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
@@ -22,7 +22,7 @@ export const spec: CommandSpec = {
 export async function run({ values, positionals }: Parsed): Promise<number> {
   const target = positionals[0] ? parseTarget(positionals[0]) : undefined;
   if (!target || 'symbol' in target) throw new UsageError(`pass a position PATH:LINE:COL (usage: ${spec.usage})`);
-  const depth = numberOption(values.depth, 'depth', 1) ?? 1;
+  const depth = wholeNumberOption(values.depth, 'depth', 1) ?? 1;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
     const result = await nav.callHierarchy({
@@ -43,7 +43,9 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     const show = (calls: Call[], indent: string) => {
       for (const call of calls) {
         const other = (call.from ?? call.to)!;
-        const where = other.path ? `${other.path}:${other.line}:${other.column}` : '(outside the indexed code)';
+        const where = other.path
+          ? `${other.repo === result.repo ? '' : `${other.repo}:`}${other.path}:${other.line}:${other.column}`
+          : '(outside the indexed code)';
         const arrow = call.from ? '<-' : '->';
         print(
           `${indent}${arrow} ${other.kind} ${other.container ? `${other.container}.` : ''}${other.name}  ${where}  ×${call.ranges.length}${call.cycle ? '  (cycle)' : ''}`,
@@ -54,8 +56,10 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     show(result.calls, '  ');
     if (result.calls.length === 0) print(result.direction === 'incoming' ? '  no callers' : '  calls nothing');
     if (result.truncated) print(`  (truncated at ${result.limit} calls)`);
-    if (result.references_omitted)
-      print(`  ${plural(result.references_omitted, 'mention')} that are not calls left out (--references shows them)`);
+    if (result.references_omitted) {
+      const n = result.references_omitted;
+      print(`  left out: ${plural(n, 'mention')} that ${n === 1 ? 'is not a call' : 'are not calls'} (--references shows them)`);
+    }
     for (const note of result.notes) print(`  note: ${note}`);
     return 0;
   });

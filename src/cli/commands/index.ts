@@ -2,7 +2,7 @@
 import { openRegistry } from '../../registry/open.js';
 import { indexRepository, type IndexReport } from '../../orchestrator/index-repository.js';
 import { terminalProgress } from '../../progress.js';
-import { numberOption, type CommandSpec, type Parsed } from '../parse.js';
+import { secondsOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
@@ -27,7 +27,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       path: positionals[0] ?? '.',
       slug: values.repo as string | undefined,
       origin: 'cli',
-      timeoutSeconds: numberOption(values.timeout, 'timeout', 0.001),
+      timeoutSeconds: secondsOption(values.timeout, 'timeout'),
       progress: values.json ? undefined : terminalProgress(),
       yieldCpu: true,
     });

@@ -2,7 +2,7 @@
 import { REF_KINDS } from '../../registry/payload.js';
 import { CAP, LIMIT } from '../../protocol/references.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
-import { numberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
@@ -26,7 +26,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   if (kind !== undefined && !(REF_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`--kind must be one of ${REF_KINDS.join(', ')}, got "${kind}"`);
   }
-  const limit = numberOption(values.limit, 'limit', 1) ?? LIMIT;
+  const limit = wholeNumberOption(values.limit, 'limit', 1) ?? LIMIT;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
     const result = await nav.findReferences({

@@ -2,7 +2,7 @@
 import { SYMBOL_KINDS } from '../../scip/kind.js';
 import { CAP, LIMIT } from '../../protocol/workspace-symbols.js';
 import { chooseRepo, withNavigation } from '../context.js';
-import { numberOption, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { wholeNumberOption, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
@@ -25,7 +25,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   if (kind !== undefined && !(SYMBOL_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`--kind must be one of ${SYMBOL_KINDS.join(', ')}, got "${kind}"`);
   }
-  const limit = numberOption(values.limit, 'limit', 1) ?? LIMIT;
+  const limit = wholeNumberOption(values.limit, 'limit', 1) ?? LIMIT;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
     const result = await nav.workspaceSymbols({

@@ -2,7 +2,7 @@
 import type { TypeItem } from '../../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../../protocol/type-hierarchy.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
-import { numberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { print, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
@@ -21,7 +21,7 @@ export const spec: CommandSpec = {
 export async function run({ values, positionals }: Parsed): Promise<number> {
   const target = positionals[0] ? parseTarget(positionals[0]) : undefined;
   if (!target || 'symbol' in target) throw new UsageError(`pass a position PATH:LINE:COL (usage: ${spec.usage})`);
-  const depth = numberOption(values.depth, 'depth', 1) ?? 1;
+  const depth = wholeNumberOption(values.depth, 'depth', 1) ?? 1;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
     const result = await nav.typeHierarchy({
