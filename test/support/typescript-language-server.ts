@@ -233,7 +233,10 @@ export class TypeScriptLanguageServer {
   /** Sends a request unless the server is dead; rejects with the reason the server died, also while waiting. */
   private race<T>(send: () => Promise<T>): Promise<T> {
     this.failIfExited();
-    return Promise.race([send(), this.exited]);
+    const request = send();
+    // If the server dies first, the request itself fails later (its connection is disposed): that is no news.
+    request.catch(() => {});
+    return Promise.race([request, this.exited]);
   }
 
   private failIfExited(): void {
