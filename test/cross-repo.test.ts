@@ -133,7 +133,10 @@ describe('before the library is indexed', () => {
     const up = await ok('typeHierarchy', { repo: 'ts-app', ...derived(), direction: 'supertypes' });
     const external = up.types.find((t: any) => t.symbol === BASE_SYMBOL);
     assert.ok(external, JSON.stringify(up.types));
-    assert.deepEqual([external.name, external.repo, external.path, external.container], ['Base', null, null, 'ts-base@1.0.0']);
+    assert.deepEqual(
+      [external.name, external.repo, external.path, external.container, external.detail],
+      ['Base', null, null, null, 'ts-base@1.0.0'],
+    );
   });
 });
 

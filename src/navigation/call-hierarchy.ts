@@ -15,7 +15,8 @@ import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, 
 import { openRepo, requirePrecise, type RepoContext } from './context.js';
 import { definitionsOf, isParameterSymbol, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
 import { referenceFamily } from './related.js';
-import { asSymbolKind, definitionRange, enclosingRange, location, range1, signatureLine } from './locations.js';
+import { definitionRange, enclosingRange, location } from './locations.js';
+import { definitionItem, externalItem } from './items.js';
 
 export async function callHierarchy(lookups: Lookups, params: Params): Promise<Result> {
   const ctx = await openRepo(lookups, params.repo);
@@ -42,7 +43,7 @@ export async function callHierarchy(lookups: Lookups, params: Params): Promise<R
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
     source: 'precise',
-    item: callItem(target),
+    item: definitionItem(target),
     direction: params.direction,
     depth,
     ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
@@ -71,22 +72,6 @@ function article(word: string): string {
   return /^[aeiou]/.test(word) ? 'an' : 'a';
 }
 
-export function callItem(d: DefinitionRow): CallItem {
-  const span = enclosingRange(d);
-  return {
-    name: d.name,
-    kind: asSymbolKind(d.kind),
-    symbol: d.symbol,
-    container: d.container,
-    repo: d.repo,
-    path: d.path,
-    ...range1(definitionRange(d)),
-    range: span ? range1(span) : null,
-    range_source: span ? ((d.enclosing_source as CallItem['range_source']) ?? 'index') : null,
-    detail: signatureLine(d.signature),
-  };
-}
-
 /** Top-level code calls on behalf of its file. */
 function moduleItem(repo: string, path: string, moduleDefinition: DefinitionRow | undefined): CallItem {
   return {
@@ -100,24 +85,6 @@ function moduleItem(repo: string, path: string, moduleDefinition: DefinitionRow 
     column: 1,
     end_line: 1,
     end_column: 1,
-    range: null,
-    range_source: null,
-    detail: null,
-  };
-}
-
-function externalItem(symbol: string, name: string): CallItem {
-  return {
-    name,
-    kind: 'unknown',
-    symbol,
-    container: null,
-    repo: null,
-    path: null,
-    line: null,
-    column: null,
-    end_line: null,
-    end_column: null,
     range: null,
     range_source: null,
     detail: null,
@@ -161,7 +128,7 @@ class CallWalker {
       let group = groups.get(key);
       if (!group) {
         const item = caller
-          ? callItem(caller)
+          ? definitionItem(caller)
           : moduleItem(
               use.repo,
               use.path,
@@ -237,7 +204,7 @@ class CallWalker {
       if (uses.length === 0) continue;
       const first = uses[0]!.range;
       const fallbackName = (await this.lookups.lines(target.blob_sha))?.[first[0]]?.slice(first[1], first[3]) || symbol;
-      resolved.push({ callee: definition ? callItem(definition) : externalItem(symbol, fallbackName), definition, uses });
+      resolved.push({ callee: definition ? definitionItem(definition) : externalItem(symbol, fallbackName), definition, uses });
     }
     const calls: Call[] = [];
     for (const entry of sortGroups(resolved, (r) => r.callee)) {

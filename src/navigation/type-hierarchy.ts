@@ -4,13 +4,12 @@
 // scip-python to its direct bases only; answers list direct neighbours
 // either way, by removing what is implied through another neighbour.
 import { UserError } from '../errors.js';
-import type { DefinitionRow, Lookups } from '../registry/lookups.js';
+import type { Lookups } from '../registry/lookups.js';
 import type { Params, Result, TypeItem } from '../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
-import { parseSymbol, displayName } from '../scip/symbol.js';
 import { openRepo, requirePrecise, type RepoContext } from './context.js';
 import { definitionsOf, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
-import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } from './locations.js';
+import { definitionItem, externalItem } from './items.js';
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', 'enum', 'struct', 'trait']);
 const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor']);
@@ -34,52 +33,11 @@ export async function typeHierarchy(lookups: Lookups, params: Params): Promise<R
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
     source: 'precise',
-    item: typeItem(target),
+    item: definitionItem(target),
     direction: params.direction,
     depth,
     ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
     types,
-  };
-}
-
-function typeItem(d: DefinitionRow): TypeItem {
-  const span = enclosingRange(d);
-  return {
-    name: d.name,
-    kind: asSymbolKind(d.kind),
-    symbol: d.symbol,
-    container: d.container,
-    repo: d.repo,
-    path: d.path,
-    ...range1(definitionRange(d)),
-    range: span ? range1(span) : null,
-    detail: signatureLine(d.signature),
-  };
-}
-
-function externalItem(symbol: string): TypeItem {
-  let name = symbol;
-  let container: string | null = null;
-  try {
-    const parsed = parseSymbol(symbol);
-    name = displayName(parsed);
-    container = [parsed.packageName, parsed.version].filter(Boolean).join('@') || null;
-  } catch {
-    // An unparseable symbol is shown as it is.
-  }
-  return {
-    name,
-    kind: 'unknown',
-    symbol,
-    container,
-    repo: null,
-    path: null,
-    line: null,
-    column: null,
-    end_line: null,
-    end_column: null,
-    range: null,
-    detail: null,
   };
 }
 
@@ -97,7 +55,7 @@ class Graph {
     const items: TypeItem[] = [];
     for (const next of [...neighbours].sort()) {
       const definitions = await definitionsOf(this.lookups, this.ctx, [next]);
-      const item = definitions[0] ? typeItem(definitions[0]) : externalItem(next);
+      const item: TypeItem = definitions[0] ? definitionItem(definitions[0]) : externalItem(next);
       if (depth > 1 && !seen.has(next)) item.types = await this.expand(next, direction, depth - 1, new Set([...seen, next]));
       items.push(item);
     }

@@ -1,6 +1,6 @@
 // callHierarchy: who calls a function or method (incoming), and what it calls (outgoing).
 import { z } from 'zod';
-import { arg, Location, params, Provenance, Range, SymbolKind } from './common.js';
+import { arg, Location, params, positionArgs, Provenance, Range, SymbolKind } from './common.js';
 
 export const name = 'callHierarchy';
 export const MAX_DEPTH = 5;
@@ -13,18 +13,11 @@ export const description =
   'Only calls are listed unless include_references is true, which adds mere mentions (a function passed as a value), each range marked with its kind.';
 
 export const Params = params({
-  repo: arg.repo(),
-  path: arg.path(),
-  line: arg.line(),
-  column: arg.column(),
+  ...positionArgs(),
   direction: z
     .enum(['incoming', 'outgoing'], { error: 'direction must be "incoming" (callers) or "outgoing" (callees)' })
     .describe('incoming: who calls it; outgoing: what it calls'),
-  depth: z
-    .int({ error: `depth must be a whole number from 1 to ${MAX_DEPTH}` })
-    .min(1, { error: `depth must be >= 1 (at most ${MAX_DEPTH})` })
-    .default(1)
-    .describe(`Levels to follow, default 1, at most ${MAX_DEPTH} (larger values are clamped and flagged)`),
+  depth: arg.depth(MAX_DEPTH),
   include_references: z
     .boolean({ error: 'include_references must be true or false' })
     .default(false)

@@ -35,6 +35,12 @@ export const arg = {
       .string({ error: "symbol must be a string: an exact unqualified name such as 'parseConfig'" })
       .min(1, { error: 'symbol must not be empty' })
       .describe("Exact unqualified symbol name (e.g. 'compute_total', not 'util.compute_total')"),
+  depth: (max: number) =>
+    z
+      .int({ error: `depth must be a whole number from 1 to ${max}` })
+      .min(1, { error: `depth must be >= 1 (at most ${max})` })
+      .default(1)
+      .describe(`Levels to follow, default 1, at most ${max} (larger values are clamped and flagged)`),
   limit: (fallback: number, cap: number) =>
     z
       .int({ error: `limit must be a whole number between 1 and ${cap}` })
@@ -42,6 +48,11 @@ export const arg = {
       .default(fallback)
       .describe(`Most results to return; default ${fallback}, at most ${cap} (larger values are clamped and flagged)`),
 };
+
+/** The arguments that name a position in a repository's file. */
+export function positionArgs() {
+  return { repo: arg.repo(), path: arg.path(), line: arg.line(), column: arg.column() };
+}
 
 export const Range = z.object({
   line: z.int(),

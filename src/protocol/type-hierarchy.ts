@@ -1,6 +1,6 @@
 // typeHierarchy: what a type extends or implements (supertypes), and what extends or implements it (subtypes).
 import { z } from 'zod';
-import { arg, params, Provenance, Range, SymbolKind } from './common.js';
+import { arg, params, positionArgs, Provenance, Range, SymbolKind } from './common.js';
 
 export const name = 'typeHierarchy';
 export const MAX_DEPTH = 5;
@@ -10,18 +10,11 @@ export const description =
   'On a method it lists the methods it overrides, or that override it. depth (default 1, at most 5) follows further levels.';
 
 export const Params = params({
-  repo: arg.repo(),
-  path: arg.path(),
-  line: arg.line(),
-  column: arg.column(),
+  ...positionArgs(),
   direction: z
     .enum(['supertypes', 'subtypes'], { error: 'direction must be "supertypes" or "subtypes"' })
     .describe('supertypes: what it extends or implements; subtypes: what extends or implements it'),
-  depth: z
-    .int({ error: `depth must be a whole number from 1 to ${MAX_DEPTH}` })
-    .min(1, { error: `depth must be >= 1 (at most ${MAX_DEPTH})` })
-    .default(1)
-    .describe(`Levels to follow, default 1, at most ${MAX_DEPTH} (larger values are clamped and flagged)`),
+  depth: arg.depth(MAX_DEPTH),
 });
 export type Params = z.infer<typeof Params>;
 
@@ -38,6 +31,8 @@ export interface TypeItem {
   end_line: number | null;
   end_column: number | null;
   range: Range | null;
+  /** index: the indexer gave the extent; syntax: sextant parsed it. */
+  range_source: 'index' | 'syntax' | null;
   detail: string | null;
   /** The next level (depth > 1). */
   types?: TypeItem[];
@@ -55,6 +50,7 @@ export const TypeItem: z.ZodType<TypeItem> = z.object({
   end_line: z.int().nullable(),
   end_column: z.int().nullable(),
   range: Range.nullable(),
+  range_source: z.enum(['index', 'syntax']).nullable(),
   detail: z.string().nullable(),
   get types() {
     return z.array(TypeItem).optional();

@@ -36,7 +36,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       return 0;
     }
     const line = (t: TypeItem) =>
-      `${t.kind} ${t.name}  ${t.path ? `${t.repo === result.repo ? '' : `${t.repo}:`}${t.path}:${t.line}:${t.column}` : `(outside the indexed code${t.container ? `: ${t.container}` : ''})`}`;
+      `${t.kind} ${t.name}  ${t.path ? `${t.repo === result.repo ? '' : `${t.repo}:`}${t.path}:${t.line}:${t.column}` : `(outside the indexed code${t.detail ? `: ${t.detail}` : ''})`}`;
     print(line(result.item));
     const show = (types: TypeItem[], indent: string) => {
       for (const t of types) {
