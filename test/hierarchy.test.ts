@@ -29,8 +29,6 @@ before(async () => {
   py = fixtureRepo('py-shapes');
   for (const root of [ts, py]) indexOrThrow(root, env);
   session = await mcpSession(env);
-  // As MCP clients do; the client then checks every result against the tool's output schema.
-  await session.client.listTools();
 });
 
 after(async () => {
@@ -39,22 +37,6 @@ after(async () => {
   removeDir(scratch);
   removeDir(home);
 });
-
-/** Calls a tool through client.callTool; the text content must be the structured result. */
-async function raw(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; result: any }> {
-  const r = await session.client.callTool({ name, arguments: args });
-  const content = r.content as { type: string; text: string }[];
-  assert.equal(content.length, 1);
-  assert.ok(r.structuredContent, `${name} returned structuredContent`);
-  assert.deepEqual(JSON.parse(content[0]!.text), r.structuredContent);
-  return { isError: r.isError === true, result: r.structuredContent };
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await raw(name, args);
-  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
-  return r.result;
-}
 
 // ------------------------------------------------------------- notation
 // Items and ranges are compared as one-line strings so that a failure shows
@@ -117,15 +99,15 @@ const tsRepo = 'ts-shapes';
 const pyRepo = 'py-shapes';
 
 function incoming(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
-  return ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'incoming', ...extra });
+  return session.ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'incoming', ...extra });
 }
 
 function outgoing(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
-  return ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'outgoing', ...extra });
+  return session.ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'outgoing', ...extra });
 }
 
 function hierarchy(repo: string, root: string, path: string, line: number, needle: string, direction: string, depth?: number) {
-  return ok('typeHierarchy', { repo, ...at(root, path, line, needle), direction, ...(depth === undefined ? {} : { depth }) });
+  return session.ok('typeHierarchy', { repo, ...at(root, path, line, needle), direction, ...(depth === undefined ? {} : { depth }) });
 }
 
 describe('tools/list', () => {
@@ -426,7 +408,7 @@ describe('callHierarchy: Python', () => {
     const once = await incoming(pyRepo, py, G, 48, 'count_down');
     assert.deepEqual(calls(once.calls), [{ from: self, ranges: [R(G, 49, 'count_down')] }]);
     for (const direction of ['incoming', 'outgoing']) {
-      const r = await ok('callHierarchy', { repo: pyRepo, ...at(py, G, 48, 'count_down'), direction, depth: 2 });
+      const r = await session.ok('callHierarchy', { repo: pyRepo, ...at(py, G, 48, 'count_down'), direction, depth: 2 });
       assert.deepEqual(calls(r.calls), [
         { [direction === 'incoming' ? 'from' : 'to']: self, ranges: [R(G, 49, 'count_down')], cycle: true },
       ]);
@@ -799,7 +781,7 @@ describe('bad input over MCP', () => {
 
   for (const [what, tool, args, expected] of cases) {
     test(`${what}: {"error"} with isError, and the server keeps answering`, async () => {
-      const r = await raw(tool, args());
+      const r = await session.call(tool, args());
       assert.equal(r.isError, true, `${tool} ${JSON.stringify(args())} answered ${JSON.stringify(r.result)}`);
       assert.deepEqual(Object.keys(r.result), ['error']);
       assert.match(r.result.error, expected);
@@ -841,7 +823,7 @@ describe('on the command line', () => {
   test('sextant calls --json answers what callHierarchy answers, with --outgoing, --depth and --references', async () => {
     const report = at(ts, 'src/geometry.ts', 22, 'report');
     const cli = json(ts, ['calls', pos(ts, 'src/geometry.ts', 22, 'report'), '--outgoing', '--depth', '2', '--references']);
-    const mcp = await ok('callHierarchy', { repo: tsRepo, ...report, direction: 'outgoing', depth: 2, include_references: true });
+    const mcp = await session.ok('callHierarchy', { repo: tsRepo, ...report, direction: 'outgoing', depth: 2, include_references: true });
     assert.deepEqual(cli, mcp);
     const pyCli = json(py, ['calls', pos(py, 'shapes/geometry.py', 10, 'format_area')]);
     assert.deepEqual(pyCli, await incoming(pyRepo, py, 'shapes/geometry.py', 10, 'format_area'));

@@ -16,28 +16,6 @@ let ts: string;
 let py: string;
 let unicode: string;
 
-/**
- * Calls a tool and checks the text content is exactly the structured result.
- * Calls go through client.callTool, which (tools/list having been called)
- * validates structuredContent against the tool's advertised output schema,
- * failures included.
- */
-async function raw(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; result: any }> {
-  const r = await session.client.callTool({ name, arguments: args });
-  const content = r.content as { type: string; text: string }[];
-  assert.equal(content.length, 1);
-  assert.equal(content[0]!.type, 'text');
-  assert.ok(r.structuredContent, `${name} returned structuredContent`);
-  assert.deepEqual(JSON.parse(content[0]!.text), r.structuredContent);
-  return { isError: r.isError === true, result: r.structuredContent };
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await raw(name, args);
-  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
-  return r.result;
-}
-
 before(async () => {
   ts = fixtureRepo('ts-shapes');
   py = fixtureRepo('py-shapes');
@@ -53,8 +31,6 @@ before(async () => {
   commitAll(unicode, 'initial');
   for (const root of [ts, py, unicode]) indexOrThrow(root, env);
   session = await mcpSession(env);
-  // As MCP clients do: this also makes the client check every result against the tool's output schema.
-  await session.client.listTools();
 });
 
 after(async () => {
@@ -124,7 +100,7 @@ describe('tools/list', () => {
 
 describe('results', () => {
   test('every tool answers with structuredContent mirrored as JSON text, errors included', async () => {
-    const status = await ok('getIndexStatus', { repo: 'ts-shapes' });
+    const status = await session.ok('getIndexStatus', { repo: 'ts-shapes' });
     assert.equal(status.repo, 'ts-shapes');
     assert.equal(status.indexed, true);
     assert.equal(status.status, 'indexed');
@@ -145,7 +121,7 @@ describe('results', () => {
     assert.equal(status.corrupt, false);
     assert.equal(status.lifecycle, 'ready');
 
-    const def = await ok('goToDefinition', { repo: 'ts-shapes', ...at(ts, 'src/main.ts', 5, 'report') });
+    const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...at(ts, 'src/main.ts', 5, 'report') });
     assert.equal(def.found, true);
     assert.equal(def.source, 'precise');
     assert.equal(def.commit, status.commit);
@@ -157,9 +133,9 @@ describe('results', () => {
     assert.deepEqual([d.enclosing_range.line, d.enclosing_range.end_line], [22, 28]);
     assert.equal(d.kind, 'function');
 
-    const refs = await ok('findReferences', { repo: 'ts-shapes', symbol: 'report' });
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', symbol: 'report' });
     assert.equal(refs.source, 'precise');
-    const symbols = await ok('documentSymbols', { repo: 'ts-shapes', path: 'src/util/format.ts' });
+    const symbols = await session.ok('documentSymbols', { repo: 'ts-shapes', path: 'src/util/format.ts' });
     assert.deepEqual(
       symbols.symbols.map((s: any) => [s.name, s.kind]),
       [
@@ -169,7 +145,7 @@ describe('results', () => {
     );
     // Error results pass the client's output-schema check too (it checks structuredContent even on
     // isError): the advertised schema is "the result, or {error}".
-    const error = await raw('goToDefinition', { repo: 'nope', symbol: 'x' });
+    const error = await session.call('goToDefinition', { repo: 'nope', symbol: 'x' });
     assert.equal(error.isError, true);
     assert.deepEqual(Object.keys(error.result), ['error']);
   });
@@ -179,53 +155,53 @@ describe('findReferences', () => {
   const decl = () => at(ts, 'src/util/format.ts', 3, 'formatArea');
 
   test('kind keeps only references of that kind', async () => {
-    const calls = await ok('findReferences', { repo: 'ts-shapes', ...decl(), kind: 'call' });
+    const calls = await session.ok('findReferences', { repo: 'ts-shapes', ...decl(), kind: 'call' });
     assert.deepEqual(calls.references.map(where), [
       at(ts, 'src/geometry.ts', 20, 'formatArea'),
       at(ts, 'src/geometry.ts', 24, 'formatArea'),
     ]);
     assert.equal(calls.total, 2);
-    const imports = await ok('findReferences', { repo: 'ts-shapes', ...decl(), kind: 'import' });
+    const imports = await session.ok('findReferences', { repo: 'ts-shapes', ...decl(), kind: 'import' });
     assert.deepEqual(imports.references.map(where), [at(ts, 'src/geometry.ts', 2, 'formatArea')]);
     assert.ok(imports.references.every((r: any) => r.kind === 'import' && r.is_definition === false));
     // Shape is used as a type, e.g. geometry.ts:4 `shapes: readonly Shape[]`.
-    const types = await ok('findReferences', { repo: 'ts-shapes', symbol: 'Shape', kind: 'type' });
+    const types = await session.ok('findReferences', { repo: 'ts-shapes', symbol: 'Shape', kind: 'type' });
     assert.ok(types.references.length > 0);
     assert.ok(types.references.every((r: any) => r.kind === 'type'));
     assert.ok(types.references.some((r: any) => r.path === 'src/geometry.ts' && r.line === 4));
   });
 
   test('include_declaration: false leaves out the declaration', async () => {
-    const all = await ok('findReferences', { repo: 'ts-shapes', ...decl() });
+    const all = await session.ok('findReferences', { repo: 'ts-shapes', ...decl() });
     assert.equal(all.total, 4);
     assert.ok(all.references.some((r: any) => r.is_definition));
-    const uses = await ok('findReferences', { repo: 'ts-shapes', ...decl(), include_declaration: false });
+    const uses = await session.ok('findReferences', { repo: 'ts-shapes', ...decl(), include_declaration: false });
     assert.equal(uses.total, 3);
     assert.deepEqual(uses.references.map(where), all.references.filter((r: any) => !r.is_definition).map(where));
   });
 
   test('limit truncates and says so; above 2000 it is clamped and flagged', async () => {
-    const one = await ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 1 });
+    const one = await session.ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 1 });
     assert.equal(one.references.length, 1);
     assert.equal(one.total, 4);
     assert.equal(one.truncated, true);
     assert.equal(one.limit, 1);
-    const exact = await ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 2000 });
+    const exact = await session.ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 2000 });
     assert.equal(exact.limit, 2000);
     assert.equal(exact.limit_clamped, undefined);
-    const clamped = await ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 5000 });
+    const clamped = await session.ok('findReferences', { repo: 'ts-shapes', ...decl(), limit: 5000 });
     assert.equal(clamped.limit, 2000);
     assert.equal(clamped.limit_clamped, true);
     assert.equal(clamped.truncated, false);
     assert.equal(clamped.references.length, 4);
-    const byDefault = await ok('findReferences', { repo: 'ts-shapes', ...decl() });
+    const byDefault = await session.ok('findReferences', { repo: 'ts-shapes', ...decl() });
     assert.equal(byDefault.limit, 200);
   });
 });
 
 describe('lookups by symbol name', () => {
   test('goToDefinition returns every definition of the name, each with its container', async () => {
-    const ts4 = await ok('goToDefinition', { repo: 'ts-shapes', symbol: 'area' });
+    const ts4 = await session.ok('goToDefinition', { repo: 'ts-shapes', symbol: 'area' });
     assert.deepEqual(
       ts4.definitions.map((d: any) => [d.container, d.path, d.line, d.kind]),
       [
@@ -236,7 +212,7 @@ describe('lookups by symbol name', () => {
       ],
     );
     assert.equal(new Set(ts4.symbols).size, 4);
-    const py4 = await ok('goToDefinition', { repo: 'py-shapes', symbol: 'area' });
+    const py4 = await session.ok('goToDefinition', { repo: 'py-shapes', symbol: 'area' });
     assert.deepEqual(py4.definitions.map((d: any) => [d.container, d.path, d.line]).sort(), [
       ['Circle', 'shapes/circle.py', 12],
       ['Polygon', 'shapes/polygon.py', 10],
@@ -246,7 +222,7 @@ describe('lookups by symbol name', () => {
   });
 
   test('findReferences by name covers every symbol of that name and lists them with containers', async () => {
-    const r = await ok('findReferences', { repo: 'py-shapes', symbol: 'scale' });
+    const r = await session.ok('findReferences', { repo: 'py-shapes', symbol: 'scale' });
     assert.deepEqual(r.symbols.map((s: any) => [s.container, s.path, s.line]).sort(), [
       ['Circle', 'shapes/circle.py', 15],
       ['Scalable', 'shapes/base.py', 16],
@@ -258,7 +234,7 @@ describe('lookups by symbol name', () => {
 
   test('a name is exact and case-sensitive: a qualified or differently cased name finds nothing, with a hint', async () => {
     for (const symbol of ['Circle.area', 'AREA']) {
-      const r = await ok('goToDefinition', { repo: 'ts-shapes', symbol });
+      const r = await session.ok('goToDefinition', { repo: 'ts-shapes', symbol });
       assert.equal(r.found, false);
       assert.deepEqual(r.definitions, []);
       assert.match(r.message, /case-sensitive and unqualified/);
@@ -271,9 +247,9 @@ describe('positions are 1-based UTF-16 columns', () => {
     const use = at(unicode, 'greet.ts', 4, 'greet(');
     // '😀' is two UTF-16 code units: JavaScript's indexOf counts them the same way.
     assert.equal(use.column, "const face = '😀é'; ".length + 1);
-    const r = await ok('goToDefinition', { repo: 'unicode', ...use });
+    const r = await session.ok('goToDefinition', { repo: 'unicode', ...use });
     assert.deepEqual(r.definitions.map(where), [at(unicode, 'greet.ts', 1, 'greet')]);
-    const refs = await ok('findReferences', { repo: 'unicode', ...at(unicode, 'greet.ts', 1, 'greet') });
+    const refs = await session.ok('findReferences', { repo: 'unicode', ...at(unicode, 'greet.ts', 1, 'greet') });
     const call = refs.references.find((x: any) => x.line === 4);
     assert.deepEqual(where(call), use);
     assert.equal(call.end_column, use.column + 'greet'.length);
@@ -281,9 +257,9 @@ describe('positions are 1-based UTF-16 columns', () => {
 
   test('Python: the same columns, whatever unit the indexer counts in', async () => {
     const use = at(unicode, 'greet.py', 5, 'greet(');
-    const r = await ok('goToDefinition', { repo: 'unicode', ...use });
+    const r = await session.ok('goToDefinition', { repo: 'unicode', ...use });
     assert.deepEqual(r.definitions.map(where), [at(unicode, 'greet.py', 1, 'greet')]);
-    const refs = await ok('findReferences', { repo: 'unicode', ...at(unicode, 'greet.py', 1, 'greet') });
+    const refs = await session.ok('findReferences', { repo: 'unicode', ...at(unicode, 'greet.py', 1, 'greet') });
     const call = refs.references.find((x: any) => x.path === 'greet.py' && x.line === 5);
     assert.deepEqual(where(call), use);
     assert.equal(call.end_column, use.column + 'greet'.length);

@@ -75,7 +75,6 @@ before(async () => {
   );
   for (const root of [ts, py]) indexOrThrow(root, env);
   session = await mcpSession(env);
-  await session.client.listTools();
 });
 
 after(async () => {
@@ -85,16 +84,8 @@ after(async () => {
   removeDir(home);
 });
 
-async function raw(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; result: any }> {
-  const r = await session.client.callTool({ name, arguments: args });
-  const content = r.content as { type: string; text: string }[];
-  assert.ok(r.structuredContent, `${name} returned structuredContent`);
-  assert.deepEqual(JSON.parse(content[0]!.text), r.structuredContent);
-  return { isError: r.isError === true, result: r.structuredContent };
-}
-
 async function symbols(repo: string, query: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const r = await raw('workspaceSymbols', { repo, query, ...extra });
+  const r = await session.call('workspaceSymbols', { repo, query, ...extra });
   assert.equal(r.isError, false, `workspaceSymbols ${query} failed: ${JSON.stringify(r.result)}`);
   return r.result;
 }
@@ -276,7 +267,7 @@ describe('bad input over MCP', () => {
   ];
   for (const [what, tool, args, expected] of cases) {
     test(`${what}: {"error"} with isError, and the server keeps answering`, async () => {
-      const r = await raw(tool, args);
+      const r = await session.call(tool, args);
       assert.equal(r.isError, true, `${tool} ${JSON.stringify(args)} answered ${JSON.stringify(r.result)}`);
       assert.deepEqual(Object.keys(r.result), ['error']);
       assert.match(r.result.error, expected);

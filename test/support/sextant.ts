@@ -1,5 +1,6 @@
 // Running sextant as its users do: the CLI as a subprocess, the MCP server
 // through the official client, each against its own registry file.
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -50,8 +51,15 @@ export function indexOrThrow(path: string, env: NodeJS.ProcessEnv, ...extra: str
 
 export interface McpSession {
   client: Client;
-  /** Calls a tool and returns its structured result (an `{error}` object on failure) with isError. */
+  /**
+   * Calls a tool as MCP clients do (client.callTool checks structuredContent
+   * against the tool's output schema once tools/list was called) and returns
+   * its structured result (an `{error}` object on failure) with isError; the
+   * text content must be that same object.
+   */
   call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; result: any }>;
+  /** A call that must succeed; its structured result. */
+  ok(name: string, args: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -64,13 +72,24 @@ export async function mcpSession(env: NodeJS.ProcessEnv): Promise<McpSession> {
   });
   const client = new Client({ name: 'sextant-tests', version: '0' });
   await client.connect(transport);
+  // As MCP clients do: the client then checks every result against the tool's output schema.
+  await client.listTools();
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name, arguments: args });
+    const content = r.content as { type: string; text: string }[];
+    assert.equal(content.length, 1, `${name} returns one content item`);
+    assert.equal(content[0]!.type, 'text');
+    assert.ok(r.structuredContent, `${name} returned structuredContent`);
+    assert.deepEqual(JSON.parse(content[0]!.text), r.structuredContent);
+    return { isError: r.isError === true, result: r.structuredContent as any };
+  };
   return {
     client,
-    async call(name, args) {
-      const r = await client.callTool({ name, arguments: args });
-      const text = (r.content as { type: string; text: string }[])[0]?.text ?? '{}';
-      const fromText = JSON.parse(text);
-      return { isError: r.isError === true, result: r.structuredContent ?? fromText };
+    call,
+    async ok(name, args) {
+      const r = await call(name, args);
+      assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
+      return r.result;
     },
     close: () => client.close(),
   };
