@@ -8,12 +8,16 @@
 //       typescript-language-server spawn -> initialize -> didOpen -> first references
 //   (c) warm latency p50/p99 of goToDefinition and findReferences at a seeded
 //       sample of identifier positions, against typescript-language-server
-//   (d) sextant's own peak RSS while ingesting indexes of growing size
+//   (d) sextant's own peak RSS while ingesting indexes of growing size whose
+//       largest document stays the same: the zod sources copied 1, 2 and 4
+//       times into one repository (ingest streams one document at a time, so
+//       its memory should follow the largest document, not the index); and
+//       effect@4.1.0 apart, a different corpus with larger files
 //   issue 3: callHierarchy (depth 1 and 3) and workspaceSymbols p50/p99, when served
 //
-// Usage: npm run bench -- [--repo PATH] [--runs N] [--json]
+// Usage: npm run bench -- [--repo PATH] [--runs N] [--only memory] [--json]
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,23 +26,35 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import ts from 'typescript';
-import { npmPackage, rxjsRepo } from '../test/support/corpus.js';
+import { npmPackage } from '../test/support/corpus.js';
 import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
 import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
 
 // ---------------------------------------------------------------------------
 // Options
 
-const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--json]
+/** (d): how many copies of the main corpus each scaled repository holds, and how many times each is indexed (at most). */
+const MEMORY_SCALES = [1, 2, 4] as const;
+const MEMORY_RUNS = 3;
 
-  --repo PATH   benchmark this git repository (TypeScript) instead of the default corpus
-                (zod@4.6.7 sources; rxjs and effect@4.1.0 add to the memory curve)
-  --runs N      repetitions of each side-by-side comparison (default 5)
-  --json        print one JSON object on stdout instead of the table`;
+const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory] [--json]
+
+  --repo PATH    benchmark this git repository (TypeScript) instead of the default corpus
+                 (zod@4.6.7 sources); (d) still measures copies of the zod sources, and
+                 effect@4.1.0 (the large index of (c') and (d)) is left out
+  --runs N       repetitions of each side-by-side comparison (default 5); (d) and (c')
+                 repeat at most ${MEMORY_RUNS} times
+  --only memory  run section (d) alone (ingest memory), not with --repo
+  --json         print one JSON object on stdout instead of the table`;
+
+/** Sections that can run alone. */
+const SECTIONS = ['memory'] as const;
+type Section = (typeof SECTIONS)[number];
 
 interface Options {
   repo: string | undefined;
   runs: number;
+  only: Section | undefined;
   json: boolean;
 }
 
@@ -47,7 +63,13 @@ function parseOptions(argv: string[]): Options {
   try {
     parsed = parseArgs({
       args: argv,
-      options: { repo: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        repo: { type: 'string' },
+        runs: { type: 'string' },
+        only: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     });
@@ -74,7 +96,13 @@ function parseOptions(argv: string[]): Options {
       fail(`--repo ${v.repo} is not inside a git repository: pass the path of one`);
     }
   }
-  return { repo, runs, json: v.json === true };
+  let only: Section | undefined;
+  if (v.only !== undefined) {
+    if (!(SECTIONS as readonly string[]).includes(v.only)) fail(`--only takes one of ${SECTIONS.join(', ')}, not "${v.only}"\n${USAGE}`);
+    only = v.only as Section;
+    if (repo !== undefined) fail(`--only ${only} measures copies of the zod sources: it does not take --repo`);
+  }
+  return { repo, runs, only, json: v.json === true };
 }
 
 function fail(message: string): never {
@@ -249,20 +277,48 @@ interface Corpus {
   owned: boolean;
 }
 
-const TSCONFIG = {
-  compilerOptions: { strict: true, target: 'esnext', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true, noEmit: true },
-  include: ['src'],
+const COMPILER_OPTIONS = {
+  strict: true,
+  target: 'esnext',
+  module: 'esnext',
+  moduleResolution: 'bundler',
+  skipLibCheck: true,
+  noEmit: true,
 };
 
-/** An npm package's src/ and package.json with a plain tsconfig.json, as a fresh git repository. */
-function npmSourceRepo(name: string, version: string): string {
+/** Where copy k (1-based) of a package's src/ goes: the first at src/, the others each in a directory of their own. */
+const copyDir = (k: number) => (k === 1 ? 'src' : `copy${k}/src`);
+
+/**
+ * An npm package's src/ and package.json with a plain tsconfig.json, as a
+ * fresh git repository. With `copies` > 1 the sources are there that many
+ * times, at src/, copy2/src/, copy3/src/, …, all of them in the tsconfig's
+ * include: each copy's relative imports stay inside it and its paths differ,
+ * so the index grows with the copies while its largest document does not.
+ * Each further copy's files end with a comment naming the copy: sextant
+ * stores file texts by content, and identical copies would be stored once.
+ */
+function npmSourceRepo(name: string, version: string, copies = 1): string {
   const pkg = npmPackage(name, version);
-  const staging = tempDir(`sextant-bench-${name}-`);
-  cpSync(join(pkg, 'src'), join(staging, 'src'), { recursive: true });
+  const repoName = copies === 1 ? name : `${name}-x${copies}`;
+  const staging = tempDir(`sextant-bench-${repoName}-`);
+  const include: string[] = [];
+  for (let k = 1; k <= copies; k++) {
+    const dir = join(staging, copyDir(k));
+    cpSync(join(pkg, 'src'), dir, { recursive: true });
+    include.push(copyDir(k));
+    if (k === 1) continue;
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = join(entry.parentPath ?? entry.path, entry.name);
+      const text = readFileSync(file, 'utf8');
+      writeFileSync(file, `${text}${text.endsWith('\n') ? '' : '\n'}// copy ${k}\n`);
+    }
+  }
   cpSync(join(pkg, 'package.json'), join(staging, 'package.json'));
-  writeFileSync(join(staging, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2) + '\n');
+  writeFileSync(join(staging, 'tsconfig.json'), JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include }, null, 2) + '\n');
   try {
-    return gitRepoFrom(staging, name);
+    return gitRepoFrom(staging, repoName);
   } finally {
     removeDir(staging);
   }
@@ -277,6 +333,11 @@ function sourceFiles(root: string): string[] {
 
 function corpus(name: string, root: string, owned: boolean): Corpus {
   return { name, root, slug: basename(root), tsFiles: sourceFiles(root).length, owned };
+}
+
+/** The size of a repository's largest TypeScript source file, in bytes. */
+function largestSourceBytes(root: string): number {
+  return Math.max(0, ...sourceFiles(root).map((p) => statSync(join(root, p)).size));
 }
 
 // ---------------------------------------------------------------------------
@@ -431,7 +492,7 @@ function coldPosition(c: Corpus, sample: readonly Position[]): Position {
 }
 
 // ---------------------------------------------------------------------------
-// (a) and (d): indexing
+// (a) indexing
 
 interface IndexSection {
   corpus: string;
@@ -454,6 +515,243 @@ async function benchIndex(c: Corpus, runs: number): Promise<IndexSection> {
     if (i > 0) removeDir(out.runs[i - 1]!.sextant.home);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// (d) ingest memory
+
+interface MemoryRun {
+  occurrences: number;
+  documents: number;
+  /** sextant's own process (the preloaded probe), its children excluded. */
+  own_max_rss_mb: number | null;
+  /**
+   * GNU time's figure for the process tree: the larger of sextant's own peak
+   * and its indexer child's, so the child's whenever it is above sextant's own.
+   */
+  tree_max_rss_mb: number | null;
+  wall_s: number;
+}
+
+interface MemoryPoint {
+  corpus: string;
+  /** Copies of the main corpus in the repository; null for the other corpus. */
+  copies: number | null;
+  ts_files: number;
+  largest_file_kb: number;
+  runs: MemoryRun[];
+  /** Medians over the runs. */
+  occurrences: number;
+  own_max_rss_mb: number | null;
+  tree_max_rss_mb: number | null;
+  wall_s: number;
+}
+
+interface MemorySection {
+  /** The main corpus copied MEMORY_SCALES times into one repository each, smallest first. */
+  scaled: MemoryPoint[];
+  runs: number;
+  /** Median of sextant's own peak RSS at the largest scale over the smallest's. */
+  rss_largest_over_smallest: number | null;
+  /** The largest spread of sextant's own peak RSS between runs of one scale (max / min): the noise the ratio sits in. */
+  rss_spread_within_scale: number | null;
+  occurrences_largest_over_smallest: number | null;
+  /** effect@4.1.0: a different corpus, with larger files; not part of the ratio. */
+  other: MemoryPoint | null;
+  other_note: string;
+  notes: string[];
+  seconds: number;
+}
+
+const mbOf = (kb: number | undefined) => (kb === undefined ? null : round(kb / 1024, 1));
+
+function memoryRun(run: SextantIndexRun): MemoryRun {
+  return {
+    occurrences: run.report.occurrences,
+    documents: run.report.documents,
+    own_max_rss_mb: mbOf(run.own?.maxRssKb),
+    tree_max_rss_mb: mbOf(run.tree?.maxRssKb),
+    wall_s: round(run.wallMs / 1000, 1)!,
+  };
+}
+
+function memoryPoint(name: string, copies: number | null, c: Corpus, largestBytes: number, runs: MemoryRun[]): MemoryPoint {
+  const med = (pick: (r: MemoryRun) => number | null) => {
+    const xs = runs.flatMap((r) => (pick(r) === null ? [] : [pick(r)!]));
+    return xs.length ? round(median(xs), 1) : null;
+  };
+  return {
+    corpus: name,
+    copies,
+    ts_files: c.tsFiles,
+    largest_file_kb: round(largestBytes / 1024, 0)!,
+    runs,
+    occurrences: median(runs.map((r) => r.occurrences)),
+    own_max_rss_mb: med((r) => r.own_max_rss_mb),
+    tree_max_rss_mb: med((r) => r.tree_max_rss_mb),
+    wall_s: med((r) => r.wall_s)!,
+  };
+}
+
+/**
+ * (d): `sextant index` (the CLI, a fresh SEXTANT_HOME each time) on the zod
+ * sources copied 1, 2 and 4 times into one repository, `runs` times each,
+ * the scales in alternating order from one round to the next; then, with
+ * `other`, once on effect@4.1.0, whose registry is returned when `keepOther`
+ * (for (c')). Registries and repositories are removed as it goes, or listed
+ * in `owned` and `homes` for the caller to remove.
+ */
+async function benchMemory(
+  runs: number,
+  other: { include: false; note: string } | { include: true; keep: boolean },
+  owned: string[],
+  homes: string[],
+): Promise<{ section: MemorySection; large: { corpus: Corpus; home: string } | undefined }> {
+  const started = performance.now();
+  const notes: string[] = [];
+  const scales = MEMORY_SCALES.map((copies) => {
+    progress(`(d) preparing zod@4.6.7 x${copies}…`);
+    const root = npmSourceRepo('zod', '4.6.7', copies);
+    owned.push(dirname(root));
+    return { copies, corpus: corpus(`zod@4.6.7 x${copies}`, root, true), largest: largestSourceBytes(root), runs: [] as MemoryRun[] };
+  });
+  for (let round = 0; round < runs; round++) {
+    const order = round % 2 === 0 ? scales : [...scales].reverse();
+    for (const s of order) {
+      progress(`(d) ingest memory: run ${round + 1}/${runs}, sextant index ${s.corpus.name}…`);
+      const run = await sextantIndex(s.corpus.root);
+      removeDir(run.home);
+      s.runs.push(memoryRun(run));
+    }
+  }
+  const scaled = scales.map((s) => memoryPoint(s.corpus.name, s.copies, s.corpus, s.largest, s.runs));
+
+  const smallest = scaled[0]!;
+  const largest = scaled.at(-1)!;
+  const rssGrowth =
+    smallest.own_max_rss_mb !== null && largest.own_max_rss_mb !== null ? largest.own_max_rss_mb / smallest.own_max_rss_mb : null;
+  const occGrowth = largest.occurrences / smallest.occurrences;
+  // The copies are identical, so the index should grow with them; if not, the repositories are not what the section claims.
+  for (const p of scaled.slice(1)) {
+    const grew = p.occurrences / smallest.occurrences;
+    const expected = p.copies! / smallest.copies!;
+    if (Math.abs(grew / expected - 1) > 0.05)
+      notes.push(`${p.corpus}: occurrences grew x${grew.toFixed(2)} for x${expected} copies: the copies were not indexed alike`);
+  }
+  const spreads = scaled.flatMap((p) => {
+    const xs = p.runs.flatMap((r) => (r.own_max_rss_mb === null ? [] : [r.own_max_rss_mb]));
+    return xs.length > 1 ? [Math.max(...xs) / Math.min(...xs)] : [];
+  });
+  const spread = spreads.length ? Math.max(...spreads) : null;
+  if (scaled.some((p) => p.own_max_rss_mb === null)) notes.push("sextant's own peak RSS is missing for some runs: the probe wrote nothing");
+
+  let otherPoint: MemoryPoint | null = null;
+  let otherNote: string;
+  let large: { corpus: Corpus; home: string } | undefined;
+  if (other.include) {
+    progress('(d) preparing effect@4.1.0…');
+    const root = npmSourceRepo('effect', '4.1.0');
+    owned.push(dirname(root));
+    const eff = corpus('effect@4.1.0', root, true);
+    progress('(d) sextant index effect@4.1.0 (a different corpus, with larger files)…');
+    const run = await sextantIndex(eff.root);
+    if (other.keep) {
+      // Kept for a sextant-only warm latency pass on the largest index (c').
+      homes.push(run.home);
+      large = { corpus: eff, home: run.home };
+    } else removeDir(run.home);
+    otherPoint = memoryPoint(eff.name, null, eff, largestSourceBytes(root), [memoryRun(run)]);
+    otherNote =
+      `${eff.name}, a different corpus with larger files (largest ${otherPoint.largest_file_kb.toLocaleString('en-US')} KB ` +
+      `against ${smallest.largest_file_kb.toLocaleString('en-US')} KB): 1 run, for scale, not part of the ratio`;
+  } else otherNote = other.note;
+
+  return {
+    section: {
+      scaled,
+      runs,
+      rss_largest_over_smallest: rssGrowth === null ? null : round(rssGrowth, 3),
+      rss_spread_within_scale: spread === null ? null : round(spread, 3),
+      occurrences_largest_over_smallest: round(occGrowth, 2),
+      other: otherPoint,
+      other_note: otherNote,
+      notes,
+      seconds: round((performance.now() - started) / 1000, 1)!,
+    },
+    large,
+  };
+}
+
+function memoryTarget(m: MemorySection) {
+  const value = m.rss_largest_over_smallest;
+  return { value, target: `<= ${TARGETS.rss_growth} (flat within noise)`, met: value === null ? null : value <= TARGETS.rss_growth };
+}
+
+/** The (d) table; `rawRssKb` is scip-typescript's own peak on the main corpus, from (a), when it ran. */
+function printMemory(m: MemorySection, print: (s?: string) => void, rawRssKb?: number): void {
+  const first = m.scaled[0]!;
+  const last = m.scaled.at(-1)!;
+  print(
+    `(d) ingest memory: sextant's own peak RSS (its indexer child excluded) as the index grows and its largest document does not — ` +
+      `the zod@4.6.7 sources copied ${m.scaled.map((p) => p.copies).join(', ')} times into one repository ` +
+      `(src/, then copy2/src/ … copy${m.scaled.at(-1)!.copies}/src/, each copy in its own directory); ` +
+      `\`sextant index --json\`, fresh SEXTANT_HOME; ` +
+      (m.runs === 1 ? '1 run per scale' : `${m.runs} runs per scale, alternating order; medians`),
+  );
+  const mbCell = (x: number | null) => (x === null ? '–' : `${x.toFixed(0)} MB`);
+  const row = (p: MemoryPoint, label: string) => [
+    label,
+    String(p.ts_files),
+    `${p.largest_file_kb.toLocaleString('en-US')} KB`,
+    p.occurrences.toLocaleString('en-US'),
+    p.copies === null ? '' : `x${(p.occurrences / first.occurrences).toFixed(2)}`,
+    mbCell(p.own_max_rss_mb),
+    p.runs.map((r) => (r.own_max_rss_mb === null ? '–' : r.own_max_rss_mb.toFixed(0))).join(' / '),
+    mbCell(p.tree_max_rss_mb),
+    `${p.wall_s.toFixed(1)} s`,
+  ];
+  const rows = m.scaled.map((p) => row(p, p.corpus));
+  if (m.other) rows.push(row(m.other, `${m.other.corpus} (other corpus)`));
+  print(
+    table(rows, [
+      'corpus',
+      'files',
+      'largest file',
+      'occurrences',
+      'growth',
+      'sextant peak RSS',
+      'per run (MB)',
+      'indexer child peak',
+      'index wall',
+    ]),
+  );
+  print(
+    `  sextant peak RSS x${last.copies} / x${first.copies}: ${ratio(m.rss_largest_over_smallest)} for x${m.occurrences_largest_over_smallest?.toFixed(2) ?? '–'} occurrences; ` +
+      `target <= ${TARGETS.rss_growth} (flat within noise): ${verdict(memoryTarget(m).met)}`,
+  );
+  const steps = m.scaled.slice(1).map((p, i) => {
+    const prev = m.scaled[i]!;
+    const r = p.own_max_rss_mb !== null && prev.own_max_rss_mb !== null ? p.own_max_rss_mb / prev.own_max_rss_mb : null;
+    return `x${prev.copies} -> x${p.copies} ${ratio(r)}`;
+  });
+  print(`  step by step: ${steps.join(', ')}`);
+  if (m.rss_spread_within_scale !== null)
+    print(
+      `  noise: between runs of one scale sextant's own peak RSS varies up to x${m.rss_spread_within_scale.toFixed(2)} (max / min)` +
+        (m.rss_spread_within_scale > TARGETS.rss_growth ? `, more than the target's margin: read the ratio with that in mind` : ''),
+    );
+  const points = [...m.scaled, ...(m.other ? [m.other] : [])];
+  const childAbove = points.every((p) =>
+    p.runs.every((r) => r.tree_max_rss_mb !== null && r.own_max_rss_mb !== null && r.tree_max_rss_mb > r.own_max_rss_mb),
+  );
+  print(
+    `  indexer child peak: GNU time's peak RSS of the process tree, the larger of sextant's own and its child's` +
+      (childAbove ? ', so here the scip-typescript child' : '') +
+      (rawRssKb === undefined ? '' : `; scip-typescript alone on the main corpus in (a): ${mb(rawRssKb)}`),
+  );
+  print(`  ${m.other ? 'separate data point' : 'left out'}: ${m.other_note}`);
+  for (const note of m.notes) print(`  note: ${note}`);
+  print(`  section (d) took ${m.seconds.toFixed(0)} s`);
 }
 
 // ---------------------------------------------------------------------------
@@ -757,21 +1055,12 @@ async function benchIssue3(c: Corpus, mcp: Mcp, positions: readonly Position[], 
 // ---------------------------------------------------------------------------
 // Report
 
-interface MemoryRow {
-  corpus: string;
-  occurrences: number;
-  documents: number;
-  own_max_rss_mb: number | null;
-  tree_max_rss_mb: number | null;
-  wall_s: number;
-}
-
 const TARGETS = {
   index_ratio: 1.1,
   cold_ratio: 0.1,
   warm_p50_ratio: 0.1,
   warm_p99_ms: 5,
-  /** Peak RSS of ingest, largest corpus over smallest: "does not grow", with room for noise. */
+  /** (d) sextant's own peak RSS of ingest, the most copies of the corpus over one copy: "does not grow", with room for noise. */
   rss_growth: 1.25,
 };
 
@@ -828,8 +1117,51 @@ async function main(): Promise<void> {
   const homes: string[] = [];
   const out: string[] = [];
   const print = (s = '') => out.push(s);
+  const machine = (loadAfter: number) => ({
+    cpus: cpus().length,
+    memory_gb: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    load_average_1m: { before: round(loadBefore, 2), after: round(loadAfter, 2) },
+  });
+  const printLoad = (loadAfter: number) =>
+    print(
+      `load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after` +
+        (Math.max(loadBefore, loadAfter) > cpus().length
+          ? ': the machine was busy with other work, so absolute times are inflated; the ratios are side by side'
+          : ''),
+    );
+  const printTargets = (targets: Record<string, { value: number | null; target: string; met: boolean | null }>) =>
+    print(
+      table(
+        Object.entries(targets).map(([k, t]) => [k, t.value === null ? '–' : String(t.value), t.target, verdict(t.met)]),
+        ['', 'value', 'target', ''],
+      ),
+    );
 
   try {
+    if (options.only === 'memory') {
+      const { section: memory } = await benchMemory(Math.min(options.runs, MEMORY_RUNS), { include: true, keep: false }, owned, homes);
+      progressDone();
+      const targets = { ingest_rss_largest_over_smallest: memoryTarget(memory) };
+      const totalS = (performance.now() - started) / 1000;
+      const loadAfter = loadavg()[0]!;
+      if (options.json) {
+        const result = { only: 'memory', machine: machine(loadAfter), memory, targets, total_seconds: round(totalS, 1) };
+        process.stdout.write(JSON.stringify(result) + '\n');
+        return;
+      }
+      print(`sextant bench — section (d) alone (--only memory); ${cpus().length} CPUs, node ${process.version}`);
+      printLoad(loadAfter);
+      print();
+      printMemory(memory, print);
+      print();
+      print('targets');
+      printTargets(targets);
+      print(`\ntotal ${totalS.toFixed(0)} s`);
+      process.stdout.write(out.join('\n') + '\n');
+      return;
+    }
+
     progress('preparing the corpus…');
     let main: Corpus;
     if (options.repo) main = corpus(basename(options.repo), options.repo, false);
@@ -863,53 +1195,20 @@ async function main(): Promise<void> {
     };
     const occurrences = last.report.occurrences;
 
-    // (d) memory curve: rxjs, the main corpus (from (a)) and effect.
-    const memory: MemoryRow[] = [];
-    const memoryRow = (name: string, run: SextantIndexRun): MemoryRow => ({
-      corpus: name,
-      occurrences: run.report.occurrences,
-      documents: run.report.documents,
-      own_max_rss_mb: run.own ? round(run.own.maxRssKb / 1024, 1) : null,
-      tree_max_rss_mb: run.tree ? round(run.tree.maxRssKb / 1024, 1) : null,
-      wall_s: round(run.wallMs / 1000, 1)!,
-    });
-    const mainRss = median(index.runs.flatMap((r) => (r.sextant.own ? [r.sextant.own.maxRssKb] : [])));
-    const mainTreeRss = median(index.runs.flatMap((r) => (r.sextant.tree ? [r.sextant.tree.maxRssKb] : [])));
-    const memoryNotes: string[] = [];
+    // (d) ingest memory: copies of the zod sources, then effect@4.1.0, whose registry (c') reuses.
+    const { section: memory, large } = await benchMemory(
+      Math.min(options.runs, MEMORY_RUNS),
+      options.repo
+        ? {
+            include: false,
+            note: `with --repo, effect@4.1.0 is left out (and (c') with it); the copies are of zod@4.6.7 whatever the repository`,
+          }
+        : { include: true, keep: true },
+      owned,
+      homes,
+    );
+    const rawRssKb = median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.maxRssKb] : [])));
     const sampleNotes: string[] = [];
-    if (!options.repo) {
-      progress('(d) preparing rxjs…');
-      const rx = corpus('rxjs@7.8.2', rxjsRepo(), true);
-      owned.push(dirname(rx.root));
-      progress('(d) sextant index rxjs…');
-      const rxRun = await sextantIndex(rx.root);
-      removeDir(rxRun.home);
-      memory.push(memoryRow(`${rx.name} (${rx.tsFiles} files)`, rxRun));
-    } else memoryNotes.push('--repo: rxjs and effect are left out of the memory curve');
-    memory.push({
-      ...memoryRow(`${main.name} (${main.tsFiles} files)`, last),
-      own_max_rss_mb: Number.isFinite(mainRss) ? round(mainRss / 1024, 1) : null,
-      tree_max_rss_mb: Number.isFinite(mainTreeRss) ? round(mainTreeRss / 1024, 1) : null,
-      wall_s: round(sWall / 1000, 1)!,
-    });
-    let large: { corpus: Corpus; home: string } | undefined;
-    if (!options.repo) {
-      progress('(d) preparing effect…');
-      const root = npmSourceRepo('effect', '4.1.0');
-      owned.push(dirname(root));
-      const eff = corpus('effect@4.1.0', root, true);
-      progress('(d) sextant index effect (the largest)…');
-      const effRun = await sextantIndex(eff.root);
-      // Kept for a sextant-only warm latency pass on the largest index (c').
-      homes.push(effRun.home);
-      large = { corpus: eff, home: effRun.home };
-      memory.push(memoryRow(`${eff.name} (${eff.tsFiles} files)`, effRun));
-    }
-    const rssValues = memory.flatMap((m) => (m.own_max_rss_mb === null ? [] : [m]));
-    const smallest = rssValues.length ? rssValues.reduce((a, b) => (a.occurrences <= b.occurrences ? a : b)) : undefined;
-    const largest = rssValues.length ? rssValues.reduce((a, b) => (a.occurrences >= b.occurrences ? a : b)) : undefined;
-    const rssGrowth = smallest && largest && smallest !== largest ? largest.own_max_rss_mb! / smallest.own_max_rss_mb! : null;
-    const occGrowth = smallest && largest && smallest !== largest ? largest.occurrences / smallest.occurrences : null;
 
     // Positions, with a long-lived sextant session that (c) and issue 3 reuse.
     progress('(c) starting sextant mcp…');
@@ -988,23 +1287,14 @@ async function main(): Promise<void> {
             large_references_p99_ms: p99Target(summarizeLatency(largeWarm.sextant.references).p99_ms),
           }
         : {}),
-      ingest_rss_largest_over_smallest: {
-        value: rssGrowth === null ? null : round(rssGrowth, 3),
-        target: `<= ${TARGETS.rss_growth} (flat within noise)`,
-        met: rssGrowth === null ? null : rssGrowth <= TARGETS.rss_growth,
-      },
+      ingest_rss_largest_over_smallest: memoryTarget(memory),
     };
 
     const totalS = (performance.now() - started) / 1000;
     const loadAfter = loadavg()[0]!;
     const result = {
       corpus: { name: main.name, root: main.root, ts_files: main.tsFiles, occurrences, documents: last.report.documents },
-      machine: {
-        cpus: cpus().length,
-        memory_gb: round(totalmem() / 2 ** 30, 1),
-        node: process.version,
-        load_average_1m: { before: round(loadBefore, 2), after: round(loadAfter, 2) },
-      },
+      machine: machine(loadAfter),
       runs: options.runs,
       index: {
         sextant_wall_ms: index.runs.map((r) => round(r.sextant.wallMs, 0)),
@@ -1016,7 +1306,7 @@ async function main(): Promise<void> {
         ratio: round(indexRatio, 3),
         ratio_of_medians: round(sWall / rWall, 3),
         phases: Object.fromEntries(Object.entries(phase).map(([k, v]) => [k, round(v, 0)])),
-        raw_indexer_max_rss_mb: round(median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.maxRssKb] : []))) / 1024, 1),
+        raw_indexer_max_rss_mb: round(rawRssKb / 1024, 1),
       },
       cold_start: {
         position: cold.position,
@@ -1047,7 +1337,7 @@ async function main(): Promise<void> {
       warm_large: largeWarm
         ? {
             corpus: large!.corpus.name,
-            occurrences: memory.find((m) => m.corpus.startsWith(large!.corpus.name))?.occurrences ?? null,
+            occurrences: memory.other?.occurrences ?? null,
             sample: largeWarm.sample,
             rounds: largeWarm.rounds,
             mcp_ping: summarizeLatency(largeWarm.ping),
@@ -1058,12 +1348,7 @@ async function main(): Promise<void> {
             },
           }
         : null,
-      memory: {
-        rows: memory,
-        rss_largest_over_smallest: rssGrowth === null ? null : round(rssGrowth, 3),
-        occurrences_largest_over_smallest: occGrowth === null ? null : round(occGrowth, 2),
-        notes: memoryNotes,
-      },
+      memory,
       issue3: {
         tools: issue3.tools,
         callHierarchy: issue3.callHierarchy
@@ -1089,12 +1374,7 @@ async function main(): Promise<void> {
       `sextant bench — ${main.name}: ${main.tsFiles} TypeScript files, ${occurrences.toLocaleString('en-US')} occurrences; ` +
         `${options.runs} runs per comparison, alternating sides; medians; ${cpus().length} CPUs, node ${process.version}`,
     );
-    print(
-      `load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after` +
-        (Math.max(loadBefore, loadAfter) > cpus().length
-          ? ': the machine was busy with other work, so absolute times are inflated; the ratios are side by side'
-          : ''),
-    );
+    printLoad(loadAfter);
     print();
     print(`(a) index wall time: \`sextant index --json\` (fresh SEXTANT_HOME) vs scip-typescript alone, same repo`);
     print(
@@ -1161,7 +1441,7 @@ async function main(): Promise<void> {
         ` (findReferences returns at most 200 by default; ${warm.sextant.references_truncated} answers were truncated)`,
     );
     if (largeWarm) {
-      const occ = memory.find((m) => m.corpus.startsWith(large!.corpus.name))?.occurrences;
+      const occ = memory.other?.occurrences;
       print();
       print(
         `(c') warm latency, sextant alone, on the largest index: ${large!.corpus.name} (${occ?.toLocaleString('en-US') ?? '?'} occurrences), ` +
@@ -1184,26 +1464,7 @@ async function main(): Promise<void> {
       );
     }
     print();
-    print(`(d) ingest memory: sextant's own peak RSS (the indexer child excluded) against the size of the index`);
-    print(
-      table(
-        memory.map((m) => [
-          m.corpus,
-          m.occurrences.toLocaleString('en-US'),
-          m.own_max_rss_mb === null ? '–' : `${m.own_max_rss_mb.toFixed(0)} MB`,
-          m.tree_max_rss_mb === null ? '–' : `${m.tree_max_rss_mb.toFixed(0)} MB`,
-          `${m.wall_s.toFixed(1)} s`,
-        ]),
-        ['corpus', 'occurrences', 'sextant peak RSS', 'with indexer child', 'index wall'],
-      ),
-    );
-    if (rssGrowth !== null)
-      print(
-        `  largest / smallest: peak RSS x${rssGrowth.toFixed(2)} for x${occGrowth!.toFixed(1)} occurrences ` +
-          `(scip-typescript alone on ${main.name}: ${mb(median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.maxRssKb] : []))))})`,
-      );
-    print(`  target largest / smallest <= ${TARGETS.rss_growth}: ${verdict(targets.ingest_rss_largest_over_smallest.met)}`);
-    for (const note of memoryNotes) print(`  note: ${note}`);
+    printMemory(memory, print, Number.isFinite(rawRssKb) ? rawRssKb : undefined);
     print();
     print(`issue 3 (callHierarchy, workspaceSymbols) on ${main.name}`);
     if (issue3.callHierarchy || issue3.workspaceSymbols) {
@@ -1225,12 +1486,7 @@ async function main(): Promise<void> {
     for (const note of issue3.notes) print(`  ${note}`);
     print();
     print('targets');
-    print(
-      table(
-        Object.entries(targets).map(([k, t]) => [k, t.value === null ? '–' : String(t.value), t.target, verdict(t.met)]),
-        ['', 'value', 'target', ''],
-      ),
-    );
+    printTargets(targets);
     print(`\ntotal ${totalS.toFixed(0)} s`);
     process.stdout.write(out.join('\n') + '\n');
   } finally {
