@@ -9,7 +9,12 @@ import { build } from 'esbuild';
 import { projectFile } from '../src/paths.js';
 
 await build({
-  entryPoints: [projectFile('dist', 'src', 'cli', 'main.js')],
+  // The parsing worker is an entry of its own: it is started by file name
+  // (`./syntax-worker.js` beside the code that starts it).
+  entryPoints: {
+    main: projectFile('dist', 'src', 'cli', 'main.js'),
+    'syntax-worker': projectFile('dist', 'src', 'syntax', 'syntax-worker.js'),
+  },
   outdir: projectFile('dist', 'bundle'),
   bundle: true,
   splitting: true,

@@ -70,6 +70,8 @@ export interface IndexReport {
   indexers: IndexerReport[];
   blobs: BlobStats;
   skipped_documents: { path: string; reason: string }[];
+  /** Files whose syntax could not be read (their references have no kinds): the reason for each. */
+  syntax_problems: string[];
   reason: string | null;
   recovery: string | null;
   duration_ms: number;
@@ -105,6 +107,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     const documentIds = new Map<string, number>();
     const counters = { documents: 0, occurrences: 0, definitions: 0 };
     const skipped: { path: string; reason: string }[] = [];
+    const syntaxProblems: string[] = [];
     const indexerReports: IndexerReport[] = [];
     const languages: Record<string, LanguageReport> = {};
     const indexedPerLanguage = new Map<string, number>();
@@ -173,6 +176,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       indexers: indexerReports,
       blobs,
       skipped_documents: skipped.slice(0, 20),
+      syntax_problems: syntaxProblems.slice(0, 20),
       reason,
       recovery,
     };
@@ -217,26 +221,33 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         languageFiles.map((f) => f.path),
       );
       const ingest = new Ingest(writer, byPath, manifest, facts);
-      const result = await runIndexer(
-        {
-          manifest,
-          command,
-          root: worktree.root,
-          slug,
-          projects: plan.projects,
-          inferredConfig: plan.inferredConfig,
-          timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
-          env,
-          yieldCpu: options.yieldCpu,
-        },
-        async (document, bytes) => {
-          await blobsStored;
-          await ingest.add(document, bytes);
-          progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
-        },
-      );
-      await ingest.flush();
+      let result;
+      try {
+        result = await runIndexer(
+          {
+            manifest,
+            command,
+            root: worktree.root,
+            slug,
+            projects: plan.projects,
+            inferredConfig: plan.inferredConfig,
+            timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
+            env,
+            yieldCpu: options.yieldCpu,
+          },
+          async (document, bytes) => {
+            await blobsStored;
+            await ingest.add(document, bytes);
+            progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
+          },
+        );
+        await ingest.flush();
+      } finally {
+        // The parsing worker must not outlive the run, whatever happened.
+        await facts.close();
+      }
       skipped.push(...ingest.skipped);
+      syntaxProblems.push(...facts.problems);
       if (result.status === 'ok') {
         for (const [path, id] of ingest.ids) documentIds.set(path, id);
         counters.documents += ingest.ids.size;

@@ -26,11 +26,30 @@ export interface Alias {
   call?: boolean;
 }
 
+/** SyntaxFacts as plain data, to cross from a worker thread. */
+export interface SyntaxFactsData {
+  kinds: Map<number, number>;
+  declarations: Map<number, Declaration>;
+  argumentCounts: Map<number, number>;
+  aliases: Alias[];
+}
+
 export class SyntaxFacts {
-  private readonly kinds = new Map<number, number>();
-  private readonly declarations = new Map<number, Declaration>();
-  private readonly argumentCounts = new Map<number, number>();
-  readonly aliases: Alias[] = [];
+  private readonly kinds: Map<number, number>;
+  private readonly declarations: Map<number, Declaration>;
+  private readonly argumentCounts: Map<number, number>;
+  readonly aliases: Alias[];
+
+  constructor(data?: SyntaxFactsData) {
+    this.kinds = data?.kinds ?? new Map();
+    this.declarations = data?.declarations ?? new Map();
+    this.argumentCounts = data?.argumentCounts ?? new Map();
+    this.aliases = data?.aliases ?? [];
+  }
+
+  toData(): SyntaxFactsData {
+    return { kinds: this.kinds, declarations: this.declarations, argumentCounts: this.argumentCounts, aliases: this.aliases };
+  }
 
   addAlias(alias: Alias): void {
     this.aliases.push(alias);

@@ -1,20 +1,92 @@
-// Syntax facts by language: the TypeScript parser in-process (loaded on first
-// use, so an indexer can start before sextant pays for loading it), Python's
-// own ast module in one python3 process over all files, started up front.
-import type { SyntaxFacts } from './facts.js';
+// Syntax facts by language. TypeScript and JavaScript are parsed in a worker
+// thread whose heap is capped: the syntax trees are the bulk of what ingest
+// allocates, and a bounded heap keeps ingest memory flat however large the
+// index (a file too large for it loses its facts, and says so, rather than
+// the run). Python files are parsed by python3's own ast module, in one
+// process over all files, started up front.
+import { Worker } from 'node:worker_threads';
+import { SyntaxFacts, type SyntaxFactsData } from './facts.js';
 import { pythonFacts } from './python.js';
 
-export type FactsProvider = (path: string, language: string, text: string) => Promise<SyntaxFacts | undefined>;
+export interface FactsProvider {
+  (path: string, language: string, text: string): Promise<SyntaxFacts | undefined>;
+  /** Why some files have no facts. */
+  readonly problems: string[];
+  close(): Promise<void>;
+}
+
+/** Heap of the parsing worker: syntax trees of the largest files fit many times over. */
+const WORKER_OLD_GENERATION_MB = 160;
 
 export function syntaxFacts(root: string, languages: readonly string[], paths: readonly string[]): FactsProvider {
   const python = languages.includes('python') ? pythonFacts(root, paths) : undefined;
-  let typescript: Promise<typeof import('./typescript.js')> | undefined;
-  return async (path, language, text) => {
+  const parser = new ParserWorker();
+  const problems: string[] = [];
+  const provider = async (path: string, language: string, text: string) => {
     if (language === 'python') return (await python)?.facts.get(path);
     if (language === 'typescript' || language === 'javascript') {
-      typescript ??= import('./typescript.js');
-      return (await typescript).typescriptFacts(path, text);
+      try {
+        return await parser.parse(path, text);
+      } catch (error) {
+        problems.push(`${path}: ${(error as Error).message}`);
+        return undefined;
+      }
     }
     return undefined;
   };
+  return Object.assign(provider, {
+    problems,
+    async close() {
+      await parser.close();
+      if (python) problems.push(...(await python).problems);
+    },
+  });
+}
+
+/**
+ * One worker thread, started on first use. When it dies (out of memory on a
+ * huge file), the requests it held fail with the reason and the next request
+ * starts a new one.
+ */
+class ParserWorker {
+  private worker: Worker | undefined;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (facts: SyntaxFacts) => void; reject: (error: Error) => void }>();
+
+  parse(path: string, text: string): Promise<SyntaxFacts> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, path, text });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./syntax-worker.js', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB },
+    });
+    worker.on('message', (message: { id: number; data?: SyntaxFactsData; error?: string }) => {
+      const request = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.data) request?.resolve(new SyntaxFacts(message.data));
+      else request?.reject(new Error(`the parser failed: ${message.error}`));
+    });
+    const fail = (reason: string) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const { reject } of this.pending.values()) reject(new Error(reason));
+      this.pending.clear();
+    };
+    worker.on('error', (error) => fail(`the parser stopped: ${error.message}`));
+    worker.on('exit', (code) => fail(`the parser exited with code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
 }

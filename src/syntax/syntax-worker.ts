@@ -1,0 +1,13 @@
+// A worker thread that parses TypeScript and JavaScript files for their
+// syntax facts (see typescript.ts). Answers one message per request:
+// { id, data } or { id, error }.
+import { parentPort } from 'node:worker_threads';
+import { typescriptFacts } from './typescript.js';
+
+parentPort!.on('message', ({ id, path, text }: { id: number; path: string; text: string }) => {
+  try {
+    parentPort!.postMessage({ id, data: typescriptFacts(path, text).toData() });
+  } catch (error) {
+    parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
