@@ -30,12 +30,18 @@ const REGULAR = /^100(644|755)$/;
 
 export async function readWorktree(path: string): Promise<Worktree> {
   const root = await gitRoot(path);
-  const head = await headCommit(root);
-  if (!head) throw new UserError(`${root} has no commits yet: commit something first, then index`);
   const git = gitAt(root);
+  // Three independent questions to git, asked at once.
+  // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
+  const [head, listing, statusText] = await Promise.all([
+    headCommit(root),
+    git.raw(['ls-files', '-z', '-s']),
+    git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']),
+  ]);
+  if (!head) throw new UserError(`${root} has no commits yet: commit something first, then index`);
 
   const files = new Map<string, WorktreeFile>();
-  for (const entry of (await git.raw(['ls-files', '-z', '-s'])).split('\0')) {
+  for (const entry of listing.split('\0')) {
     // "<mode> <sha> <stage>\t<path>"; symlinks and submodules are not files of ours.
     const tab = entry.indexOf('\t');
     if (tab < 0) continue;
@@ -46,11 +52,7 @@ export async function readWorktree(path: string): Promise<Worktree> {
   }
 
   const changed = new Set<string>();
-  // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
-  const status = (await git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'])).split(
-    '\0',
-  );
-  for (const entry of status) {
+  for (const entry of statusText.split('\0')) {
     if (entry.length < 4) continue;
     const code = entry.slice(0, 2);
     const filePath = entry.slice(3);

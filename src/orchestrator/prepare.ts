@@ -111,7 +111,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
       parameters: declaration?.parameters ?? null,
       signature,
-      documentation: info && info.documentation.length > 1 ? info.documentation.slice(1).join('\n\n') : null,
+      // Prose is kept for what can be looked up by name; a local's or a parameter's is the enclosing function's to tell.
+      documentation: info && info.documentation.length > 1 && !parsed.local && kind !== 'parameter' ? info.documentation.slice(1).join('\n\n') : null,
     });
   }
 

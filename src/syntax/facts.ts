@@ -26,29 +26,61 @@ export interface Alias {
   call?: boolean;
 }
 
-/** SyntaxFacts as plain data, to cross from a worker thread. */
+/**
+ * SyntaxFacts packed into numbers, to cross from the parsing worker as
+ * transferred buffers: cloning maps of objects cost more than the parse.
+ */
 export interface SyntaxFactsData {
-  kinds: Map<number, number>;
-  declarations: Map<number, Declaration>;
-  argumentCounts: Map<number, number>;
-  aliases: Alias[];
+  /** key, kind, key, kind, ... */
+  kinds: Float64Array;
+  /** key, count, ... */
+  argumentCounts: Float64Array;
+  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), ... */
+  declarations: Float64Array;
+  /** range (4), target (2), call, ... */
+  aliases: Float64Array;
 }
 
 export class SyntaxFacts {
-  private readonly kinds: Map<number, number>;
-  private readonly declarations: Map<number, Declaration>;
-  private readonly argumentCounts: Map<number, number>;
-  readonly aliases: Alias[];
+  private readonly kinds = new Map<number, number>();
+  private readonly declarations = new Map<number, Declaration>();
+  private readonly argumentCounts = new Map<number, number>();
+  readonly aliases: Alias[] = [];
 
   constructor(data?: SyntaxFactsData) {
-    this.kinds = data?.kinds ?? new Map();
-    this.declarations = data?.declarations ?? new Map();
-    this.argumentCounts = data?.argumentCounts ?? new Map();
-    this.aliases = data?.aliases ?? [];
+    if (!data) return;
+    for (let i = 0; i < data.kinds.length; i += 2) this.kinds.set(data.kinds[i]!, data.kinds[i + 1]!);
+    for (let i = 0; i < data.argumentCounts.length; i += 2) this.argumentCounts.set(data.argumentCounts[i]!, data.argumentCounts[i + 1]!);
+    const d = data.declarations;
+    for (let i = 0; i < d.length; ) {
+      const key = d[i]!;
+      const extent: Range = [d[i + 1]!, d[i + 2]!, d[i + 3]!, d[i + 4]!];
+      const callable = d[i + 5] === 1;
+      const parameters: [number, number] | undefined = Number.isNaN(d[i + 6]!) ? undefined : [d[i + 6]!, d[i + 7]!];
+      const count = d[i + 8]!;
+      const heritage: [number, number][] = [];
+      for (let h = 0; h < count; h++) heritage.push([d[i + 9 + 2 * h]!, d[i + 10 + 2 * h]!]);
+      this.declarations.set(key, { extent, callable, heritage, parameters });
+      i += 9 + 2 * count;
+    }
+    const a = data.aliases;
+    for (let i = 0; i < a.length; i += 7) {
+      this.aliases.push({ range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!], target: [a[i + 4]!, a[i + 5]!], call: a[i + 6] === 1 });
+    }
   }
 
   toData(): SyntaxFactsData {
-    return { kinds: this.kinds, declarations: this.declarations, argumentCounts: this.argumentCounts, aliases: this.aliases };
+    const declarations: number[] = [];
+    for (const [key, d] of this.declarations) {
+      declarations.push(key, ...d.extent, d.callable ? 1 : 0, d.parameters?.[0] ?? NaN, d.parameters?.[1] ?? NaN, d.heritage.length);
+      for (const [line, character] of d.heritage) declarations.push(line, character);
+    }
+    return {
+      kinds: Float64Array.from([...this.kinds].flat()),
+      argumentCounts: Float64Array.from([...this.argumentCounts].flat()),
+      declarations: Float64Array.from(declarations),
+      aliases: Float64Array.from(this.aliases.flatMap((x) => [...x.range, ...x.target, x.call ? 1 : 0])),
+    };
   }
 
   addAlias(alias: Alias): void {

@@ -6,7 +6,9 @@ import { typescriptFacts } from './typescript.js';
 
 parentPort!.on('message', ({ id, path, text }: { id: number; path: string; text: string }) => {
   try {
-    parentPort!.postMessage({ id, data: typescriptFacts(path, text).toData() });
+    const data = typescriptFacts(path, text).toData();
+    const buffers = [data.kinds, data.argumentCounts, data.declarations, data.aliases].map((a) => a.buffer as ArrayBuffer);
+    parentPort!.postMessage({ id, data }, buffers);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
