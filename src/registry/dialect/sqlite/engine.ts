@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Engine } from '../../engine.js';
+import { Lru } from '../../../lru.js';
 import type { Database } from '../../schema.js';
 
 export function openSqlite(file: string): Engine {
@@ -17,7 +18,18 @@ export function openSqlite(file: string): Engine {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('cache_size = -16384');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // kysely prepares every query it runs; a query's SQL repeats from one
+  // request to the next, so prepared statements are kept and reused.
+  const prepared = new Lru<string, SqliteDatabase.Statement>(512);
+  const database = {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = prepared.get(sql);
+      if (!statement) prepared.set(sql, (statement = sqlite.prepare(sql)));
+      return statement;
+    },
+  };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     name: 'sqlite',
