@@ -318,26 +318,43 @@ class CallWalker {
   }
 }
 
+/** A file's possible callers, smallest extent first: [startLine, startChar, endLine, endChar, nameLine, nameChar]. */
+interface Callers {
+  definitions: DefinitionRow[];
+  bounds: Int32Array;
+}
+
+const callersOfFile = new WeakMap<readonly DefinitionRow[], Callers>();
+
 /**
  * The innermost definition holding code around a range: the caller. A class
- * is the caller of what its field initializers and static blocks call.
+ * is the caller of what its field initializers and static blocks call. A
+ * file's definitions are many (every local and parameter), its possible
+ * callers few: those are extracted once per file and kept smallest first, so
+ * the first that contains the range is the innermost.
  */
 function innermostCaller(definitions: readonly DefinitionRow[], range: Range0): DefinitionRow | undefined {
-  let best: DefinitionRow | undefined;
-  let bestSize = Infinity;
-  for (const d of definitions) {
-    if (!d.callable && d.kind !== 'class') continue;
-    const extent = enclosingRange(d);
-    if (!extent || !rangeContains(extent, range)) continue;
-    // A decorator, before the name, is applied by the code around the definition.
-    if (comparePositions(range[0], range[1], d.start_line, d.start_char) < 0) continue;
-    const size = extentSize(d);
-    if (size < bestSize) {
-      best = d;
-      bestSize = size;
-    }
+  let callers = callersOfFile.get(definitions);
+  if (!callers) {
+    const candidates = definitions
+      .filter((d) => (d.callable || d.kind === 'class') && enclosingRange(d))
+      .sort((a, b) => extentSize(a) - extentSize(b));
+    const bounds = new Int32Array(candidates.length * 6);
+    candidates.forEach((d, i) => {
+      bounds.set([...enclosingRange(d)!, d.start_line, d.start_char], i * 6);
+    });
+    callersOfFile.set(definitions, (callers = { definitions: candidates, bounds }));
   }
-  return best;
+  const b = callers.bounds;
+  for (let i = 0; i < callers.definitions.length; i++) {
+    const o = i * 6;
+    if (comparePositions(range[0], range[1], b[o]!, b[o + 1]!) < 0 || comparePositions(range[2], range[3], b[o + 2]!, b[o + 3]!) > 0)
+      continue;
+    // A decorator, before the name, is applied by the code around the definition.
+    if (comparePositions(range[0], range[1], b[o + 4]!, b[o + 5]!) < 0) continue;
+    return callers.definitions[i];
+  }
+  return undefined;
 }
 
 function sortGroups<T>(items: T[], item: (t: T) => CallItem): T[] {

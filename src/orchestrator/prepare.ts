@@ -112,7 +112,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       parameters: declaration?.parameters ?? null,
       signature,
       // Prose is kept for what can be looked up by name; a local's or a parameter's is the enclosing function's to tell.
-      documentation: info && info.documentation.length > 1 && !parsed.local && kind !== 'parameter' ? info.documentation.slice(1).join('\n\n') : null,
+      documentation:
+        info && info.documentation.length > 1 && !parsed.local && kind !== 'parameter' ? info.documentation.slice(1).join('\n\n') : null,
     });
   }
 

@@ -124,7 +124,9 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
 
     if (process.env.SEXTANT_TIMING) {
       process.stderr.write(`indexer spawned at ${performance.now().toFixed(0)} ms\n`);
-      void exited.then(() => process.stderr.write(`indexer exited at ${performance.now().toFixed(0)} ms, ${documents} documents ingested\n`));
+      void exited.then(() =>
+        process.stderr.write(`indexer exited at ${performance.now().toFixed(0)} ms, ${documents} documents ingested\n`),
+      );
     }
     let documents = 0;
     let metadata: ScipMetadata | undefined;

@@ -152,32 +152,38 @@ export class Lookups {
     return rows;
   }
 
-  /** Symbols these symbols implement or extend (supertypes, overridden methods), with the index they were found in. */
+  /** Symbols these symbols implement or extend (supertypes, overridden methods). */
   async supertypesOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
-    return this.relatedByImplementation(indexIds, symbolIds, 'symbol_id', 'target_symbol_id');
+    return this.related(indexIds, symbolIds, 'symbol_id', 'target_symbol_id', 'is_implementation');
   }
 
   /** Symbols that implement or extend these (subtypes, overriding methods). */
   async subtypesOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
-    return this.relatedByImplementation(indexIds, symbolIds, 'target_symbol_id', 'symbol_id');
+    return this.related(indexIds, symbolIds, 'target_symbol_id', 'symbol_id', 'is_implementation');
   }
 
-  private async relatedByImplementation(
+  /**
+   * Symbols related to these by a relationship flag, from `from` to `to`,
+   * declared in documents of the given indexes (joined, so that only the
+   * relationships of these symbols are read, not every document of the indexes).
+   */
+  private async related(
     indexIds: readonly number[],
     symbolIds: readonly number[],
     from: 'symbol_id' | 'target_symbol_id',
     to: 'symbol_id' | 'target_symbol_id',
+    flag: 'is_reference' | 'is_implementation',
   ): Promise<string[]> {
     if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    const inIndexes = this.db.selectFrom('index_files').select('document_id').where('index_id', 'in', indexIds);
     const rows = await this.db
       .selectFrom('relationships as r')
+      .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
       .innerJoin('symbols as s', 's.id', `r.${to}`)
       .select('s.symbol')
       .distinct()
       .where(`r.${from}`, 'in', symbolIds)
-      .where('r.is_implementation', '=', 1)
-      .where('r.document_id', 'in', inIndexes as never)
+      .where(`r.${flag}`, '=', 1)
+      .where('f.index_id', 'in', indexIds)
       .execute();
     return rows.map((r) => r.symbol);
   }
@@ -224,25 +230,9 @@ export class Lookups {
 
   /** Symbols related to these by is_reference relationships, in either direction, within the given indexes. */
   async referenceRelated(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
-    if (symbolIds.length === 0) return [];
-    const inIndexes = this.db.selectFrom('index_files').select('document_id').where('index_id', 'in', indexIds);
-    const forward = await this.db
-      .selectFrom('relationships as r')
-      .innerJoin('symbols as s', 's.id', 'r.target_symbol_id')
-      .select('s.symbol')
-      .where('r.symbol_id', 'in', symbolIds)
-      .where('r.is_reference', '=', 1)
-      .where('r.document_id', 'in', inIndexes as never)
-      .execute();
-    const backward = await this.db
-      .selectFrom('relationships as r')
-      .innerJoin('symbols as s', 's.id', 'r.symbol_id')
-      .select('s.symbol')
-      .where('r.target_symbol_id', 'in', symbolIds)
-      .where('r.is_reference', '=', 1)
-      .where('r.document_id', 'in', inIndexes as never)
-      .execute();
-    return [...new Set([...forward, ...backward].map((r) => r.symbol))];
+    const forward = await this.related(indexIds, symbolIds, 'symbol_id', 'target_symbol_id', 'is_reference');
+    const backward = await this.related(indexIds, symbolIds, 'target_symbol_id', 'symbol_id', 'is_reference');
+    return [...new Set([...forward, ...backward])];
   }
 
   async fileCount(indexId: number): Promise<number> {

@@ -52,7 +52,7 @@ export class SyntaxFacts {
     for (let i = 0; i < data.kinds.length; i += 2) this.kinds.set(data.kinds[i]!, data.kinds[i + 1]!);
     for (let i = 0; i < data.argumentCounts.length; i += 2) this.argumentCounts.set(data.argumentCounts[i]!, data.argumentCounts[i + 1]!);
     const d = data.declarations;
-    for (let i = 0; i < d.length; ) {
+    for (let i = 0; i < d.length;) {
       const key = d[i]!;
       const extent: Range = [d[i + 1]!, d[i + 2]!, d[i + 3]!, d[i + 4]!];
       const callable = d[i + 5] === 1;
