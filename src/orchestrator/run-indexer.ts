@@ -122,12 +122,6 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       child.once('close', (code, signal) => resolve({ code, signal }));
     });
 
-    if (process.env.SEXTANT_TIMING) {
-      process.stderr.write(`indexer spawned at ${performance.now().toFixed(0)} ms\n`);
-      void exited.then(() =>
-        process.stderr.write(`indexer exited at ${performance.now().toFixed(0)} ms, ${documents} documents ingested\n`),
-      );
-    }
     let documents = 0;
     let metadata: ScipMetadata | undefined;
     let streamError: Error | undefined;
@@ -144,7 +138,6 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       killGroup();
     }
     const exit = await exited;
-    if (process.env.SEXTANT_TIMING) process.stderr.write(`ingest done at ${performance.now().toFixed(0)} ms\n`);
     clearTimeout(timer);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -120,20 +120,32 @@ export class Lookups {
     return new Map(rows.map((r) => [r.symbol, r.id]));
   }
 
-  /** Occurrences of global symbols in the given indexes, by document, in path order within each repository. */
+  /**
+   * Occurrences of global symbols in the given indexes, by document, unordered.
+   * A popular symbol has a row in thousands of files: the query joins only
+   * what each row needs, and the repository's name comes from a small map.
+   */
   async symbolRefs(indexIds: readonly number[], symbolIds: readonly number[]): Promise<SymbolRefsRow[]> {
     if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    return this.db
+    const rows = await this.db
       .selectFrom('symbol_refs as r')
       .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-      .innerJoin('indexes as i', 'i.id', 'f.index_id')
-      .innerJoin('repos as p', 'p.id', 'i.repo_id')
-      .select(['p.slug as repo', 'f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 'r.symbol_id', 'r.ranges'])
+      .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 'r.symbol_id', 'r.ranges'])
       .where('f.index_id', 'in', indexIds)
       .where('r.symbol_id', 'in', symbolIds)
-      .orderBy('p.slug')
-      .orderBy('f.path')
       .execute();
+    const repoOf = await this.repoSlugsOfIndexes(indexIds);
+    return rows.map((r) => ({ ...r, repo: repoOf.get(r.index_id)! }));
+  }
+
+  private async repoSlugsOfIndexes(indexIds: readonly number[]): Promise<Map<number, string>> {
+    const rows = await this.db
+      .selectFrom('indexes as i')
+      .innerJoin('repos as p', 'p.id', 'i.repo_id')
+      .select(['i.id', 'p.slug'])
+      .where('i.id', 'in', indexIds)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.slug]));
   }
 
   /** Definitions of symbols in the given indexes. */
