@@ -51,9 +51,3 @@ export async function commitsBetween(root: string, from: string, to: string): Pr
     return undefined;
   }
 }
-
-/** Paths that differ between two commits. */
-export async function changedBetween(root: string, from: string, to: string): Promise<string[]> {
-  const out = await gitAt(root).raw(['diff', '--name-only', '-z', '--no-renames', from, to]);
-  return out.split('\0').filter(Boolean);
-}

@@ -15,10 +15,6 @@ export async function findRepo(db: Kysely<Database>, slug: string): Promise<Repo
   return db.selectFrom('repos').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
 
-export async function listRepos(db: Kysely<Database>): Promise<Repo[]> {
-  return db.selectFrom('repos').selectAll().orderBy('slug').execute();
-}
-
 /** The repository named `slug`, registered at `rootPath` if it is new. */
 export async function ensureRepo(db: Kysely<Database>, slug: string, rootPath: string | null): Promise<Repo> {
   if (!SLUG_PATTERN.test(slug)) {

@@ -1,6 +1,6 @@
 // Row types of the registry, as kysely sees them. The tables are created by
 // the migrations under registry/migrations; both engines share them.
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** 0 or 1: portable booleans. */
 type Flag = number;
@@ -162,5 +162,3 @@ export interface Database {
 export type Repo = Selectable<RepoTable>;
 export type IndexRow = Selectable<IndexTable>;
 export type IndexRun = Selectable<IndexRunTable>;
-export type NewDefinition = Insertable<DefinitionTable>;
-export type NewRelationship = Insertable<RelationshipTable>;
