@@ -29,6 +29,7 @@ import ts from 'typescript';
 import { npmPackage } from '../test/support/corpus.js';
 import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
 import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
+import { prng } from '../test/support/stats.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -136,17 +137,6 @@ function percentile(xs: readonly number[], p: number): number {
 }
 
 /** A small seeded generator (mulberry32), so the sample is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const round = (x: number, digits = 2) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
 
 // ---------------------------------------------------------------------------
@@ -447,7 +437,7 @@ function isCallee(node: ts.Identifier): boolean {
 function identifierCandidates(root: string, count: number, options: { seed: number; callable?: boolean }): Position[] {
   const files = sourceFiles(root);
   if (files.length === 0) throw new Error(`${root} has no TypeScript source files to sample positions from`);
-  const rng = seeded(options.seed);
+  const rng = prng(options.seed);
   const parsed = new Map<string, Position[]>();
   const identifiersOf = (path: string): Position[] => {
     let list = parsed.get(path);
@@ -1019,7 +1009,7 @@ async function benchIssue3(c: Corpus, mcp: Mcp, positions: readonly Position[], 
 
   if (tools.includes('workspaceSymbols')) {
     // Substrings of the sampled names: whole names, and 3- to 5-letter pieces of them (seeded).
-    const rng = seeded(SEED + 3);
+    const rng = prng(SEED + 3);
     const queries: string[] = [];
     for (const p of positions) {
       const name = p.name.replace(/^[$_]+/, '');

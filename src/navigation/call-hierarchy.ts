@@ -12,21 +12,16 @@ import { comparePositions, rangeContains, type Range as Range0 } from '../scip/r
 import { decodeRanges, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
-import { openRepo, requirePrecise, type RepoContext } from './context.js';
-import { definitionsOf, isParameterSymbol, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
+import type { RepoContext } from './context.js';
+import { definitionsForHierarchy, definitionsOf, isParameterSymbol } from './definitions.js';
 import { referenceFamily } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definitionItem, externalItem } from './items.js';
 
 export async function callHierarchy(lookups: Lookups, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo);
-  requirePrecise(ctx);
+  const { ctx, definitions } = await definitionsForHierarchy(lookups, params, 'call hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const limit = Math.min(params.limit, CAP);
-  const at = await symbolsAtPosition(lookups, ctx, params);
-  if (at.symbols.length === 0) throw new UserError(at.message!);
-  const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
-  if (definitions.length === 0) throw new UserError(`cannot build a call hierarchy: ${undefinedSymbolMessage(at.symbols)}`);
   const target = pickCallable(definitions);
   if (!target) {
     const d = definitions[0]!;

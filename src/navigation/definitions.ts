@@ -1,4 +1,5 @@
 // Definitions of symbols: by position, by exact name, across repositories.
+import { UserError } from '../errors.js';
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { rangeTouches } from '../scip/range.js';
@@ -158,6 +159,24 @@ function dedupe(rows: DefinitionRow[]): DefinitionRow[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The definitions of what is at a request's position, for a hierarchy rooted
+ * there; a clear error when the position names nothing or nothing defined.
+ */
+export async function definitionsForHierarchy(
+  lookups: Lookups,
+  params: { repo: string; path: string; line: number; column: number },
+  hierarchy: string,
+): Promise<{ ctx: RepoContext; definitions: DefinitionRow[] }> {
+  const ctx = await openRepo(lookups, params.repo);
+  requirePrecise(ctx);
+  const at = await symbolsAtPosition(lookups, ctx, params);
+  if (at.symbols.length === 0) throw new UserError(at.message!);
+  const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
+  if (definitions.length === 0) throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
+  return { ctx, definitions };
 }
 
 /** Says where an undefined symbol comes from: an external package, usually. */

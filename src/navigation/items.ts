@@ -2,26 +2,9 @@
 // definition extends, or, for a symbol no indexed repository defines, what the
 // symbol string says of it.
 import type { DefinitionRow } from '../registry/lookups.js';
-import type { Range } from '../protocol/common.js';
-import type { SymbolKind } from '../scip/kind.js';
+import type { HierarchyItem as Item } from '../protocol/common.js';
 import { displayName, parseSymbol } from '../scip/symbol.js';
 import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } from './locations.js';
-
-export interface Item {
-  name: string;
-  kind: SymbolKind;
-  symbol: string;
-  container: string | null;
-  repo: string | null;
-  path: string | null;
-  line: number | null;
-  column: number | null;
-  end_line: number | null;
-  end_column: number | null;
-  range: Range | null;
-  range_source: 'index' | 'syntax' | null;
-  detail: string | null;
-}
 
 export function definitionItem(d: DefinitionRow): Item {
   const span = enclosingRange(d);

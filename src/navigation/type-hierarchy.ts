@@ -7,21 +7,16 @@ import { UserError } from '../errors.js';
 import type { Lookups } from '../registry/lookups.js';
 import type { Params, Result, TypeItem } from '../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
-import { openRepo, requirePrecise, type RepoContext } from './context.js';
-import { definitionsOf, symbolsAtPosition, undefinedSymbolMessage } from './definitions.js';
+import type { RepoContext } from './context.js';
+import { definitionsForHierarchy, definitionsOf } from './definitions.js';
 import { definitionItem, externalItem } from './items.js';
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', 'enum', 'struct', 'trait']);
 const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor']);
 
 export async function typeHierarchy(lookups: Lookups, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo);
-  requirePrecise(ctx);
+  const { ctx, definitions } = await definitionsForHierarchy(lookups, params, 'type hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
-  const at = await symbolsAtPosition(lookups, ctx, params);
-  if (at.symbols.length === 0) throw new UserError(at.message!);
-  const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
-  if (definitions.length === 0) throw new UserError(`cannot build a type hierarchy: ${undefinedSymbolMessage(at.symbols)}`);
   const target = definitions.find((d) => TYPE_KINDS.has(d.kind)) ?? definitions.find((d) => MEMBER_KINDS.has(d.kind));
   if (!target) {
     const d = definitions[0]!;

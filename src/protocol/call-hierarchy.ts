@@ -1,6 +1,6 @@
 // callHierarchy: who calls a function or method (incoming), and what it calls (outgoing).
 import { z } from 'zod';
-import { arg, Location, params, positionArgs, Provenance, Range, SymbolKind } from './common.js';
+import { arg, HierarchyItem, Location, params, positionArgs, Provenance } from './common.js';
 
 export const name = 'callHierarchy';
 export const MAX_DEPTH = 5;
@@ -26,24 +26,7 @@ export const Params = params({
 });
 export type Params = z.infer<typeof Params>;
 
-export const CallItem = z.object({
-  name: z.string(),
-  kind: SymbolKind,
-  symbol: z.string(),
-  container: z.string().nullable(),
-  repo: z.string().nullable(),
-  /** null for a symbol defined outside every indexed repository. */
-  path: z.string().nullable(),
-  line: z.int().nullable(),
-  column: z.int().nullable(),
-  end_line: z.int().nullable(),
-  end_column: z.int().nullable(),
-  /** The whole definition; null when no extent is known. */
-  range: Range.nullable(),
-  /** index: the indexer gave the extent; syntax: sextant parsed it. */
-  range_source: z.enum(['index', 'syntax']).nullable(),
-  detail: z.string().nullable(),
-});
+export const CallItem = HierarchyItem;
 export type CallItem = z.infer<typeof CallItem>;
 
 export const CallRange = Location.extend({ kind: z.enum(['call', 'reference']) });

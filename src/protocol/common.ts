@@ -111,6 +111,30 @@ export function params<S extends z.ZodRawShape>(shape: S) {
   });
 }
 
+/**
+ * A symbol in a hierarchy: where it is defined and how far its definition
+ * extends. Location fields are null for a symbol no indexed repository defines.
+ */
+export const HierarchyItem = z.object({
+  name: z.string(),
+  kind: SymbolKind,
+  symbol: z.string(),
+  container: z.string().nullable(),
+  repo: z.string().nullable(),
+  path: z.string().nullable(),
+  line: z.int().nullable(),
+  column: z.int().nullable(),
+  end_line: z.int().nullable(),
+  end_column: z.int().nullable(),
+  /** The whole definition; null when no extent is known. */
+  range: Range.nullable(),
+  /** index: the indexer gave the extent; syntax: sextant parsed it. */
+  range_source: z.enum(['index', 'syntax']).nullable(),
+  /** The signature's first line, or the package of a symbol defined elsewhere. */
+  detail: z.string().nullable(),
+});
+export type HierarchyItem = z.infer<typeof HierarchyItem>;
+
 /** Requires either a position (path, line, column) or a symbol name, not both. */
 export function positionOrSymbol(
   value: { path?: unknown; line?: unknown; column?: unknown; symbol?: unknown },

@@ -1,6 +1,6 @@
 // typeHierarchy: what a type extends or implements (supertypes), and what extends or implements it (subtypes).
 import { z } from 'zod';
-import { arg, params, positionArgs, Provenance, Range, SymbolKind } from './common.js';
+import { arg, HierarchyItem, params, positionArgs, Provenance } from './common.js';
 
 export const name = 'typeHierarchy';
 export const MAX_DEPTH = 5;
@@ -18,40 +18,12 @@ export const Params = params({
 });
 export type Params = z.infer<typeof Params>;
 
-export interface TypeItem {
-  name: string;
-  kind: z.infer<typeof SymbolKind>;
-  symbol: string;
-  container: string | null;
-  /** null for a type defined outside every indexed repository. */
-  repo: string | null;
-  path: string | null;
-  line: number | null;
-  column: number | null;
-  end_line: number | null;
-  end_column: number | null;
-  range: Range | null;
-  /** index: the indexer gave the extent; syntax: sextant parsed it. */
-  range_source: 'index' | 'syntax' | null;
-  detail: string | null;
+export type TypeItem = HierarchyItem & {
   /** The next level (depth > 1). */
   types?: TypeItem[];
-}
+};
 
-export const TypeItem: z.ZodType<TypeItem> = z.object({
-  name: z.string(),
-  kind: SymbolKind,
-  symbol: z.string(),
-  container: z.string().nullable(),
-  repo: z.string().nullable(),
-  path: z.string().nullable(),
-  line: z.int().nullable(),
-  column: z.int().nullable(),
-  end_line: z.int().nullable(),
-  end_column: z.int().nullable(),
-  range: Range.nullable(),
-  range_source: z.enum(['index', 'syntax']).nullable(),
-  detail: z.string().nullable(),
+export const TypeItem: z.ZodType<TypeItem> = HierarchyItem.extend({
   get types() {
     return z.array(TypeItem).optional();
   },
