@@ -154,7 +154,7 @@ class CallWalker {
     }
     const document = await this.lookups.document(target.document_id);
     const name = definitionRange(target);
-    const inFile = await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path);
+    const inFile = await this.lookups.definitionsInFile(target.index_id, target.document_id, target.path);
     const groups = new Map<string, Use[]>();
     for (const o of document.occurrences) {
       if (o.roles & SymbolRole.Definition || !isCallOrMention(o.refKind) || !rangeContains(extent, o.range)) continue;
@@ -173,7 +173,7 @@ class CallWalker {
       if (!uses) groups.set(symbol, (uses = []));
       uses.push({
         repo: target.repo,
-        indexId: this.ctx.index.id,
+        indexId: target.index_id,
         path: target.path,
         blob: target.blob_sha,
         documentId: target.document_id,
@@ -220,7 +220,7 @@ class CallWalker {
    * resolves to its constructor when it declares one, as `new C()` does.
    */
   private async resolveCallees(target: DefinitionRow, symbols: readonly string[]): Promise<Map<string, DefinitionRow>> {
-    const inFile = await this.lookups.definitionsInFile(this.ctx.index.id, target.document_id, target.path);
+    const inFile = await this.lookups.definitionsInFile(target.index_id, target.document_id, target.path);
     const globals = symbols.filter((s) => !isLocalSymbol(s));
     const constructors = globals.filter((s) => s.endsWith('#')).flatMap((s) => [`${s}\`<constructor>\`().`, `${s}__init__().`]);
     const bySymbol = new Map<string, DefinitionRow[]>();
@@ -269,7 +269,7 @@ class CallWalker {
         if (document.symbols[o.symbol] !== target.symbol || !keep(o.roles, o.refKind)) continue;
         uses.push({
           repo: target.repo,
-          indexId: this.ctx.index.id,
+          indexId: target.index_id,
           path: target.path,
           blob: target.blob_sha,
           documentId: target.document_id,

@@ -57,19 +57,25 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
     if (family.callsOnly.has(symbol) && kind !== 'call') return undefined;
     return params.kind && kind !== params.kind ? undefined : kind;
   };
-  const groups: Group[] = [];
+  // One group per file of a repository; rows come in no particular order.
+  const byFile = new Map<string, Group>();
+  const groupOf = (repo: string, path: string, blob: string): Group => {
+    const key = `${repo}\0${path}`;
+    let group = byFile.get(key);
+    if (!group) byFile.set(key, (group = { repo, path, blob, rows: [], records: [] }));
+    return group;
+  };
   let symbolOf: ReadonlyMap<number, string> = new Map();
   let family: ReferenceFamily = { symbols: [], usesOnly: new Set(), callsOnly: new Set() };
   const locals = symbols.filter(isLocalSymbol);
   if (locals.length && file) {
     // Local symbols live in one document: their references are its occurrences.
-    const records: Found[] = [];
+    const records = groupOf(ctx.repo.slug, file.file.path, file.file.blob_sha).records;
     for (const o of file.document.occurrences) {
       const symbol = file.document.symbols[o.symbol]!;
       const kind = locals.includes(symbol) ? wanted(o.roles, o.refKind, symbol) : undefined;
       if (kind) records.push({ range: o.range, kind, symbol, derived: (o.roles & DERIVED_ROLE) !== 0 });
     }
-    groups.push({ repo: ctx.repo.slug, path: file.file.path, blob: file.file.blob_sha, rows: [], records });
   }
   const globals = symbols.filter((s) => !isLocalSymbol(s));
   if (globals.length) {
@@ -78,25 +84,12 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
     family = await referenceFamily(lookups, indexes, globals);
     const ids = await lookups.symbolIds(family.symbols);
     symbolOf = new Map([...ids].map(([symbol, id]) => [id, symbol]));
-    for (const row of await lookups.symbolRefs(indexes, [...ids.values()])) {
-      const last = groups[groups.length - 1];
-      if (last && last.repo === row.repo && last.path === row.path) last.rows.push(row);
-      else groups.push({ repo: row.repo, path: row.path, blob: row.blob_sha, rows: [row], records: [] });
-    }
-    const here = (g: Group) => (g.repo === ctx.repo.slug ? 0 : 1);
-    groups.sort(
-      (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
-    );
-    // Merge a local group into the global group of the same file, if any.
-    for (let i = 1; i < groups.length; i++) {
-      const [prev, cur] = [groups[i - 1]!, groups[i]!];
-      if (prev.repo === cur.repo && prev.path === cur.path) {
-        prev.rows.push(...cur.rows);
-        prev.records.push(...cur.records);
-        groups.splice(i--, 1);
-      }
-    }
+    for (const row of await lookups.symbolRefs(indexes, [...ids.values()])) groupOf(row.repo, row.path, row.blob_sha).rows.push(row);
   }
+  const here = (g: Group) => (g.repo === ctx.repo.slug ? 0 : 1);
+  const groups = [...byFile.values()].sort(
+    (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
+  );
 
   let total = 0;
   const picked: { group: Group; found: Found }[] = [];

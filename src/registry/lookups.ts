@@ -21,6 +21,7 @@ export interface IndexFileRow {
 
 export interface DefinitionRow {
   repo: string;
+  index_id: number;
   commit_sha: string;
   path: string;
   blob_sha: string;
@@ -265,6 +266,7 @@ export class Lookups {
       .innerJoin('symbols as s', 's.id', 'd.symbol_id')
       .select([
         'p.slug as repo',
+        'f.index_id',
         'i.commit_sha',
         'f.path',
         'f.blob_sha',
