@@ -42,6 +42,16 @@ export async function chooseRepo(nav: Navigation, named: string | undefined, cwd
   throw new UserError('the current directory is not in a git repository: pass --repo NAME (see `sextant status`)');
 }
 
+/** A position typed at a terminal, in the repository the user means (see chooseRepo and repoRelative). */
+export async function positionIn(
+  nav: Navigation,
+  named: string | undefined,
+  target: { path: string; line: number; column: number },
+): Promise<{ repo: string; path: string; line: number; column: number }> {
+  const choice = await chooseRepo(nav, named);
+  return { repo: choice.slug, ...target, path: repoRelative(target.path, choice) };
+}
+
 /** A path typed at a terminal, made repository-relative when the user is inside the repository. */
 export function repoRelative(path: string, choice: RepoChoice, cwd = process.cwd()): string {
   if (!choice.root) return path;

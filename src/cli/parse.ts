@@ -85,6 +85,13 @@ export function secondsOption(value: string | boolean | undefined, name: string)
   return n;
 }
 
+/** The PATH:LINE:COL a command needs as its argument. */
+export function positionArgument(positionals: readonly string[], spec: CommandSpec): { path: string; line: number; column: number } {
+  const target = positionals[0] ? parseTarget(positionals[0]) : undefined;
+  if (!target || 'symbol' in target) throw new UsageError(`pass a position PATH:LINE:COL (usage: ${spec.usage})`);
+  return target;
+}
+
 /** PATH:LINE:COL, or a bare symbol name. */
 export function parseTarget(text: string): { path: string; line: number; column: number } | { symbol: string } {
   const m = /^(.+):(\d+):(\d+)$/.exec(text);

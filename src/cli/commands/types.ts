@@ -1,8 +1,8 @@
 // sextant types PATH:LINE:COL: supertypes or subtypes of a type (or overrides of a method).
 import type { TypeItem } from '../../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../../protocol/type-hierarchy.js';
-import { chooseRepo, repoRelative, withNavigation } from '../context.js';
-import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
+import { positionIn, withNavigation } from '../context.js';
+import { positionArgument, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { print, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
@@ -19,15 +19,11 @@ export const spec: CommandSpec = {
 };
 
 export async function run({ values, positionals }: Parsed): Promise<number> {
-  const target = positionals[0] ? parseTarget(positionals[0]) : undefined;
-  if (!target || 'symbol' in target) throw new UsageError(`pass a position PATH:LINE:COL (usage: ${spec.usage})`);
+  const target = positionArgument(positionals, spec);
   const depth = wholeNumberOption(values.depth, 'depth', 1) ?? 1;
   return withNavigation(values.registry as string | undefined, async (nav) => {
-    const choice = await chooseRepo(nav, values.repo as string | undefined);
     const result = await nav.typeHierarchy({
-      repo: choice.slug,
-      ...target,
-      path: repoRelative(target.path, choice),
+      ...(await positionIn(nav, values.repo as string | undefined, target)),
       direction: values.subtypes ? 'subtypes' : 'supertypes',
       depth,
     });
