@@ -7,14 +7,14 @@
 import { posix } from 'node:path';
 import { UserError } from '../errors.js';
 import { SymbolRole } from '../scip/schema.js';
-import { isLocalSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isParameterSymbol } from '../scip/symbol.js';
 import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
 import { decodeRanges, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
-import { definitionsForHierarchy, definitionsOf, isParameterSymbol } from './definitions.js';
-import { referenceFamily } from './related.js';
+import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
+import { constructorsOf, referenceFamily } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definitionItem, externalItem } from './items.js';
 
@@ -25,9 +25,7 @@ export async function callHierarchy(lookups: Lookups, params: Params): Promise<R
   const target = pickCallable(definitions);
   if (!target) {
     const d = definitions[0]!;
-    throw new UserError(
-      `${d.name} is ${article(d.kind)} ${d.kind}, not a function, method or constructor: ask for the call hierarchy of something callable`,
-    );
+    throw new UserError(`${whatItIs(d)}, not a function, method or constructor: ask for the call hierarchy of something callable`);
   }
 
   const walker = new CallWalker(lookups, ctx, limit, params.include_references);
@@ -63,10 +61,6 @@ function extentSize(d: DefinitionRow): number {
   return e ? (e[2] - e[0]) * 1e6 + (e[3] - e[1]) : -1;
 }
 
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
-}
-
 /** Top-level code calls on behalf of its file. */
 function moduleItem(repo: string, path: string, moduleDefinition: DefinitionRow | undefined): CallItem {
   return {
@@ -86,14 +80,17 @@ function moduleItem(repo: string, path: string, moduleDefinition: DefinitionRow 
   };
 }
 
+/** The file a use is in, as both a definition row and a reference row name it. */
+type UseFile = Pick<DefinitionRow, 'repo' | 'index_id' | 'path' | 'blob_sha' | 'document_id'>;
+
 interface Use {
-  repo: string;
-  indexId: number;
-  path: string;
-  blob: string;
-  documentId: number;
+  file: UseFile;
   range: Range0;
   isCall: boolean;
+}
+
+function useAt(file: UseFile, range: Range0, refKind: number): Use {
+  return { file, range, isCall: refKind === RefKindCode.call };
 }
 
 class CallWalker {
@@ -117,16 +114,17 @@ class CallWalker {
         this.omitted++;
         continue;
       }
-      const definitions = await this.lookups.definitionsInFile(use.indexId, use.documentId, use.path);
+      const { repo, index_id, document_id, path } = use.file;
+      const definitions = await this.lookups.definitionsInFile(index_id, document_id, path);
       const caller = innermostCaller(definitions, use.range);
-      const key = caller ? `${caller.repo}\0${caller.symbol}\0${caller.path}` : `${use.repo}\0\0${use.path}`;
+      const key = caller ? `${caller.repo}\0${caller.symbol}\0${caller.path}` : `${repo}\0\0${path}`;
       let group = groups.get(key);
       if (!group) {
         const item = caller
           ? definitionItem(caller)
           : moduleItem(
-              use.repo,
-              use.path,
+              repo,
+              path,
               definitions.find((d) => d.kind === 'module'),
             );
         groups.set(key, (group = { caller: item, definition: caller, ranges: [] }));
@@ -171,15 +169,7 @@ class CallWalker {
       const symbol = document.symbols[o.symbol]!;
       let uses = groups.get(symbol);
       if (!uses) groups.set(symbol, (uses = []));
-      uses.push({
-        repo: target.repo,
-        indexId: target.index_id,
-        path: target.path,
-        blob: target.blob_sha,
-        documentId: target.document_id,
-        range: o.range,
-        isCall: o.refKind === RefKindCode.call,
-      });
+      uses.push(useAt(target, o.range, o.refKind));
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[] }[] = [];
@@ -222,7 +212,7 @@ class CallWalker {
   private async resolveCallees(target: DefinitionRow, symbols: readonly string[]): Promise<Map<string, DefinitionRow>> {
     const inFile = await this.lookups.definitionsInFile(target.index_id, target.document_id, target.path);
     const globals = symbols.filter((s) => !isLocalSymbol(s));
-    const constructors = globals.filter((s) => s.endsWith('#')).flatMap((s) => [`${s}\`<constructor>\`().`, `${s}__init__().`]);
+    const constructors = globals.flatMap(constructorsOf);
     const bySymbol = new Map<string, DefinitionRow[]>();
     for (const d of [
       ...inFile.filter((d) => isLocalSymbol(d.symbol)),
@@ -238,7 +228,9 @@ class CallWalker {
       const definition = pickCallable(own) ?? own[0];
       const constructor =
         definition?.kind === 'class'
-          ? [`${symbol}\`<constructor>\`().`, `${symbol}__init__().`].map((c) => bySymbol.get(c)?.[0]).find(Boolean)
+          ? constructorsOf(symbol)
+              .map((c) => bySymbol.get(c)?.[0])
+              .find(Boolean)
           : undefined;
       const chosen = constructor ?? definition;
       if (chosen) out.set(symbol, chosen);
@@ -267,15 +259,7 @@ class CallWalker {
       const document = await this.lookups.document(target.document_id);
       for (const o of document.occurrences) {
         if (document.symbols[o.symbol] !== target.symbol || !keep(o.roles, o.refKind)) continue;
-        uses.push({
-          repo: target.repo,
-          indexId: target.index_id,
-          path: target.path,
-          blob: target.blob_sha,
-          documentId: target.document_id,
-          range: o.range,
-          isCall: o.refKind === RefKindCode.call,
-        });
+        uses.push(useAt(target, o.range, o.refKind));
       }
       return uses;
     }
@@ -287,15 +271,7 @@ class CallWalker {
       const callsOnly = family.callsOnly.has(symbolOf.get(row.symbol_id)!);
       for (const r of decodeRanges(row.ranges)) {
         if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
-        uses.push({
-          repo: row.repo,
-          indexId: row.index_id,
-          path: row.path,
-          blob: row.blob_sha,
-          documentId: row.document_id,
-          range: r.range,
-          isCall: r.refKind === RefKindCode.call,
-        });
+        uses.push(useAt(row, r.range, r.refKind));
       }
     }
     return uses;
@@ -308,8 +284,8 @@ class CallWalker {
   }
 
   private async callRange(use: Use): Promise<CallRange> {
-    const lines = await this.lookups.lines(use.blob);
-    return { ...location(use.repo, use.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
+    const lines = await this.lookups.lines(use.file.blob_sha);
+    return { ...location(use.file.repo, use.file.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
   }
 }
 

@@ -1,6 +1,6 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { UserError } from '../errors.js';
-import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isParameterSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { rangeTouches } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
@@ -146,11 +146,6 @@ function narrowOverloads(
   return rows.filter((d) => kept.has(d));
 }
 
-/** A parameter descriptor, `f().(x)`: ends in a parenthesis that does not close a method. */
-export function isParameterSymbol(symbol: string): boolean {
-  return symbol.endsWith(')') && !symbol.endsWith(').');
-}
-
 function dedupe(rows: DefinitionRow[]): DefinitionRow[] {
   const seen = new Set<string>();
   return rows.filter((d) => {
@@ -177,6 +172,11 @@ export async function definitionsForHierarchy(
   const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
   if (definitions.length === 0) throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
   return { ctx, definitions };
+}
+
+/** "countDown is a function", "Red is an enum_member": what a hierarchy's root turned out to be. */
+export function whatItIs(d: DefinitionRow): string {
+  return `${d.name} is ${/^[aeiou]/.test(d.kind) ? 'an' : 'a'} ${d.kind}`;
 }
 
 /** Says where an undefined symbol comes from: an external package, usually. */

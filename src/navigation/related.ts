@@ -13,6 +13,7 @@ import type { Lookups } from '../registry/lookups.js';
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 
 const CONSTRUCTOR = '`<constructor>`().';
+const PYTHON_CONSTRUCTOR = '__init__().';
 /** Rounds of the is_reference closure: inheritance chains are shallow, and this bounds a pathological index. */
 const MAX_ROUNDS = 8;
 
@@ -69,8 +70,13 @@ export function definitionPartners(symbol: string, isDeclaration: boolean): stri
 /** The class a constructor symbol belongs to: TypeScript's `C#\`<constructor>\`().`, Python's `C#__init__().`. */
 function constructorClass(symbol: string): string | undefined {
   if (symbol.endsWith(CONSTRUCTOR)) return symbol.slice(0, -CONSTRUCTOR.length);
-  if (symbol.endsWith('#__init__().')) return symbol.slice(0, -'__init__().'.length);
+  if (symbol.endsWith('#' + PYTHON_CONSTRUCTOR)) return symbol.slice(0, -PYTHON_CONSTRUCTOR.length);
   return undefined;
+}
+
+/** The symbols a type's constructor may have, in either language (none for what is not a type). */
+export function constructorsOf(symbol: string): string[] {
+  return symbol.endsWith('#') ? [symbol + CONSTRUCTOR, symbol + PYTHON_CONSTRUCTOR] : [];
 }
 
 /** For a constructor found at a call site (`new X()`, a use of the class X as much as a call), the class. */

@@ -8,7 +8,7 @@ import type { Lookups } from '../registry/lookups.js';
 import type { Params, Result, TypeItem } from '../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
 import type { RepoContext } from './context.js';
-import { definitionsForHierarchy, definitionsOf } from './definitions.js';
+import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
 import { definitionItem, externalItem } from './items.js';
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', 'enum', 'struct', 'trait']);
@@ -20,7 +20,7 @@ export async function typeHierarchy(lookups: Lookups, params: Params): Promise<R
   const target = definitions.find((d) => TYPE_KINDS.has(d.kind)) ?? definitions.find((d) => MEMBER_KINDS.has(d.kind));
   if (!target) {
     const d = definitions[0]!;
-    throw new UserError(`${d.name} is a ${d.kind}: a type hierarchy needs a class, interface or type (or a method, for overrides)`);
+    throw new UserError(`${whatItIs(d)}: a type hierarchy needs a class, interface or type (or a method, for overrides)`);
   }
   const graph = new Graph(lookups, ctx);
   const types = await graph.expand(target.symbol, params.direction, depth, new Set([target.symbol]));

@@ -37,6 +37,11 @@ export function isLocalSymbol(symbol: string): boolean {
   return symbol.startsWith('local ');
 }
 
+/** A parameter descriptor, `f().(x)`: ends in a parenthesis that does not close a method. */
+export function isParameterSymbol(symbol: string): boolean {
+  return symbol.endsWith(')') && !symbol.endsWith(').');
+}
+
 export function parseSymbol(symbol: string): ParsedSymbol {
   if (isLocalSymbol(symbol)) {
     return {
