@@ -4,12 +4,12 @@
 // expectations are structural facts found in the source text (where
 // `export class Observable` is, which files import it).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { requestsRepo, rxjsRepo } from './support/corpus.js';
 import { byPosition, find, where } from './support/positions.js';
-import { removeDir } from './support/repos.js';
+import { filesUnder, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
@@ -22,19 +22,6 @@ async function ok(name: string, args: Record<string, unknown>): Promise<any> {
   const r = await session.call(name, args);
   assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
   return r.result;
-}
-
-function filesUnder(root: string, dir: string, pattern: RegExp): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const name of readdirSync(join(root, rel))) {
-      const path = `${rel}/${name}`;
-      if (statSync(join(root, path)).isDirectory()) walk(path);
-      else if (pattern.test(name)) out.push(path);
-    }
-  };
-  walk(dir);
-  return out.sort();
 }
 
 before(async () => {

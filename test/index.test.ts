@@ -5,12 +5,12 @@
 // can open the file and check each one.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PROJECT_ROOT } from './support/paths.js';
 import { at, byPosition, find, linesOf, trackedFiles, where, type Position } from './support/positions.js';
-import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { commitAll, filesUnder, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
@@ -39,19 +39,6 @@ function selfRepo(): string {
   git(root, 'init', '-q', '-b', 'main');
   commitAll(root, 'sextant at HEAD');
   return root;
-}
-
-function filesUnder(root: string, dir: string, pattern: RegExp): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const name of readdirSync(join(root, rel))) {
-      const path = `${rel}/${name}`;
-      if (statSync(join(root, path)).isDirectory()) walk(path);
-      else if (pattern.test(name)) out.push(path);
-    }
-  };
-  walk(dir);
-  return out.sort();
 }
 
 /** The .ts files sextant's tsconfig.json includes: src, registry, test and scripts, without the fixtures. */

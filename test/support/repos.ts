@@ -1,7 +1,7 @@
 // Real git repositories for tests: fixture folders copied into a temporary
 // directory and committed, so every test owns its worktree.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES } from './paths.js';
@@ -44,4 +44,18 @@ export function commitAll(dir: string, message: string): string {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Files under `dir` of `root` whose names match, as sorted `dir/…` paths. */
+export function filesUnder(root: string, dir: string, pattern: RegExp): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(root, rel))) {
+      const path = `${rel}/${name}`;
+      if (statSync(join(root, path)).isDirectory()) walk(path);
+      else if (pattern.test(name)) out.push(path);
+    }
+  };
+  walk(dir);
+  return out.sort();
 }

@@ -94,3 +94,15 @@ export async function mcpSession(env: NodeJS.ProcessEnv): Promise<McpSession> {
     close: () => client.close(),
   };
 }
+
+/**
+ * Calls a tool that must fail as the MCP contract says a failure does: isError,
+ * a structured result that is only `{error}`, a one-line message (returned).
+ */
+export async function toolError(session: McpSession, tool: string, args: Record<string, unknown>): Promise<string> {
+  const r = await session.call(tool, args);
+  assert.equal(r.isError, true, `${tool} ${JSON.stringify(args)} answered ${JSON.stringify(r.result)}`);
+  assert.deepEqual(Object.keys(r.result), ['error']);
+  assert.doesNotMatch(r.result.error, /\n/, 'one line');
+  return r.result.error;
+}
