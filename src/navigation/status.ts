@@ -8,7 +8,7 @@ import type { Engine } from '../registry/engine.js';
 import type { Lookups } from '../registry/lookups.js';
 import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, processAlive } from '../registry/repos.js';
 import type { IndexRow, IndexRun } from '../registry/schema.js';
-import type { LanguageTier, Params, Result } from '../protocol/index-status.js';
+import { MAX_PROJECTS, type LanguageTier, type Params, type ProjectStatus, type Result } from '../protocol/index-status.js';
 import { searchOnlyExplanation } from './context.js';
 
 const SEARCH_UNAVAILABLE = 'code search is not part of this version of sextant';
@@ -38,6 +38,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
       capabilities: null,
       languages: {},
       language_tiers: {},
+      projects: [],
+      projects_total: 0,
       totalFiles: 0,
       storage_bytes: 0,
       registry_bytes: registryBytes,
@@ -58,6 +60,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   const running = run?.state === 'running' && processAlive(run.pid, run.host);
   const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};
   const precise = Object.values(tiers).some((t) => t.tier === 'precise');
+  const projects = index ? projectsOf(index) : [];
   // Loaded on demand: git tooling is not needed to answer without a worktree.
   const freshness: Freshness =
     index && params.repo_path
@@ -117,6 +120,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     },
     languages: Object.fromEntries(Object.entries(tiers).map(([language, t]) => [language, t.files])),
     language_tiers: tiers,
+    projects: projects.slice(0, MAX_PROJECTS),
+    projects_total: projects.length,
     totalFiles: index?.total_files ?? 0,
     storage_bytes: Number(index?.storage_bytes ?? 0),
     registry_bytes: registryBytes,
@@ -127,6 +132,12 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     index_missing: !index,
     root_path: repo.root_path,
   };
+}
+
+/** The projects recorded with each indexer that ran (indexes published before projects were recorded list none). */
+function projectsOf(index: IndexRow): ProjectStatus[] {
+  const tools = JSON.parse(index.tools) as { name: string; projects?: Omit<ProjectStatus, 'indexer'>[] }[];
+  return tools.flatMap((t) => (t.projects ?? []).map((p) => ({ indexer: t.name, ...p })));
 }
 
 function describeRun(run: IndexRun, running: boolean): NonNullable<Result['last_index_run']> {

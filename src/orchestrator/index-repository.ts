@@ -18,7 +18,7 @@ import { storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
 import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
-import { planProjects } from './projects.js';
+import { planProjects, type ProjectGap } from './projects.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
 
 export type Origin = 'cli' | 'watch' | 'ci';
@@ -53,6 +53,17 @@ export interface IndexerReport {
   reason: string | null;
   documents: number;
   duration_ms: number;
+  /** The projects it was given, each with the tracked files it owns and how many got a document. */
+  projects: ProjectReport[];
+}
+
+export interface ProjectReport {
+  /** Repository-relative tsconfig.json/jsconfig.json; null for the project inferred for files no config includes. */
+  config: string | null;
+  files: number;
+  indexed_files: number;
+  /** Why a config owns nothing (it cannot be read; its files went to the inferred project), else null. */
+  problem: string | null;
 }
 
 export interface IndexReport {
@@ -115,13 +126,26 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     for (const manifest of manifests) {
       const languageFiles = worktree.files.filter((f) => manifest.languages.includes(languageOf(f.path) ?? ''));
       if (languageFiles.length === 0) continue;
-      const result = await runOne(manifest, languageFiles);
+      const { report: result, gaps } = await runOne(manifest, languageFiles);
       indexerReports.push(result);
       for (const language of manifest.languages) {
         const files = languageCounts[language];
         if (!files) continue;
         const indexed = indexedPerLanguage.get(language) ?? 0;
         const ok = result.status === 'ok' && indexed > 0;
+        if (ok && indexed < files) {
+          // Precise for the files it covers: the others are named, with why.
+          const missing = languageFiles.filter((f) => languageOf(f.path) === language && !documentIds.has(f.path)).map((f) => f.path);
+          languages[language] = {
+            files,
+            tier: 'precise',
+            indexer: manifest.name,
+            indexed_files: indexed,
+            reason: coverageGap(manifest.name, language, files, missing, gaps),
+            recovery: gaps.length ? 'fix the config named in the reason, then run `sextant index` again' : null,
+          };
+          continue;
+        }
         const recovery =
           manifest.recovery[result.status === 'ok' ? 'empty' : result.status] ??
           (result.status === 'missing'
@@ -187,7 +211,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       dirty: worktree.fingerprint !== null,
       fingerprint: worktree.fingerprint,
       languages,
-      tools: indexerReports.map((r) => ({ name: r.name, version: r.version, status: r.status })),
+      tools: indexerReports.map((r) => ({ name: r.name, version: r.version, status: r.status, projects: r.projects })),
       files,
       documentCount: counters.documents,
       occurrenceCount: counters.occurrences,
@@ -197,17 +221,19 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     progress.done();
     return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
 
-    async function runOne(manifest: IndexerManifest, languageFiles: WorktreeFile[]): Promise<IndexerReport> {
+    async function runOne(manifest: IndexerManifest, languageFiles: WorktreeFile[]): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
       const command = resolveCommand(manifest, env);
       if (!command) {
-        return {
+        const report: IndexerReport = {
           name: manifest.name,
           version: null,
           status: 'missing',
           reason: `${manifest.name} is not installed: ${'npm' in manifest.command ? `npm package ${manifest.command.npm} not found` : `no executable ${manifest.command.path}${posix.isAbsolute(manifest.command.path) ? '' : ' on PATH'}`}`,
           documents: 0,
           duration_ms: 0,
+          projects: [],
         };
+        return { report, gaps: [] };
       }
       const plan = planProjects(
         manifest,
@@ -230,7 +256,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             root: worktree.root,
             slug,
             projects: plan.projects,
-            inferredConfig: plan.inferredConfig,
+            generatedConfigs: plan.generatedConfigs,
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
@@ -255,14 +281,21 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         counters.definitions += ingest.definitions;
         for (const [language, n] of ingest.perLanguage) indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + n);
       }
-      return {
+      const report: IndexerReport = {
         name: manifest.name,
         version: result.metadata?.toolInfo?.version ?? null,
         status: result.status,
         reason: result.reason,
         documents: result.documents,
         duration_ms: Math.round(result.durationMs),
+        projects: plan.planned.map((p): ProjectReport => ({
+          config: p.config,
+          files: p.files.length,
+          indexed_files: result.status === 'ok' ? p.files.filter((f) => ingest.ids.has(f)).length : 0,
+          problem: null,
+        })).concat(plan.gaps.map((g) => ({ config: g.config, files: 0, indexed_files: 0, problem: g.reason }))),
       };
+      return { report, gaps: plan.gaps };
     }
   } catch (error) {
     await failRun(db, run, {
@@ -275,6 +308,13 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     progress.done();
     throw error;
   }
+}
+
+/** Why some files of a language that is precise elsewhere have no document: broken configs, else the files themselves. */
+function coverageGap(indexer: string, language: string, files: number, missing: string[], gaps: ProjectGap[]): string {
+  const named = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', …' : '');
+  const why = gaps.length ? gaps.map((g) => g.reason).join('; ') : `${indexer} produced no document for them`;
+  return `${missing.length} of ${files} ${language} files have no precise index (${named}): ${why}`;
 }
 
 /** Turns an indexer's documents into stored rows, in batches. */

@@ -1,12 +1,51 @@
-// Which project configs an indexer is given. The outermost config files win:
-// nested ones (packages of a monorepo) are indexed through their parent's
-// references when it has them, and on their own when no parent exists.
+// Which projects an indexer is given, chosen the way a language server picks
+// the project of a file: each tracked file belongs to the nearest config
+// (tsconfig.json before jsconfig.json in one folder) whose own file list
+// includes it, and the files no config includes belong to an inferred project.
+// Every config that owns files is indexed, each file by its owner only.
+import { createRequire } from 'node:module';
 import { posix } from 'node:path';
+import type * as ts from 'typescript';
 import type { IndexerManifest } from './manifests.js';
 
+/** One project as planned: its config (repository-relative; null when inferred) and the tracked files it owns. */
+export interface PlannedProject {
+  config: string | null;
+  files: string[];
+}
+
+/** A config that owns no files because it cannot be read, and why. */
+export interface ProjectGap {
+  config: string;
+  reason: string;
+}
+
 export interface ProjectPlan {
+  /** Config files to pass as they are (absolute paths). */
   projects: string[];
-  inferredConfig?: { fileName: string; content: string } | undefined;
+  /** Configs to write outside the tree and pass after `projects`. */
+  generatedConfigs: { fileName: string; content: string }[];
+  /** Every project that owns files, in the order they are indexed; the inferred one last. */
+  planned: PlannedProject[];
+  gaps: ProjectGap[];
+}
+
+// Loaded only when a repository has configs to read (see syntax/typescript.ts for why require).
+let tsc: typeof ts | undefined;
+const typescript = () => (tsc ??= createRequire(import.meta.url)('typescript') as typeof ts);
+
+/** What scip-typescript adds to a jsconfig.json's options, as editors do (its main.ts, defaultCompilerOptions). */
+const JSCONFIG_DEFAULTS = { allowJs: true, maxNodeModuleJsDepth: 2, allowSyntheticDefaultImports: true, skipLibCheck: true, noEmit: true };
+
+interface ReadConfig {
+  path: string;
+  dir: string;
+  /** Repository-relative files of the config's own list (include/exclude/files). */
+  fileNames: Set<string>;
+  /** Absolute files of its list, tracked or not. */
+  absoluteFileNames: string[];
+  hasReferences: boolean;
+  setsTypeRoots: boolean;
 }
 
 export function planProjects(
@@ -15,29 +54,104 @@ export function planProjects(
   allFiles: readonly string[],
   languageFiles: readonly string[],
 ): ProjectPlan {
+  const plan: ProjectPlan = { projects: [], generatedConfigs: [], planned: [], gaps: [] };
   const spec = manifest.projects;
-  if (!spec) return { projects: [] };
-  const configs = allFiles.filter((f) => spec.configFiles.includes(posix.basename(f)) && !f.split('/').includes('node_modules'));
-  const dirs = new Set(configs.map((c) => posix.dirname(c)));
-  const outermost = configs.filter((c) => {
-    for (let d = posix.dirname(c); d !== '.';) {
-      d = posix.dirname(d);
-      if (dirs.has(d)) return false;
-    }
-    return true;
-  });
-  // One config per directory: tsconfig.json before jsconfig.json.
-  const chosen = new Map<string, string>();
-  for (const c of outermost.sort((a, b) => spec.configFiles.indexOf(posix.basename(a)) - spec.configFiles.indexOf(posix.basename(b)))) {
-    if (!chosen.has(posix.dirname(c))) chosen.set(posix.dirname(c), c);
+  if (!spec) return plan;
+  const rank = (c: string) => spec.configFiles.indexOf(posix.basename(c));
+  const configPaths = allFiles
+    .filter((f) => spec.configFiles.includes(posix.basename(f)) && !f.split('/').includes('node_modules'))
+    .sort((a, b) => depth(b) - depth(a) || rank(a) - rank(b) || a.localeCompare(b));
+
+  const configs: ReadConfig[] = [];
+  for (const path of configPaths) {
+    const read = readConfig(root, path);
+    if ('reason' in read) plan.gaps.push({ config: path, reason: read.reason });
+    else configs.push(read);
   }
-  if (chosen.size > 0) return { projects: [...chosen.values()].sort().map((c) => posix.join(root, c)) };
-  if (!spec.inferred) return { projects: [] };
-  // No config in the repository: write one outside the tree that lists its files.
-  const content = JSON.stringify(
-    { compilerOptions: spec.inferred.compilerOptions, files: languageFiles.map((f) => posix.join(root, f)) },
-    null,
-    1,
-  );
-  return { projects: [], inferredConfig: { fileName: spec.inferred.fileName, content } };
+
+  // Owner of each file: the nearest enclosing config listing it (configs are sorted deepest first),
+  // else any config listing it from elsewhere (`include: ["../shared"]`).
+  const owner = new Map<string, ReadConfig>();
+  for (const file of languageFiles) {
+    const listing = configs.filter((c) => c.fileNames.has(file));
+    const chosen = listing.find((c) => c.dir === '.' || file.startsWith(`${c.dir}/`)) ?? listing[0];
+    if (chosen) owner.set(file, chosen);
+  }
+  const owned = new Map<ReadConfig, string[]>();
+  for (const [file, config] of owner) owned.set(config, [...(owned.get(config) ?? []), file]);
+
+  for (const config of configs) {
+    const files = owned.get(config);
+    if (!files) continue;
+    plan.planned.push({ config: config.path, files: files.sort() });
+    const sharesFiles = [...config.fileNames].some((f) => owner.has(f) && owner.get(f) !== config);
+    if (!sharesFiles && !config.hasReferences) {
+      plan.projects.push(posix.join(root, config.path));
+      continue;
+    }
+    // Its own list less what nearer configs own: written outside the tree, extending the original,
+    // so every option (paths, baseUrl, lib) still resolves from where the user wrote it.
+    const othersOwn = new Set([...owner].filter(([, c]) => c !== config).map(([f]) => posix.join(root, f)));
+    const derived = {
+      extends: posix.join(root, config.path),
+      compilerOptions: {
+        ...(posix.basename(config.path) === 'jsconfig.json' ? JSCONFIG_DEFAULTS : {}),
+        // Types of node_modules/@types are found from the config's folder, not from where the copy is.
+        ...(config.setsTypeRoots ? {} : { typeRoots: typeRootsFrom(posix.join(root, config.dir)) }),
+      },
+      files: config.absoluteFileNames.filter((f) => !othersOwn.has(f)),
+      include: [],
+      references: [],
+    };
+    plan.generatedConfigs.push({ fileName: `project-${plan.generatedConfigs.length + 1}.json`, content: JSON.stringify(derived, null, 1) });
+  }
+
+  const remainder = languageFiles.filter((f) => !owner.has(f));
+  if (remainder.length > 0 && spec.inferred) {
+    plan.planned.push({ config: null, files: [...remainder].sort() });
+    const compilerOptions = { ...spec.inferred.compilerOptions, typeRoots: typeRootsFrom(root) };
+    const content = JSON.stringify({ compilerOptions, files: remainder.map((f) => posix.join(root, f)) }, null, 1);
+    plan.generatedConfigs.push({ fileName: spec.inferred.fileName, content });
+  }
+  return plan;
+}
+
+/** A config's file list by the compiler's own rules, or why it cannot be used. */
+function readConfig(root: string, path: string): ReadConfig | { reason: string } {
+  const tsc = typescript();
+  const absolute = posix.join(root, path);
+  const read = tsc.readConfigFile(absolute, tsc.sys.readFile);
+  if (read.error) return { reason: `${path} cannot be read: ${message(read.error)}` };
+  const options = posix.basename(path) === 'jsconfig.json' ? JSCONFIG_DEFAULTS : {};
+  const parsed = tsc.parseJsonConfigFileContent(read.config, tsc.sys, posix.dirname(absolute), options, absolute);
+  // No inputs (TS18003) only means the config owns nothing; any other error stops scip-typescript from indexing it.
+  const error = parsed.errors.find((e) => e.code !== 18003);
+  if (error) return { reason: `${path} has an error: ${message(error)}` };
+  const prefix = `${root}/`;
+  const fileNames = new Set(parsed.fileNames.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length)));
+  return {
+    path,
+    dir: posix.dirname(path),
+    fileNames,
+    absoluteFileNames: parsed.fileNames,
+    hasReferences: (parsed.projectReferences?.length ?? 0) > 0,
+    setsTypeRoots: parsed.options.typeRoots !== undefined,
+  };
+}
+
+function message(diagnostic: ts.Diagnostic): string {
+  return typescript().flattenDiagnosticMessageText(diagnostic.messageText, ' ').split('\n')[0]!.slice(0, 300);
+}
+
+/** node_modules/@types of a folder and its ancestors, as the compiler looks them up by default. */
+function typeRootsFrom(dir: string): string[] {
+  const roots: string[] = [];
+  for (let d = dir; ; d = posix.dirname(d)) {
+    roots.push(posix.join(d, 'node_modules', '@types'));
+    if (posix.dirname(d) === d) return roots;
+  }
+}
+
+function depth(path: string): number {
+  return path.split('/').length;
 }

@@ -30,8 +30,8 @@ export interface IndexerInvocation {
   slug: string;
   /** Project config files to pass, relative to root; empty for the indexer's default. */
   projects: string[];
-  /** A config to write in the temporary directory and pass as the project, when the repo has none. */
-  inferredConfig?: { fileName: string; content: string } | undefined;
+  /** Configs to write in the temporary directory and pass after `projects` (derived and inferred projects). */
+  generatedConfigs?: { fileName: string; content: string }[] | undefined;
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
   /** Lower this process's CPU priority once the indexer runs (see below). */
@@ -76,9 +76,9 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
   try {
     const output = join(workDir, 'index.scip');
     const projects = [...inv.projects];
-    if (inv.inferredConfig) {
-      const config = join(workDir, inv.inferredConfig.fileName);
-      await writeFile(config, inv.inferredConfig.content);
+    for (const generated of inv.generatedConfigs ?? []) {
+      const config = join(workDir, generated.fileName);
+      await writeFile(config, generated.content);
       projects.push(config);
     }
     const args = inv.manifest.args.flatMap((a) => {

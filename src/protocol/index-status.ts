@@ -36,6 +36,19 @@ export const LanguageTier = z.object({
 });
 export type LanguageTier = z.infer<typeof LanguageTier>;
 
+/** At most this many projects are listed; `projects_total` counts them all. */
+export const MAX_PROJECTS = 100;
+
+export const ProjectStatus = z.object({
+  indexer: z.string(),
+  /** Repository-relative tsconfig.json/jsconfig.json; null for the project inferred for files no config includes. */
+  config: z.string().nullable(),
+  files: z.int(),
+  indexed_files: z.int(),
+  problem: z.string().nullable(),
+});
+export type ProjectStatus = z.infer<typeof ProjectStatus>;
+
 export const FreshnessEvidence = z.object({
   checked_against: z.string(),
   head: z.string().nullable(),
@@ -80,6 +93,9 @@ export const Result = z.object({
     .nullable(),
   languages: z.record(z.string(), z.int()),
   language_tiers: z.record(z.string(), LanguageTier),
+  /** The projects each indexer was given (a file answers from the one that owns it), with their files. */
+  projects: z.array(ProjectStatus),
+  projects_total: z.int(),
   totalFiles: z.int(),
   storage_bytes: z.int(),
   registry_bytes: z.int(),

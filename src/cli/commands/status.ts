@@ -53,6 +53,11 @@ function describe(s: Result): void {
   for (const [language, t] of Object.entries(s.language_tiers)) {
     print(`  ${language.padEnd(12)} ${plural(t.files, 'file').padStart(12)}  ${t.tier}${t.reason ? `: ${t.reason}` : ''}`);
   }
+  for (const p of s.projects) {
+    const coverage = p.problem ?? `${p.indexed_files} of ${plural(p.files, 'file')} indexed`;
+    print(`  project ${(p.config ?? '(inferred: files no config includes)').padEnd(40)} ${coverage}`);
+  }
+  if (s.projects_total > s.projects.length) print(`  … and ${s.projects_total - s.projects.length} more projects (see --json)`);
   const nav = s.capabilities?.navigation;
   if (nav) print(`  navigation: ${nav.available ? 'available' : 'unavailable'}${nav.reason ? ` — ${nav.reason}` : ''}`);
   const run = s.last_index_run;
