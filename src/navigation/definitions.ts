@@ -218,7 +218,12 @@ export async function goToDefinition(lookups: Lookups, params: Params): Promise<
   }
   const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
   if (at.symbols.length === 0) return { ...base, found: false, definitions: [], symbols: [], message: at.message! };
-  const partners = at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s))).filter((s) => !at.symbols.includes(s));
+  // At a use of a declared member, the object-literal member implementing it is a definition too (see orchestrator/prepare.ts).
+  const used = at.symbols.filter((s) => !at.declared.has(s));
+  const implementations = used.length ? await lookups.definitionRelated([ctx.index.id], [...(await lookups.symbolIds(used)).values()]) : [];
+  const partners = [...new Set([...at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s))), ...implementations])].filter(
+    (s) => !at.symbols.includes(s),
+  );
   const rows = narrowOverloads(
     dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]),
     { ...at, path: at.file.file.path, line: params.line! - 1, column: params.column! - 1 },

@@ -2,6 +2,7 @@
 // registry stores: packed occurrences, per-symbol ranges, definitions with
 // kinds, and relationships.
 import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
 import { signatureOf, symbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
@@ -14,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 6;
+export const DERIVATION_VERSION = 7;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -60,6 +61,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosing: enclosingRaw ? convert(enclosingRaw) : undefined,
     });
   }
+  const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -132,6 +134,11 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         isDefinition: r.isDefinition,
       });
     }
+  }
+  for (const r of [...memberRelationships, ...(facts ? relateDeclarationFileMembers(document.relativePath, occurrences, symbols, facts) : [])]) {
+    if (related.has(`${r.symbol}\0${r.target}`)) continue;
+    related.add(`${r.symbol}\0${r.target}`);
+    relationships.push(r);
   }
   // Heritage the indexer left out (scip-typescript relates classes to their
   // ancestors but not `interface B extends A`): the syntax names the supertypes.
@@ -212,6 +219,139 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
       });
     }
   }
+}
+
+/**
+ * Methods, accessors and function-valued properties of object literals are
+ * functions, but scip-typescript defines none of them: it records the name as
+ * a use of a local symbol without definition (no contextual type, as in
+ * `export const X = freeze({ create() {...} })` in JavaScript) or of the
+ * property of the contextual type it implements (`{ get(target, key) {...} }`
+ * for a ProxyHandler). Each gets a definition of a global symbol of its own:
+ * the const's symbol and the member (`X.create().`), else the file and the
+ * member's position. A local symbol is renamed to it throughout the document;
+ * an implemented property is related to it as an override to what it
+ * overrides, so that calls through the property are its callers.
+ */
+function defineLiteralMembers(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  path: string,
+): PreparedRelationship[] {
+  const defined = new Set<string>();
+  const globalDefinitionAt = new Map<string, number>();
+  for (const o of occurrences) {
+    if ((o.roles & SymbolRole.Definition) === 0) continue;
+    defined.add(`${o.range[0]}:${o.range[1]}`);
+    if (!isLocalSymbol(symbols[o.symbol]!)) globalDefinitionAt.set(`${o.range[0]}:${o.range[1]}`, o.symbol);
+  }
+  const namespace = fileNamespace(symbols, path);
+  const renamed = new Set<number>();
+  const relationships: PreparedRelationship[] = [];
+  for (const o of occurrences) {
+    const at = `${o.range[0]}:${o.range[1]}`;
+    if (o.roles & SymbolRole.Definition || defined.has(at)) continue;
+    const member = facts.declarationAt(o.range[0], o.range[1])?.member;
+    if (!member) continue;
+    if (renamed.has(o.symbol)) {
+      // The other accessor of a get/set pair.
+      o.roles |= SymbolRole.Definition;
+      continue;
+    }
+    const name = nameInSource(lines, o.range);
+    if (!name) continue;
+    const owner = member.owner && globalDefinitionAt.get(`${member.owner[0]}:${member.owner[1]}`);
+    const ownerSymbol = owner === undefined ? undefined : symbols[owner]!;
+    const synthesized = ownerSymbol?.endsWith('.')
+      ? `${ownerSymbol}${descriptorName(name)}().`
+      : namespace && `${namespace}${descriptorName(`${name}@${o.range[0] + 1}:${o.range[1] + 1}`)}().`;
+    if (!synthesized || symbolIndex.has(synthesized)) continue;
+    const original = symbols[o.symbol]!;
+    if (isLocalSymbol(original)) {
+      symbols[o.symbol] = synthesized;
+      symbolIndex.delete(original);
+      symbolIndex.set(synthesized, o.symbol);
+      renamed.add(o.symbol);
+    } else {
+      symbolIndex.set(synthesized, symbols.length);
+      o.symbol = symbols.length;
+      symbols.push(synthesized);
+      relationships.push({ symbol: synthesized, target: original, isImplementation: true, isReference: true, isTypeDefinition: false, isDefinition: false });
+    }
+    o.roles |= SymbolRole.Definition;
+    defined.add(at);
+  }
+  return relationships;
+}
+
+/** The descriptor prefix of a document's own file (`npm pkg 1.0 src/\`x.ts\`/`), from a symbol it holds. */
+function fileNamespace(symbols: readonly string[], path: string): string | undefined {
+  const needle = `\`${posix.basename(path)}\`/`;
+  for (const s of symbols) {
+    const i = s.indexOf(needle);
+    if (i > 0 && !isLocalSymbol(s)) return s.slice(0, i + needle.length);
+  }
+  return undefined;
+}
+
+function descriptorName(name: string): string {
+  return /^[\w$+-]+$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``;
+}
+
+/** A member of a type, after the type's symbol: `create().`, `Readonly:typeLiteral0:create().`. */
+const TYPE_MEMBER = /^(?:(?:[\w$+-]+|`(?:[^`]|``)*`):)*([\w$+-]+|`(?:[^`]|``)*`)(?:\((?:\+\d+)?\))?\.$/;
+
+/**
+ * A declaration file beside its JavaScript (`x.d.ts` for `x.js`) declares
+ * `const X: XFactory` where the JavaScript builds X from an object literal:
+ * each member of XFactory is related to the literal's member (see
+ * defineLiteralMembers for its symbol), so that a call `X.create(...)`, which
+ * the indexer gives the declared member, reaches the implementation too.
+ */
+function relateDeclarationFileMembers(
+  path: string,
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  facts: SyntaxFacts,
+): PreparedRelationship[] {
+  const extension = /\.d\.([mc]?)ts$/.exec(path);
+  if (!extension) return [];
+  const declarationFile = `\`${posix.basename(path)}\`/`;
+  const javascriptFile = `\`${posix.basename(path).slice(0, -extension[0].length)}.${extension[1]}js\`/`;
+  const at = new Map<string, number[]>();
+  for (const o of occurrences) {
+    const k = `${o.range[0]}:${o.range[1]}`;
+    const list = at.get(k);
+    if (list) list.push(o.symbol);
+    else at.set(k, [o.symbol]);
+  }
+  const relationships: PreparedRelationship[] = [];
+  for (const o of occurrences) {
+    if ((o.roles & SymbolRole.Definition) === 0) continue;
+    const constant = symbols[o.symbol]!;
+    const typeName = facts.declarationAt(o.range[0], o.range[1])?.typeName;
+    const file = constant.lastIndexOf(declarationFile);
+    if (!typeName || !constant.endsWith('.') || file < 0 || isLocalSymbol(constant)) continue;
+    const type = (at.get(`${typeName[0]}:${typeName[1]}`) ?? []).map((i) => symbols[i]!).find((s) => s.endsWith('#') && !isLocalSymbol(s));
+    if (!type) continue;
+    const implementation = constant.slice(0, file) + javascriptFile + constant.slice(file + declarationFile.length);
+    for (const member of symbols) {
+      const name = member.startsWith(type) ? TYPE_MEMBER.exec(member.slice(type.length))?.[1] : undefined;
+      if (!name) continue;
+      relationships.push({
+        symbol: member,
+        target: `${implementation}${name}().`,
+        isImplementation: false,
+        isReference: true,
+        isTypeDefinition: false,
+        isDefinition: true,
+      });
+    }
+  }
+  return relationships;
 }
 
 /** Kinds that are called by nature; other definitions are callable when syntax says they hold a function. */

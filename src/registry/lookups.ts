@@ -185,7 +185,7 @@ export class Lookups {
     symbolIds: readonly number[],
     from: 'symbol_id' | 'target_symbol_id',
     to: 'symbol_id' | 'target_symbol_id',
-    flag: 'is_reference' | 'is_implementation',
+    flag: 'is_reference' | 'is_implementation' | 'is_definition',
   ): Promise<string[]> {
     if (symbolIds.length === 0 || indexIds.length === 0) return [];
     const rows = await this.db
@@ -245,6 +245,13 @@ export class Lookups {
   async referenceRelated(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
     const forward = await this.related(indexIds, symbolIds, 'symbol_id', 'target_symbol_id', 'is_reference');
     const backward = await this.related(indexIds, symbolIds, 'target_symbol_id', 'symbol_id', 'is_reference');
+    return [...new Set([...forward, ...backward])];
+  }
+
+  /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */
+  async definitionRelated(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
+    const forward = await this.related(indexIds, symbolIds, 'symbol_id', 'target_symbol_id', 'is_definition');
+    const backward = await this.related(indexIds, symbolIds, 'target_symbol_id', 'symbol_id', 'is_definition');
     return [...new Set([...forward, ...backward])];
   }
 

@@ -15,6 +15,14 @@ export interface Declaration {
   heritage: [number, number][];
   /** How many arguments a call may pass: [required, most], most = Infinity with a rest parameter. */
   parameters?: [number, number] | undefined;
+  /**
+   * A method, accessor or function-valued property of an object literal, with
+   * [line, character] of the name of the const it initializes (`export const X =
+   * freeze({ create() {...} })`), when it does.
+   */
+  member?: { owner: [number, number] | undefined } | undefined;
+  /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
+  typeName?: [number, number] | undefined;
 }
 
 /** A name that refers to what is named at `target`, where the index has no occurrence for it. */
@@ -35,7 +43,7 @@ export interface SyntaxFactsData {
   kinds: Float64Array;
   /** key, count, ... */
   argumentCounts: Float64Array;
-  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), ... */
+  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (0/1), owner (2), type name (2), ... (NaN: none) */
   declarations: Float64Array;
   /** range (4), target (2), call, ... */
   aliases: Float64Array;
@@ -60,8 +68,11 @@ export class SyntaxFacts {
       const count = d[i + 8]!;
       const heritage: [number, number][] = [];
       for (let h = 0; h < count; h++) heritage.push([d[i + 9 + 2 * h]!, d[i + 10 + 2 * h]!]);
-      this.declarations.set(key, { extent, callable, heritage, parameters });
-      i += 9 + 2 * count;
+      const j = i + 9 + 2 * count;
+      const position = (at: number): [number, number] | undefined => (Number.isNaN(d[at]!) ? undefined : [d[at]!, d[at + 1]!]);
+      const member = d[j] === 1 ? { owner: position(j + 1) } : undefined;
+      this.declarations.set(key, { extent, callable, heritage, parameters, member, typeName: position(j + 3) });
+      i = j + 5;
     }
     const a = data.aliases;
     for (let i = 0; i < a.length; i += 7) {
@@ -74,6 +85,7 @@ export class SyntaxFacts {
     for (const [key, d] of this.declarations) {
       declarations.push(key, ...d.extent, d.callable ? 1 : 0, d.parameters?.[0] ?? NaN, d.parameters?.[1] ?? NaN, d.heritage.length);
       for (const [line, character] of d.heritage) declarations.push(line, character);
+      declarations.push(d.member ? 1 : 0, ...(d.member?.owner ?? [NaN, NaN]), ...(d.typeName ?? [NaN, NaN]));
     }
     return {
       kinds: Float64Array.from([...this.kinds].flat()),

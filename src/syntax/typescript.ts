@@ -25,6 +25,10 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const file = tsc.createSourceFile(path, text, tsc.ScriptTarget.Latest, true, SCRIPT_KIND[ext] ?? tsc.ScriptKind.TS);
   const facts = new SyntaxFacts();
   const position = (offset: number) => file.getLineAndCharacterOfPosition(offset);
+  const at2 = (node: ts.Node): [number, number] => {
+    const p = position(node.getStart(file));
+    return [p.line, p.character];
+  };
   const record = (node: ts.Node, kind: number) => {
     if (kind === RefKindCode.identifier) return;
     const { line, character } = position(node.getStart(file));
@@ -79,6 +83,8 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
           return [p.line, p.character];
         }),
         parameters: tsc.isFunctionLike(node) ? parameterCounts(node) : undefined,
+        member: declared.member ? { owner: declared.member.owner && at2(declared.member.owner) } : undefined,
+        typeName: declared.typeName && at2(declared.typeName),
       });
     }
     const outerType = inType;
@@ -253,7 +259,9 @@ function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
  * Declarations that contain code or other declarations, with the node that
  * names them (where the indexer puts the definition occurrence).
  */
-function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | undefined {
+function declarationOf(
+  node: ts.Node,
+): { name: ts.Node; callable: boolean; member?: { owner: ts.Node | undefined }; typeName?: ts.Node } | undefined {
   if (
     tsc.isFunctionDeclaration(node) ||
     tsc.isFunctionExpression(node) ||
@@ -261,7 +269,21 @@ function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | un
     tsc.isGetAccessorDeclaration(node) ||
     tsc.isSetAccessorDeclaration(node)
   ) {
-    return node.name ? { name: node.name, callable: true } : undefined;
+    if (!node.name) return undefined;
+    return tsc.isObjectLiteralExpression(node.parent)
+      ? { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } }
+      : { name: node.name, callable: true };
+  }
+  // `declare const X: XFactory` (a declaration file's view of a const built from a literal).
+  if (
+    tsc.isVariableDeclaration(node) &&
+    !node.initializer &&
+    node.type &&
+    tsc.isTypeReferenceNode(node.type) &&
+    node.getSourceFile().isDeclarationFile
+  ) {
+    const typeName = node.type.typeName;
+    return { name: node.name, callable: false, typeName: tsc.isQualifiedName(typeName) ? typeName.right : typeName };
   }
   if (tsc.isConstructorDeclaration(node)) {
     const keyword = node.getChildren().find((c) => c.kind === tsc.SyntaxKind.ConstructorKeyword);
@@ -286,11 +308,37 @@ function declarationOf(node: ts.Node): { name: ts.Node; callable: boolean } | un
     const value = skipOuterExpressions(node.initializer);
     const isFunction = tsc.isArrowFunction(value) || tsc.isFunctionExpression(value);
     if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
+      // A function held by an object-literal property is a member of the object, as a method is.
+      if (isFunction && tsc.isPropertyAssignment(node)) {
+        return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
+      }
       const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
       return { name: node.name, callable: isFunction && isConst };
     }
   }
   return undefined;
+}
+
+/**
+ * The name of the const an object literal initializes, directly or through
+ * the calls that wrap it (`const X = freeze({...})`, `Object.freeze`).
+ */
+function literalOwner(literal: ts.ObjectLiteralExpression): ts.Node | undefined {
+  let node: ts.Node = literal;
+  for (;;) {
+    const parent = node.parent;
+    if (
+      tsc.isParenthesizedExpression(parent) ||
+      tsc.isAsExpression(parent) ||
+      tsc.isSatisfiesExpression(parent) ||
+      (tsc.isCallExpression(parent) && parent.arguments.length === 1 && parent.arguments[0] === node)
+    ) {
+      node = parent;
+      continue;
+    }
+    const isConst = tsc.isVariableDeclaration(parent) && (tsc.getCombinedNodeFlags(parent) & tsc.NodeFlags.Const) !== 0;
+    return isConst && parent.initializer === node && tsc.isIdentifier(parent.name) ? parent.name : undefined;
+  }
 }
 
 function skipOuterExpressions(node: ts.Expression): ts.Expression {
