@@ -39,7 +39,7 @@ function repoWith(name: string, files: Record<string, string>, fixture?: string)
 }
 
 before(async () => {
-  // scip-typescript exits 1 with "no files got indexed" when the project includes nothing.
+  // Configs that own no files: their files belong to the inferred project, as in a language server.
   roots['no-files'] = repoWith('no-files', {
     'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["lib"] }\n',
     'src/a.ts': 'export const a = 1;\n',
@@ -136,20 +136,35 @@ async function assertSearchOnly(repo: string, language: string, reason: RegExp, 
   assert.match(status2.stdout, /navigation: unavailable/);
 }
 
-describe('a repository whose indexer fails publishes search-only', () => {
-  test('a tsconfig.json that includes no files: scip-typescript indexes nothing', async () => {
-    await assertSearchOnly('no-files', 'typescript', /no files got indexed/, /tsconfig\.json.*includes the source files/, 'src/a.ts');
+describe('files no usable config owns are indexed in the inferred project', () => {
+  test('a tsconfig.json that includes no files: its files answer from the inferred project', async () => {
+    const report = reports['no-files']!;
+    assert.equal(report.outcome, 'indexed');
+    assert.equal(report.languages.typescript.indexed_files, 1);
+    const status = (await session.call('getIndexStatus', { repo: 'no-files' })).result;
+    assert.deepEqual(status.projects, [{ indexer: 'scip-typescript', config: null, files: 1, indexed_files: 1, problem: null }]);
+    const d = await session.call('goToDefinition', { repo: 'no-files', path: 'src/a.ts', line: 1, column: 14 });
+    assert.equal(d.result.found, true);
   });
 
-  test('a tsconfig.json that is not valid JSON: scip-typescript fails, and the reason quotes its error', async () => {
-    await assertSearchOnly(
-      'bad-tsconfig',
-      'typescript',
-      /exited with code 1.*tsconfig\.json/,
-      /fix the errors.*tsconfig\.json/,
-      'src/a.ts',
+  test('a tsconfig.json that is not valid JSON: named with its error, its files indexed in the inferred project', async () => {
+    const report = reports['bad-tsconfig']!;
+    assert.equal(report.outcome, 'indexed');
+    assert.equal(report.languages.typescript.tier, 'precise');
+    const status = (await session.call('getIndexStatus', { repo: 'bad-tsconfig' })).result;
+    const broken = status.projects.find((p: any) => p.config === 'tsconfig.json');
+    assert.match(broken.problem, /^tsconfig\.json cannot be read: .*expected/i);
+    assert.equal(broken.files, 0);
+    assert.deepEqual(
+      status.projects.find((p: any) => p.config === null),
+      { indexer: 'scip-typescript', config: null, files: 1, indexed_files: 1, problem: null },
     );
+    const cli = sextant(['status', 'bad-tsconfig'], { env });
+    assert.match(cli.stdout, /project tsconfig\.json +tsconfig\.json cannot be read/);
   });
+});
+
+describe('a repository whose indexer fails publishes search-only', () => {
 
   test('an indexer stopped by --timeout 0.5 on rxjs', async () => {
     await assertSearchOnly(

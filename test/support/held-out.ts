@@ -1,0 +1,620 @@
+// Checks on corpora of shapes the rest of the suite never saw (see corpus.ts:
+// a library built from object-literal factories, a monorepo of packages with
+// their own tsconfigs), each against what a user would compare sextant with:
+//  - every tracked TypeScript and JavaScript file answers goToDefinition;
+//  - getIndexStatus lists each project with its files;
+//  - at sampled positions, goToDefinition and findReferences against a live
+//    typescript-language-server, side by side with the raw SCIP index of the
+//    same projects (run here, decoded without sextant): sextant is not below
+//    the raw index, per project;
+//  - callHierarchy against the same server on sampled callables, a share of
+//    them object-literal members: precision and recall of callers and callees.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { SymbolKind, type CallHierarchyItem } from 'vscode-languageserver-protocol';
+import { Navigation } from '../../src/navigation/index.js';
+import { loadManifests } from '../../src/orchestrator/manifests.js';
+import { planProjects, type ProjectPlan } from '../../src/orchestrator/projects.js';
+import type * as CallHierarchy from '../../src/protocol/call-hierarchy.js';
+import type * as IndexStatus from '../../src/protocol/index-status.js';
+import { openRegistry } from '../../src/registry/open.js';
+import type { Engine } from '../../src/registry/engine.js';
+import { SymbolRole } from '../../src/scip/schema.js';
+import { PROJECT_ROOT } from './paths.js';
+import { trackedFiles } from './positions.js';
+import { isEmpty, isLocal, rawOccurrences, rawSymbolsAt, readRawIndex, type RawIndex, type RawOccurrence } from './raw-scip.js';
+import { removeDir, tempDir } from './repos.js';
+import { indexOrThrow, registryFile, testHome } from './sextant.js';
+import { fmt, formatSummary, prng, shuffle, summarize, type Score } from './stats.js';
+import { TypeScriptLanguageServer, type LspLocation } from './typescript-language-server.js';
+
+export const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+
+export interface HeldOut {
+  repo: string;
+  slug: string;
+  engine: Engine;
+  navigation: Navigation;
+  server: TypeScriptLanguageServer;
+  raw: RawIndex;
+  plan: ProjectPlan;
+  /** The project (config, or '(inferred)') owning each tracked source file. */
+  ownerOf: Map<string, string>;
+  files: string[];
+  lines(path: string): string[];
+  source(path: string): ts.SourceFile;
+  stop(): Promise<void>;
+}
+
+export const INFERRED = '(inferred)';
+/** Set to print every disagreement. */
+const VERBOSE = process.env.SEXTANT_DIFFERENTIAL_VERBOSE === '1';
+
+/** Indexes the corpus with the CLI into a private registry, runs scip-typescript on the same projects for the raw index, starts the server. */
+export async function startHeldOut(makeRepo: () => string): Promise<HeldOut> {
+  const repo = makeRepo();
+  const registry = testHome();
+  const scipDir = tempDir('sextant-held-out-');
+  const cleanup = [dirname(repo), registry.home, scipDir];
+  let engine: Engine | undefined;
+  let starting: Promise<TypeScriptLanguageServer> | undefined;
+  let indexing: Promise<unknown> | undefined;
+  const stop = async () => {
+    await indexing?.catch(() => {});
+    await (await starting?.catch(() => undefined))?.stop();
+    await engine?.close();
+    for (const dir of cleanup) removeDir(dir);
+  };
+  try {
+    const files = trackedFiles(repo).filter((f) => SOURCE.test(f));
+    const manifest = loadManifests().find((m) => m.name === 'scip-typescript')!;
+    const plan = planProjects(manifest, repo, trackedFiles(repo), files);
+    const projects = [...plan.projects];
+    for (const generated of plan.generatedConfigs) {
+      const config = join(scipDir, generated.fileName);
+      await import('node:fs/promises').then((fs) => fs.writeFile(config, generated.content));
+      projects.push(config);
+    }
+    const scipFile = join(scipDir, 'index.scip');
+    indexing = promisify(execFile)(
+      join(PROJECT_ROOT, 'node_modules', '.bin', 'scip-typescript'),
+      ['index', '--cwd', repo, '--output', scipFile, '--no-progress-bar', ...projects],
+      { cwd: repo, maxBuffer: 64 << 20 },
+    );
+    starting = TypeScriptLanguageServer.start(repo);
+    const slug = indexOrThrow(repo, registry.env).repo as string;
+    const [server] = await Promise.all([starting, indexing]);
+    const raw = await readRawIndex(scipFile);
+    engine = await openRegistry({ registry: registryFile(registry.home) });
+    const ownerOf = new Map<string, string>();
+    for (const p of plan.planned) for (const f of p.files) ownerOf.set(f, p.config ?? INFERRED);
+    const fileLines = new Map<string, string[]>();
+    const lines = (path: string) => {
+      if (!fileLines.has(path)) fileLines.set(path, readFileSync(join(repo, path), 'utf8').split(/\r\n|\r|\n/));
+      return fileLines.get(path)!;
+    };
+    const sources = new Map<string, ts.SourceFile>();
+    const source = (path: string) => {
+      if (!sources.has(path)) sources.set(path, ts.createSourceFile(path, lines(path).join('\n'), ts.ScriptTarget.Latest, true, scriptKind(path)));
+      return sources.get(path)!;
+    };
+    return { repo, slug, engine, navigation: new Navigation(engine), server, raw, plan, ownerOf, files, lines, source, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function scriptKind(path: string): ts.ScriptKind {
+  if (path.endsWith('.tsx')) return ts.ScriptKind.TSX;
+  if (path.endsWith('.jsx')) return ts.ScriptKind.JSX;
+  if (/\.[mc]?js$/.test(path)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+// ---------------------------------------------------------------- syntax
+
+/** The innermost node at a 0-based position. */
+export function nodeAt(h: HeldOut, path: string, line: number, character: number): ts.Node {
+  const file = h.source(path);
+  const offset = file.getPositionOfLineAndCharacter(line, Math.min(character, h.lines(path)[line]!.length));
+  let node: ts.Node = file;
+  for (;;) {
+    const child: ts.Node | undefined = node.getChildren(file).find((c) => c.getStart(file) <= offset && offset < c.getEnd());
+    if (!child) return node;
+    node = child;
+  }
+}
+
+/** Identifiers of a file outside comments, in order. */
+function identifiers(h: HeldOut, path: string): ts.Identifier[] {
+  const out: ts.Identifier[] = [];
+  const visit = (n: ts.Node) => {
+    if (ts.isIdentifier(n)) out.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(h.source(path));
+  return out;
+}
+
+/** A name used as a call target: `f()`, `new F()`, `o.f()`. */
+function isCalled(name: ts.Node): boolean {
+  let expression: ts.Node = name;
+  if (ts.isPropertyAccessExpression(name.parent) && name.parent.name === name) expression = name.parent;
+  while (ts.isParenthesizedExpression(expression.parent) || ts.isNonNullExpression(expression.parent)) expression = expression.parent;
+  const p = expression.parent;
+  return ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === expression) || (ts.isTaggedTemplateExpression(p) && p.tag === expression);
+}
+
+/** An object-literal member holding code: a method, accessor, or property holding a function. */
+function isLiteralMember(n: ts.Node): boolean {
+  if ((ts.isMethodDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)) && ts.isObjectLiteralExpression(n.parent)) return true;
+  return ts.isPropertyAssignment(n) && (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer));
+}
+
+/** The declaration whose name starts at a place. */
+function declarationNamedAt(h: HeldOut, p: Place): ts.Node {
+  const n = nodeAt(h, p.path, p.line, p.character);
+  return ts.isIdentifier(n) || ts.isPrivateIdentifier(n) || ts.isStringLiteral(n) ? n.parent : n;
+}
+
+// ---------------------------------------------------------------- every file answers
+
+/**
+ * For each tracked source file, goToDefinition at up to `perFile` identifiers
+ * spread over it: at least one must find a definition, and none may fail.
+ * Returns the figures to print.
+ */
+export async function everyFileAnswers(h: HeldOut, perFile = 3): Promise<string> {
+  const silent: string[] = [];
+  const failures: string[] = [];
+  let asked = 0;
+  let found = 0;
+  let empty = 0;
+  for (const path of h.files) {
+    const names = identifiers(h, path);
+    // A module of types only compiles to `export {};`: there is nothing to ask about.
+    if (names.length === 0) {
+      empty++;
+      continue;
+    }
+    const step = Math.max(1, Math.floor(names.length / perFile));
+    const sample = names.filter((_, i) => i % step === 0).slice(0, perFile);
+    let answered = 0;
+    for (const name of sample) {
+      const { line, character } = h.source(path).getLineAndCharacterOfPosition(name.getStart(h.source(path)));
+      asked++;
+      try {
+        const result = await h.navigation.goToDefinition({ repo: h.slug, path, line: line + 1, column: character + 1 });
+        if (result.found) answered++;
+      } catch (error) {
+        failures.push(`${path}:${line + 1}:${character + 1} ${name.text}: ${(error as Error).message}`);
+      }
+    }
+    found += answered;
+    if (answered === 0) silent.push(`${path} (${sample.length} identifiers asked)`);
+  }
+  assert.deepEqual(failures, [], 'goToDefinition failed');
+  assert.deepEqual(silent, [], 'files where no identifier has a definition');
+  return `goToDefinition in every tracked source file: ${h.files.length} files (${empty} without identifiers), ${found} of ${asked} sampled identifiers answered, no file without an answer`;
+}
+
+// ---------------------------------------------------------------- status
+
+/** getIndexStatus lists each project of the plan with its files, all indexed, and the files add up. */
+export async function statusListsProjects(h: HeldOut, expected: (string | null)[]): Promise<IndexStatus.Result> {
+  const status = await h.navigation.getIndexStatus({ repo: h.slug });
+  const projects = status.projects.filter((p) => p.indexer === 'scip-typescript');
+  assert.deepEqual(projects.map((p) => p.config).sort(), [...expected].sort(), 'the projects listed');
+  for (const p of projects) {
+    assert.ok(p.files > 0, `${p.config}: no files`);
+    assert.equal(p.indexed_files, p.files, `${p.config}: ${p.indexed_files} of ${p.files} files indexed`);
+    const owned = [...h.ownerOf.values()].filter((o) => o === (p.config ?? INFERRED)).length;
+    assert.equal(p.files, owned, `${p.config}: files`);
+  }
+  assert.equal(
+    projects.reduce((n, p) => n + p.files, 0),
+    h.files.length,
+    'every tracked source file is in one project',
+  );
+  for (const [language, tier] of Object.entries(status.language_tiers)) {
+    if (language !== 'typescript' && language !== 'javascript') continue;
+    assert.equal(tier.tier, 'precise', language);
+    assert.equal(tier.indexed_files, tier.files, `${language}: every file indexed`);
+  }
+  return status;
+}
+
+// ---------------------------------------------------------------- definitions and references
+
+interface Position {
+  path: string;
+  line: number;
+  character: number;
+  project: string;
+}
+
+const pointKey = (path: string, line: number, character: number) => `${path}:${line}:${character}`;
+
+/**
+ * Positions from the raw index's occurrences, over files in turn, with a
+ * share for every project so that files outside the root project are asked
+ * about; plus the names of object-literal members, which the raw index does
+ * not define.
+ */
+function samplePositions(h: HeldOut, total: number, seed: number): Position[] {
+  const random = prng(seed);
+  const byProject = new Map<string, Map<string, RawOccurrence[]>>();
+  for (const [path, occurrences] of h.raw.documents) {
+    const project = h.ownerOf.get(path);
+    if (!project) continue;
+    for (const o of occurrences) {
+      if (isEmpty(o.range) || o.range[0] !== o.range[2]) continue;
+      if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(h.lines(path)[o.range[0]]!.slice(o.range[1], o.range[3]))) continue;
+      if (!byProject.has(project)) byProject.set(project, new Map());
+      const byFile = byProject.get(project)!;
+      if (!byFile.has(path)) byFile.set(path, []);
+      byFile.get(path)!.push(o);
+    }
+  }
+  const projects = [...byProject.keys()].sort();
+  const counts = projects.map((p) => [...byProject.get(p)!.values()].reduce((n, l) => n + l.length, 0));
+  const all = counts.reduce((a, b) => a + b, 0);
+  const positions: Position[] = [];
+  projects.forEach((project, i) => {
+    const quota = Math.max(12, Math.round((total * counts[i]!) / all));
+    const byFile = byProject.get(project)!;
+    const files = shuffle([...byFile.keys()].sort(), random);
+    const taken = new Set<RawOccurrence>();
+    for (let k = 0; taken.size < quota && k < quota * files.length; k++) {
+      const left = byFile.get(files[k % files.length]!)!.filter((o) => !taken.has(o));
+      if (left.length === 0) continue;
+      const o = left[Math.floor(random() * left.length)]!;
+      taken.add(o);
+      positions.push({ path: o.path, line: o.range[0], character: o.range[1], project });
+    }
+  });
+  return positions;
+}
+
+interface Measures {
+  definitions: { raw: Score[]; sextant: Score[] };
+  references: { raw: Score[]; sextant: Score[] };
+}
+
+function scoreOf(mine: Set<string>, theirs: Set<string>): Score {
+  let both = 0;
+  for (const k of mine) if (theirs.has(k)) both++;
+  return { both, sextant: mine.size, server: theirs.size };
+}
+
+/**
+ * goToDefinition and findReferences at sampled positions against the server,
+ * for sextant and for the raw index, per project. Places are compared by
+ * their start. A definition sextant adds that the server leaves out counts as
+ * right only when it is an object-literal member of the name asked about (the
+ * implementation of a declared member, which the server does not link).
+ */
+export async function definitionsAndReferences(h: HeldOut, total: number, seed: number): Promise<string[]> {
+  const positions = samplePositions(h, total, seed);
+  assert.ok(positions.length >= 150, `only ${positions.length} positions`);
+  const perProject = new Map<string, Measures>();
+  const failures: string[] = [];
+  let implementations = 0;
+  const realRoot = realpathSync(h.repo);
+  const inside = (l: LspLocation) => !l.path.startsWith('/') || l.path.startsWith(`${realRoot}/`);
+  const lspKey = (l: LspLocation) => pointKey(l.path.startsWith('/') ? l.path.slice(realRoot.length + 1) : l.path, l.line, l.character);
+  for (const p of positions) {
+    const m = perProject.get(p.project) ?? { definitions: { raw: [], sextant: [] }, references: { raw: [], sextant: [] } };
+    perProject.set(p.project, m);
+    const name = h.lines(p.path)[p.line]!.slice(p.character).match(/^[\p{L}\p{N}_$]+/u)?.[0] ?? '';
+    const serverDefinitions = new Set((await h.server.definition(p.path, p.line, p.character)).filter(inside).map(lspKey));
+    const serverReferences = new Set((await h.server.references(p.path, p.line, p.character, true)).filter(inside).map(lspKey));
+    const symbols = rawSymbolsAt(h.raw, p.path, p.line, p.character);
+    const rawDefinitions = new Set(
+      rawOccurrences(h.raw, p.path, symbols)
+        .filter((o) => o.roles & SymbolRole.Definition)
+        .map((o) => pointKey(o.path, o.range[0], o.range[1])),
+    );
+    const related = symbols.filter((s) => !isLocal(s)).flatMap((s) => [...(h.raw.referenceRelated.get(s) ?? [])]);
+    const rawReferences = new Set(rawOccurrences(h.raw, p.path, [...new Set([...symbols, ...related])]).map((o) => pointKey(o.path, o.range[0], o.range[1])));
+    let definitions: Set<string>;
+    let references: Set<string>;
+    try {
+      const at = { repo: h.slug, path: p.path, line: p.line + 1, column: p.character + 1 };
+      const d = await h.navigation.goToDefinition(at);
+      definitions = new Set(d.definitions.filter((x) => x.path !== null).map((x) => pointKey(x.path!, x.line! - 1, x.column! - 1)));
+      const r = await h.navigation.findReferences({ ...at, include_declaration: true, limit: 5000 });
+      references = new Set(r.references.filter((x) => x.path !== null).map((x) => pointKey(x.path, x.line - 1, x.column - 1)));
+    } catch (error) {
+      failures.push(`${p.path}:${p.line + 1}:${p.character + 1}: ${(error as Error).message}`);
+      continue;
+    }
+    for (const k of definitions) {
+      if (serverDefinitions.has(k)) continue;
+      const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
+      const declaration = declarationNamedAt(h, { path: path!, line: Number(line), character: Number(character) });
+      if (isLiteralMember(declaration) && h.lines(path!)[Number(line)]!.slice(Number(character)).startsWith(name)) {
+        serverDefinitions.add(k);
+        implementations++;
+      }
+    }
+    if (VERBOSE) {
+      for (const k of references) if (!serverReferences.has(k)) console.log(`refs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only sextant${rawReferences.has(k) ? ' and raw' : ''}: ${k}`);
+      for (const k of serverReferences) if (!references.has(k)) console.log(`refs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only the server${rawReferences.has(k) ? ' and raw' : ''}: ${k}`);
+      for (const k of definitions) if (!serverDefinitions.has(k)) console.log(`defs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only sextant${rawDefinitions.has(k) ? ' and raw' : ''}: ${k}`);
+    }
+    m.definitions.raw.push(scoreOf(rawDefinitions, serverDefinitions));
+    m.definitions.sextant.push(scoreOf(definitions, serverDefinitions));
+    m.references.raw.push(scoreOf(rawReferences, serverReferences));
+    m.references.sextant.push(scoreOf(references, serverReferences));
+  }
+  assert.deepEqual(failures, [], 'no position errs');
+  const report = [
+    `definitions and references vs typescript-language-server at ${positions.length} positions in ${new Set(positions.map((p) => p.path)).size} files; ${implementations} definitions were object-literal implementations the server does not link`,
+  ];
+  const below: string[] = [];
+  for (const [project, m] of [...perProject].sort()) {
+    const n = m.definitions.raw.length;
+    for (const kind of ['definitions', 'references'] as const) {
+      const raw = summarize(m[kind].raw);
+      const mine = summarize(m[kind].sextant);
+      report.push(`${project} (${n} positions) ${kind}: raw index ${formatSummary(raw)}; sextant ${formatSummary(mine)}`);
+      for (const measure of ['microPrecision', 'microRecall'] as const) {
+        const r = Number.isNaN(raw[measure]) ? 0 : raw[measure];
+        if (!(mine[measure] >= r)) below.push(`${project} ${kind} ${measure}: sextant ${fmt(mine[measure])} < raw ${fmt(r)}`);
+      }
+    }
+  }
+  for (const line of report) console.log(line);
+  assert.deepEqual(below, [], 'sextant is not below the raw index');
+  return report;
+}
+
+// ---------------------------------------------------------------- call hierarchy
+
+type Stratum = 'object-literal member' | 'function' | 'method' | 'arrow function in a const';
+
+interface Target extends Place {
+  name: string;
+  stratum: Stratum;
+  /** For a member of a literal held by a const: the const's name. */
+  owner?: string;
+}
+
+interface Place {
+  path: string;
+  line: number;
+  character: number;
+}
+
+/** The const an object literal initializes, through wrapping calls (`const X = freeze({...})`). */
+function literalOwner(literal: ts.Node): string | undefined {
+  let node = literal;
+  while (ts.isParenthesizedExpression(node.parent) || (ts.isCallExpression(node.parent) && node.parent.arguments.length === 1 && node.parent.arguments[0] === node)) {
+    node = node.parent;
+  }
+  return ts.isVariableDeclaration(node.parent) && node.parent.initializer === node && ts.isIdentifier(node.parent.name) ? node.parent.name.text : undefined;
+}
+
+function sampleTargets(h: HeldOut, quotas: Record<Stratum, number>, seed: number): Target[] {
+  const random = prng(seed);
+  const candidates = new Map<Stratum, Map<string, Target[]>>();
+  const add = (t: Target) => {
+    if (!candidates.has(t.stratum)) candidates.set(t.stratum, new Map());
+    const byFile = candidates.get(t.stratum)!;
+    if (!byFile.has(t.path)) byFile.set(t.path, []);
+    byFile.get(t.path)!.push(t);
+  };
+  for (const path of h.files) {
+    if (/\.d\.[mc]?ts$/.test(path)) continue;
+    const file = h.source(path);
+    const visit = (n: ts.Node) => {
+      let name: ts.Node | undefined;
+      let stratum: Stratum | undefined;
+      let owner: string | undefined;
+      if ((ts.isMethodDeclaration(n) || ts.isGetAccessorDeclaration(n)) && n.body && ts.isIdentifier(n.name)) {
+        name = n.name;
+        if (ts.isObjectLiteralExpression(n.parent)) {
+          stratum = 'object-literal member';
+          owner = literalOwner(n.parent);
+        } else if (ts.isClassLike(n.parent)) stratum = 'method';
+      } else if (ts.isFunctionDeclaration(n) && n.body && n.name) {
+        name = n.name;
+        stratum = 'function';
+      } else if (
+        ts.isVariableDeclaration(n) &&
+        ts.isIdentifier(n.name) &&
+        n.initializer &&
+        (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer)) &&
+        ts.getCombinedNodeFlags(n) & ts.NodeFlags.Const
+      ) {
+        name = n.name;
+        stratum = 'arrow function in a const';
+      }
+      if (name && stratum) {
+        const at = file.getLineAndCharacterOfPosition(name.getStart(file));
+        add({ path, line: at.line, character: at.character, name: name.getText(file), stratum, ...(owner ? { owner } : {}) });
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(file);
+  }
+  const targets: Target[] = [];
+  for (const [stratum, quota] of Object.entries(quotas) as [Stratum, number][]) {
+    const byFile = candidates.get(stratum);
+    assert.ok(byFile, `no ${stratum} in the corpus`);
+    const files = shuffle([...byFile.keys()].sort(), random);
+    const taken = new Set<Target>();
+    for (let i = 0; taken.size < quota && i < quota * files.length; i++) {
+      const left = byFile.get(files[i % files.length]!)!.filter((t) => !taken.has(t));
+      if (left.length === 0) continue;
+      const t = left[Math.floor(random() * left.length)]!;
+      taken.add(t);
+      targets.push(t);
+    }
+  }
+  return targets;
+}
+
+/**
+ * The key of a caller or callee: the start of its name, moved through the raw
+ * index to the first definition of its symbol that has a body (an overload's
+ * implementation), a constructor to its class.
+ */
+function definitionKey(h: HeldOut, p: Place): string {
+  for (const symbol of rawSymbolsAt(h.raw, p.path, p.line, p.character)) {
+    let s = symbol;
+    if (s.endsWith('`<constructor>`().')) s = s.slice(0, -'`<constructor>`().'.length);
+    const definitions = rawOccurrences(h.raw, p.path, [s]).filter((o) => o.roles & SymbolRole.Definition);
+    if (definitions.length === 0) continue;
+    const withBody = definitions.filter((o) => o.enclosing && o.enclosing[2] > o.enclosing[0]);
+    const first = (withBody.length ? withBody : definitions).sort((a, b) => a.path.localeCompare(b.path) || a.range[0] - b.range[0])[0]!;
+    return pointKey(first.path, first.range[0], first.range[1]);
+  }
+  return pointKey(p.path, p.line, p.character);
+}
+
+interface Party {
+  name: string;
+  ranges: Place[];
+}
+
+const fileKey = (path: string) => `${path}:<file>`;
+
+/**
+ * callHierarchy (depth 1, calls only) against the server's call hierarchy at
+ * the same positions. A caller or callee only sextant has counts as right
+ * only when each of its call ranges really is a call of that name: for a
+ * callee, of the callee's name; for a caller of an object-literal member, of
+ * the member through its const (`X.create(...)`), which the server does not
+ * link to the literal when a declaration file types X.
+ */
+export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number>, seed: number): Promise<{ report: string[]; targets: Target[] }> {
+  const targets = sampleTargets(h, quotas, seed);
+  const realRoot = realpathSync(h.repo);
+  const relative = (uri: string) => {
+    const path = decodeURIComponent(new URL(uri).pathname);
+    return path.startsWith(`${realRoot}/`) ? path.slice(realRoot.length + 1) : undefined;
+  };
+  const scores = { callers: [] as Score[], callees: [] as Score[] };
+  const byStratum = new Map<Stratum, { callers: Score[]; callees: Score[] }>();
+  const failures: string[] = [];
+  const unprepared: string[] = [];
+  const itemMismatches: string[] = [];
+  const verified = { callers: 0, callees: 0 };
+  const disagreements: string[] = [];
+  for (const t of targets) {
+    const at = `${t.path}:${t.line + 1}:${t.character + 1} (${t.stratum} ${t.name})`;
+    const items = await h.server.prepareCallHierarchy(t.path, t.line, t.character);
+    if (items.length !== 1) {
+      unprepared.push(`${at}: the server prepared ${items.length} items`);
+      continue;
+    }
+    const item = items[0]!;
+    if (!byStratum.has(t.stratum)) byStratum.set(t.stratum, { callers: [], callees: [] });
+    for (const direction of ['incoming', 'outgoing'] as const) {
+      let result: CallHierarchy.Result;
+      try {
+        result = await h.navigation.callHierarchy({
+          repo: h.slug,
+          path: t.path,
+          line: t.line + 1,
+          column: t.character + 1,
+          direction,
+          depth: 1,
+          include_references: false,
+          limit: 1000,
+        });
+      } catch (error) {
+        failures.push(`${at} ${direction}: ${(error as Error).message}`);
+        continue;
+      }
+      if (direction === 'incoming') {
+        const mineItem = result.item.path === null ? undefined : pointKey(result.item.path, result.item.line! - 1, result.item.column! - 1);
+        const theirs = pointKey(t.path, item.selectionRange.start.line, item.selectionRange.start.character);
+        if (mineItem !== theirs) itemMismatches.push(`${at}: sextant's item ${mineItem}, the server's ${theirs}`);
+      }
+      const mine = new Map<string, Party>();
+      for (const call of result.calls) {
+        const party = direction === 'incoming' ? call.from! : call.to!;
+        if (party.path === null || party.line === null || party.column === null) continue;
+        const key = party.kind === 'module' ? fileKey(party.path) : definitionKey(h, { path: party.path, line: party.line - 1, character: party.column - 1 });
+        const ranges = call.ranges.map((r) => ({ path: r.path, line: r.line - 1, character: r.column - 1 }));
+        mine.set(key, { name: party.name, ranges: [...(mine.get(key)?.ranges ?? []), ...ranges] });
+      }
+      const theirs = new Map<string, Party>();
+      const calls = direction === 'incoming' ? await h.server.incomingCalls(item) : await h.server.outgoingCalls(item);
+      for (const call of calls) {
+        const party: CallHierarchyItem = 'from' in call ? call.from : call.to;
+        const path = relative(party.uri);
+        if (path === undefined) continue;
+        const isFile = party.kind === SymbolKind.File || (party.kind === SymbolKind.Module && party.name === path.split('/').pop());
+        const key = isFile ? fileKey(path) : definitionKey(h, { path, line: party.selectionRange.start.line, character: party.selectionRange.start.character });
+        theirs.set(key, { name: party.name, ranges: [] });
+      }
+      // What only sextant has is right only when its calls are calls of that name (see above).
+      const kind = direction === 'incoming' ? 'callers' : 'callees';
+      for (const [key, party] of mine) {
+        if (theirs.has(key)) continue;
+        const name = direction === 'incoming' ? t.name : party.name.split('.').pop()!;
+        const callsOfName =
+          (direction === 'outgoing' || t.stratum === 'object-literal member') &&
+          party.ranges.length > 0 &&
+          party.ranges.every((r) => {
+            const n = nodeAt(h, r.path, r.line, r.character);
+            if (!ts.isIdentifier(n) || n.text !== name || !isCalled(n)) return false;
+            if (direction === 'outgoing') return true;
+            // Through the const holding the literal: `X.create(...)`.
+            return ts.isPropertyAccessExpression(n.parent) && ts.isIdentifier(n.parent.expression) && n.parent.expression.text === t.owner;
+          });
+        if (callsOfName) {
+          theirs.set(key, party);
+          verified[kind]++;
+        } else disagreements.push(`${at}: ${kind} only sextant has: ${party.name} (${key})`);
+      }
+      for (const [key, party] of theirs) if (!mine.has(key)) disagreements.push(`${at}: ${kind} only the server has: ${party.name} (${key})`);
+      const s = scoreOf(new Set(mine.keys()), new Set(theirs.keys()));
+      scores[kind].push(s);
+      byStratum.get(t.stratum)![kind].push(s);
+    }
+  }
+  const callers = summarize(scores.callers);
+  const callees = summarize(scores.callees);
+  const strata = new Map<Stratum, number>();
+  for (const t of targets) strata.set(t.stratum, (strata.get(t.stratum) ?? 0) + 1);
+  const report = [
+    `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
+    `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const`,
+    `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name`,
+    'by kind of target, micro: ' +
+      [...byStratum]
+        .map(([stratum, s]) => {
+          const a = summarize(s.callers);
+          const b = summarize(s.callees);
+          return `${stratum} (${s.callers.length}): callers P ${fmt(a.microPrecision)} R ${fmt(a.microRecall)}, callees P ${fmt(b.microPrecision)} R ${fmt(b.microRecall)}`;
+        })
+        .join('; '),
+    ...failures.map((f) => `sextant failed: ${f}`),
+    ...unprepared.map((f) => `not compared: ${f}`),
+    ...itemMismatches.map((f) => `item: ${f}`),
+    ...disagreements.slice(0, 30).map((x) => `disagreement: ${x}`),
+  ];
+  for (const line of report) console.log(line);
+  assert.deepEqual(failures, [], 'sextant has a call hierarchy for every sampled callable');
+  assert.ok(unprepared.length <= targets.length * 0.05, `the server prepared no item at ${unprepared.length} targets`);
+  assert.deepEqual(itemMismatches, [], "sextant's item is the declaration the server prepares");
+  const floors: [string, number][] = [
+    ['caller precision', callers.microPrecision],
+    ['caller recall', callers.microRecall],
+    ['callee precision', callees.microPrecision],
+    ['callee recall', callees.microRecall],
+  ];
+  const below = floors.filter(([, v]) => !(v >= 0.95)).map(([name, v]) => `${name} ${fmt(v)} < 0.95`);
+  assert.deepEqual(below, [], 'call hierarchies fell under 0.95');
+  return { report, targets };
+}
