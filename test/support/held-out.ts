@@ -186,7 +186,14 @@ export async function everyFileAnswers(h: HeldOut, perFile = 3): Promise<string>
       continue;
     }
     // The file's first declared name, and names spread over the rest (an unresolved import answers nothing).
-    const declared = names.find((n) => (n.parent as { name?: ts.Node }).name === n && !ts.isImportSpecifier(n.parent) && !ts.isImportClause(n.parent));
+    const declared = names.find(
+      (n) =>
+        (n.parent as { name?: ts.Node }).name === n &&
+        !ts.isImportSpecifier(n.parent) &&
+        !ts.isImportClause(n.parent) &&
+        !ts.isNamespaceImport(n.parent) &&
+        !ts.isImportEqualsDeclaration(n.parent),
+    );
     const step = Math.max(1, Math.floor(names.length / perFile));
     const sample = [...new Set([...(declared ? [declared] : []), ...names.filter((_, i) => i % step === 0)])].slice(0, perFile);
     let answered = 0;
