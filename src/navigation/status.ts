@@ -10,6 +10,7 @@ import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, process
 import type { IndexRow, IndexRun } from '../registry/schema.js';
 import type { LanguageTier, Params, Result } from '../protocol/index-status.js';
 import { searchOnlyExplanation } from './context.js';
+import { syntacticCapability } from './syntactic.js';
 
 const SEARCH_UNAVAILABLE = 'code search is not part of this version of sextant';
 const NO_COVERAGE = 'code search is not part of this version of sextant, so there is no search coverage to report';
@@ -58,6 +59,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   const running = run?.state === 'running' && processAlive(run.pid, run.host);
   const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};
   const precise = Object.values(tiers).some((t) => t.tier === 'precise');
+  // Real symbols from a parser, no navigable positions: "partial" in the jarvis contract.
+  const syntactic = Object.values(tiers).some((t) => t.tier === 'syntactic');
   // Loaded on demand: git tooling is not needed to answer without a worktree.
   const freshness: Freshness =
     index && params.repo_path
@@ -73,7 +76,14 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
 
   let status: Result['status'] = null;
   if (running) status = 'indexing';
-  else if (index) status = !precise ? 'search-only' : index.occurrence_count === 0 && index.definition_count > 0 ? 'partial' : 'indexed';
+  else if (index)
+    status = !precise
+      ? syntactic
+        ? 'partial'
+        : 'search-only'
+      : index.occurrence_count === 0 && index.definition_count > 0
+        ? 'partial'
+        : 'indexed';
   else if (run?.outcome === 'failed' || run?.state === 'running') status = 'failed';
 
   let lifecycle: Result['lifecycle'] = 'missing';
@@ -84,21 +94,27 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   const degraded = Object.entries(tiers).filter(([, t]) => t.tier !== 'precise');
   const navigation = !index
     ? { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' }
-    : !precise
+    : !precise && syntactic
       ? {
-          available: false,
-          reason: searchOnlyExplanation({ repo, index, languages: tiers })!,
+          available: true,
+          reason: syntacticCapability({ repo, index, languages: tiers }),
           recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
         }
-      : {
-          available: true,
-          reason: degraded.length ? degraded.map(([language, t]) => `${language} is search-only: ${t.reason}`).join('; ') : null,
-          recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
-        };
+      : !precise
+        ? {
+            available: false,
+            reason: searchOnlyExplanation({ repo, index, languages: tiers })!,
+            recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
+          }
+        : {
+            available: true,
+            reason: degraded.length ? degraded.map(([language, t]) => `${language} is ${t.tier}: ${t.reason}`).join('; ') : null,
+            recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
+          };
 
   return {
     repo: repo.slug,
-    indexed: Boolean(index) && precise,
+    indexed: Boolean(index) && (precise || syntactic),
     status,
     commit: index?.commit_sha ?? null,
     generated_at: index?.generated_at ?? null,

@@ -154,11 +154,20 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
 
     const blobs = await blobsStored;
     // The syntactic tier (./syntactic.ts): languages still search-only get their definitions from ctags.
-    const syntactic = await indexSyntactic({ engine, writer, files: worktree.files, languages, env, timeoutSeconds: options.timeoutSeconds, progress });
+    const syntactic = await indexSyntactic({
+      engine,
+      writer,
+      files: worktree.files,
+      languages,
+      env,
+      timeoutSeconds: options.timeoutSeconds,
+      progress,
+    });
     if (syntactic.report) indexerReports.push(syntactic.report);
     const tiers = Object.values(languages);
     const precise = tiers.filter((l) => l.tier === 'precise');
-    const outcome = precise.length === 0 ? (syntactic.ids.size > 0 ? 'partial' : 'search-only') : counters.occurrences === 0 ? 'partial' : 'indexed';
+    const outcome =
+      precise.length === 0 ? (syntactic.ids.size > 0 ? 'partial' : 'search-only') : counters.occurrences === 0 ? 'partial' : 'indexed';
     const firstProblem = Object.entries(languages).find(([, l]) => l.tier !== 'precise' && l.indexer !== null);
     const reason = firstProblem ? `${firstProblem[0]}: ${firstProblem[1].reason}` : null;
     const recovery = firstProblem ? firstProblem[1].recovery : null;

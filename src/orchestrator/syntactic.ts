@@ -73,7 +73,10 @@ export async function indexSyntactic(input: SyntacticInput): Promise<SyntacticRe
   // One parse per content: the first file with each new hash stands for the rest.
   const toParse = [...new Map(files.filter((f) => !byHash.has(f.hash)).map((f) => [f.hash, f])).values()];
   // Files whose text was not kept (binary, over the size cap) have nothing to parse.
-  const kept = await blobsWithText(input.engine, toParse.map((f) => f.sha));
+  const kept = await blobsWithText(
+    input.engine,
+    toParse.map((f) => f.sha),
+  );
   const readable = toParse.filter((f) => kept.has(f.sha));
   const textOf = async (f: { sha: string }) => (await input.writer.blobText(f.sha)) ?? '';
 

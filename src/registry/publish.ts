@@ -59,7 +59,14 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
     await engine.insertRows(
       trx,
       'index_files',
-      input.files.map((f) => ({ index_id: id, path: f.path, blob_sha: f.blobSha, document_id: f.documentId, language: f.language, syntax_id: f.syntaxId ?? null })),
+      input.files.map((f) => ({
+        index_id: id,
+        path: f.path,
+        blob_sha: f.blobSha,
+        document_id: f.documentId,
+        language: f.language,
+        syntax_id: f.syntaxId ?? null,
+      })),
     );
     await trx
       .updateTable('indexes')

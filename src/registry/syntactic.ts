@@ -147,15 +147,17 @@ export class SyntaxLookups {
    */
   async filesContaining(indexId: number, languages: readonly string[], word: string): Promise<{ path: string; blob_sha: string }[]> {
     if (languages.length === 0) return [];
-    return this.db
-      .selectFrom('index_files as f')
-      .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
-      .select(['f.path', 'f.blob_sha'])
-      .where('f.index_id', '=', indexId)
-      .where('f.language', 'in', languages)
-      // A prefilter (LIKE ignores case on some engines): the caller matches whole words itself.
-      .where(sql<boolean>`b.content like ${'%' + word.replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
-      .orderBy('f.path')
-      .execute();
+    return (
+      this.db
+        .selectFrom('index_files as f')
+        .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
+        .select(['f.path', 'f.blob_sha'])
+        .where('f.index_id', '=', indexId)
+        .where('f.language', 'in', languages)
+        // A prefilter (LIKE ignores case on some engines): the caller matches whole words itself.
+        .where(sql<boolean>`b.content like ${'%' + word.replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
+        .orderBy('f.path')
+        .execute()
+    );
   }
 }

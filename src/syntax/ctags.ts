@@ -94,17 +94,7 @@ export async function runCtags<F extends SyntaxFile>(
     await writeFile(join(work, 'files.list'), names.map((n) => `./${n}\n`).join(''));
     const child = spawn(
       command,
-      [
-        '--options=NONE',
-        '--output-format=json',
-        '--fields=+nKzSer',
-        '--sort=no',
-        '--extras=-q',
-        '-f',
-        '-',
-        '-L',
-        'files.list',
-      ],
+      ['--options=NONE', '--output-format=json', '--fields=+nKzSer', '--sort=no', '--extras=-q', '-f', '-', '-L', 'files.list'],
       { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let stderr = '';
@@ -154,11 +144,19 @@ export async function runCtags<F extends SyntaxFile>(
     const exit = await exited;
     clearTimeout(timer);
     if (exit.error) return outcome('failed', `universal-ctags could not start: ${exit.error.message}`);
-    if (timedOut) return outcome('timeout', `universal-ctags did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped`);
+    if (timedOut)
+      return outcome('timeout', `universal-ctags did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped`);
     if (parseError) return outcome('failed', `universal-ctags printed output sextant could not read: ${parseError.message}`);
     if (exit.code !== 0) {
-      const said = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^ctags: Notice/.test(l)).pop();
-      return outcome('failed', `universal-ctags ${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${said ? `: ${said}` : ''}`);
+      const said = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !/^ctags: Notice/.test(l))
+        .pop();
+      return outcome(
+        'failed',
+        `universal-ctags ${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${said ? `: ${said}` : ''}`,
+      );
     }
     await finishUpTo(files.length);
     return outcome('ok', null);
@@ -168,7 +166,16 @@ export async function runCtags<F extends SyntaxFile>(
 }
 
 /** Tags that are not definitions of a name one navigates to: a file's own package clause, includes, imports. */
-const NOT_DEFINITIONS: ReadonlySet<string> = new Set(['package', 'packageName', 'header', 'import', 'library', 'script', 'heredoc', 'unknown']);
+const NOT_DEFINITIONS: ReadonlySet<string> = new Set([
+  'package',
+  'packageName',
+  'header',
+  'import',
+  'library',
+  'script',
+  'heredoc',
+  'unknown',
+]);
 
 /** ctags' long kind names, across its parsers, as sextant's kind words. */
 const KINDS: Record<string, SymbolKind> = {
