@@ -4,6 +4,7 @@
 // file parsed once is never parsed again; they become visible when the index
 // that lists them is published.
 import { createHash } from 'node:crypto';
+import { isAbsolute } from 'node:path';
 import type { WorktreeFile } from '../freshness/worktree.js';
 import type { Engine } from '../registry/engine.js';
 import { existingSyntaxDocuments, writeSyntaxDocuments, type PreparedSyntaxDocument } from '../registry/syntactic.js';
@@ -19,7 +20,7 @@ export const CTAGS = 'universal-ctags';
 /** ctags reads a few megabytes a second per core at worst; a whole run is bounded by this unless --timeout says otherwise. */
 const TIMEOUT_SECONDS = 600;
 const BATCH_DOCUMENTS = 200;
-const MISSING_RECOVERY = 'apt-get install universal-ctags (or set SEXTANT_CTAGS to its path), then run `sextant index` again';
+const MISSING_RECOVERY = 'apt-get install universal-ctags (or set SEXTANT_CTAGS to its path)';
 
 export interface SyntacticInput {
   engine: Engine;
@@ -51,11 +52,13 @@ export async function indexSyntactic(input: SyntacticInput): Promise<SyntacticRe
   const command = resolveCommand({ command: { path: program } }, input.env)?.[0];
   const version = command ? await ctagsVersion(command) : undefined;
   if (!command || !version) {
-    const why = command ? `${command} is not universal-ctags` : `universal-ctags is not installed (no ${program} on PATH)`;
+    const why = command
+      ? `${command} is not universal-ctags`
+      : `universal-ctags is not installed (no executable ${program}${isAbsolute(program) ? '' : ' on PATH'})`;
     for (const language of eligible) {
       const l = input.languages[language]!;
       l.reason = `${l.reason ?? 'no SCIP indexer'}; ${why}, so it has no syntactic definitions either`;
-      l.recovery = `${MISSING_RECOVERY} for definitions and symbols; for precise navigation: ${l.recovery ?? 'add a SCIP indexer'}`;
+      l.recovery = `for definitions and symbols, ${MISSING_RECOVERY}; for precise navigation, ${l.recovery ?? 'add a SCIP indexer'}`;
     }
     return { ...none, report: { name: CTAGS, version: null, status: 'missing', reason: why, documents: 0, duration_ms: 0 } };
   }

@@ -227,7 +227,20 @@ const LANGUAGE_KINDS: Record<string, Record<string, SymbolKind>> = {
   ruby: { alias: 'method' },
 };
 
-const TYPE_SCOPES: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'trait', 'implementation', 'object', 'union', 'enum']);
+const TYPE_SCOPES: ReadonlySet<string> = new Set([
+  'class',
+  'struct',
+  'interface',
+  'trait',
+  'implementation',
+  'object',
+  'union',
+  'enum',
+  'type',
+  'typedef',
+  'talias',
+  'unknown',
+]);
 
 /** The definitions of one file from its tags, nested by the parser's scopes; columns found in the file's text. */
 export function definitionsFromTags(tags: readonly CtagsTag[], lines: readonly string[], language: string): SyntaxDefinition[] {
@@ -255,7 +268,10 @@ export function definitionsFromTags(tags: readonly CtagsTag[], lines: readonly s
     const at = nameColumn(text, t.name);
     const spanEnd = t.end !== undefined && t.end >= t.line && t.end <= lines.length ? t.end - 1 : line;
     const raw = (LANGUAGE_KINDS[language]?.[t.kind] ?? KINDS[t.kind]) || 'unknown';
-    const kind = raw === 'function' && t.scopeKind && TYPE_SCOPES.has(t.scopeKind) ? 'method' : raw;
+    // Inside a type, a function is a method and a variable a field (a Go method's scope is its receiver's
+    // type, of kind "unknown" when that type is declared in another file).
+    const inType = t.scopeKind !== undefined && TYPE_SCOPES.has(t.scopeKind);
+    const kind = inType && raw === 'function' ? 'method' : inType && raw === 'variable' ? 'field' : raw;
     return {
       name: t.name,
       kind,

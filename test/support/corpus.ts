@@ -49,6 +49,12 @@ export function rxjsRepo(): string {
   return gitRepoFrom(staging, 'rxjs');
 }
 
+/** logrus, a Go logging library, from Debian's Go sources (46 files): a language without a SCIP indexer here. */
+export function logrusRepo(): string {
+  const pkg = debianPackage('golang-github-sirupsen-logrus-dev');
+  return gitRepoFrom(join(pkg, 'usr', 'share', 'gocode', 'src', 'github.com', 'sirupsen', 'logrus'), 'logrus');
+}
+
 /** The requests library's Python sources from Debian, as a fresh git repository. */
 export function requestsRepo(): string {
   const pkg = debianPackage('python3-requests');
