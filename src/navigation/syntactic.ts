@@ -19,6 +19,8 @@ import { asSymbolKind, location, range1 } from './locations.js';
 /** A text scan of references stops after this long or this many bytes, and says so. */
 const SCAN_BUDGET_MS = 2000;
 const SCAN_BUDGET_BYTES = 64 << 20;
+/** Definitions one name returns at most (a name like `init` or `String` is defined in hundreds of Go files). */
+const DEFINITIONS_CAP = 200;
 
 export function syntacticLanguages(ctx: RepoContext): string[] {
   return Object.entries(ctx.languages)
@@ -161,13 +163,19 @@ async function definitionResult(
   rows: SyntaxDefinitionRow[],
   whyNone: () => string,
 ): Promise<Definition.Result> {
-  const definitions = await Promise.all(rows.map((d) => toDefinition(lookups, ctx.repo.slug, d)));
+  const shown = rows.slice(0, DEFINITIONS_CAP);
+  const definitions = await Promise.all(shown.map((d) => toDefinition(lookups, ctx.repo.slug, d)));
+  const more = rows.length - shown.length;
   return {
     ...provenance(ctx, 'syntactic'),
     found: definitions.length > 0,
     definitions,
-    symbols: rows.map(syntacticSymbol),
-    ...(definitions.length ? {} : { message: whyNone() }),
+    symbols: shown.map(syntacticSymbol),
+    ...(definitions.length === 0
+      ? { message: whyNone() }
+      : more > 0
+        ? { message: `${rows.length} definitions have this name; the first ${DEFINITIONS_CAP} are listed (best ranked first)` }
+        : {}),
   };
 }
 
@@ -287,7 +295,7 @@ export async function syntacticReferences(
     : '';
   return {
     ...base,
-    symbols: definitions.map((d) => syntacticSymbolItem(ctx.repo.slug, d)),
+    symbols: definitions.slice(0, DEFINITIONS_CAP).map((d) => syntacticSymbolItem(ctx.repo.slug, d)),
     references,
     total,
     truncated: total > limit || stopped,
