@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { WorktreeFile } from '../freshness/worktree.js';
 import type { Engine } from '../registry/engine.js';
-import { existingSyntaxDocuments, writeSyntaxDocuments, type PreparedSyntaxDocument } from '../registry/syntactic.js';
+import {
+  deleteSyntaxDocuments,
+  existingSyntaxDocuments,
+  writeSyntaxDocuments,
+  type PreparedSyntaxDocument,
+} from '../registry/syntactic.js';
 import { chunks, type RegistryWriter } from '../registry/writer.js';
 import { CTAGS_DERIVATION, ctagsVersion, definitionsFromTags, runCtags } from '../syntax/ctags.js';
 import type { Progress } from '../progress.js';
@@ -85,11 +90,14 @@ export async function indexSyntactic(input: SyntacticInput): Promise<SyntacticRe
 
   input.progress.update(`${CTAGS}: reading ${readable.length} files…`);
   let pending: PreparedSyntaxDocument[] = [];
+  const created: number[] = [];
   const flush = async () => {
-    const ids = await writeSyntaxDocuments(input.engine, pending);
+    const written = await writeSyntaxDocuments(input.engine, pending);
     pending.forEach((d, i) => {
-      byHash.set(d.contentHash, ids[i]!);
-      definitionCounts.set(ids[i]!, d.definitions.length);
+      const { id } = written[i]!;
+      byHash.set(d.contentHash, id);
+      definitionCounts.set(id, d.definitions.length);
+      if (written[i]!.created) created.push(id);
     });
     pending = [];
   };
@@ -112,6 +120,8 @@ export async function indexSyntactic(input: SyntacticInput): Promise<SyntacticRe
     duration_ms: Math.round(outcome.durationMs),
   };
   if (outcome.status !== 'ok') {
+    // What it wrote may be incomplete (files it could not open look empty): it must not be reused.
+    await deleteSyntaxDocuments(input.engine, created);
     for (const language of eligible) {
       const l = input.languages[language]!;
       l.reason = `${l.reason ?? 'no SCIP indexer'}; ${outcome.reason}`;

@@ -25,14 +25,17 @@ export async function existingSyntaxDocuments(engine: Engine, hashes: readonly s
   return found;
 }
 
-/** Stores syntax documents (reusing any already stored) and returns their ids, in order. */
-export async function writeSyntaxDocuments(engine: Engine, docs: readonly PreparedSyntaxDocument[]): Promise<number[]> {
+/** Stores syntax documents (reusing any already stored) and returns their ids, in order, and whether this call created them. */
+export async function writeSyntaxDocuments(
+  engine: Engine,
+  docs: readonly PreparedSyntaxDocument[],
+): Promise<{ id: number; created: boolean }[]> {
   return engine.db.transaction().execute(async (trx) => {
-    const ids: number[] = [];
+    const ids: { id: number; created: boolean }[] = [];
     for (const doc of docs) {
       const existing = await trx.selectFrom('syntax_documents').select('id').where('content_hash', '=', doc.contentHash).executeTakeFirst();
       if (existing) {
-        ids.push(existing.id);
+        ids.push({ id: existing.id, created: false });
         continue;
       }
       const { id } = await trx
@@ -40,7 +43,7 @@ export async function writeSyntaxDocuments(engine: Engine, docs: readonly Prepar
         .values({ content_hash: doc.contentHash, language: doc.language, parser: doc.parser, definition_count: doc.definitions.length })
         .returning('id')
         .executeTakeFirstOrThrow();
-      ids.push(id);
+      ids.push({ id, created: true });
       await engine.insertRows(
         trx,
         'syntax_definitions',
@@ -61,6 +64,16 @@ export async function writeSyntaxDocuments(engine: Engine, docs: readonly Prepar
       );
     }
     return ids;
+  });
+}
+
+/** Deletes syntax documents a failed parse wrote: nothing may reuse them. */
+export async function deleteSyntaxDocuments(engine: Engine, ids: readonly number[]): Promise<void> {
+  await engine.db.transaction().execute(async (trx) => {
+    for (const chunk of chunks(ids, 500)) {
+      await trx.deleteFrom('syntax_definitions').where('syntax_id', 'in', chunk).execute();
+      await trx.deleteFrom('syntax_documents').where('id', 'in', chunk).execute();
+    }
   });
 }
 

@@ -97,8 +97,13 @@ export async function runCtags<F extends SyntaxFile>(
       ['--options=NONE', '--output-format=json', '--fields=+nKzSer', '--sort=no', '--extras=-q', '-f', '-', '-L', 'files.list'],
       { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-4096)));
+    // ctags skips a file it cannot open with a warning and still exits 0: that must not pass for a file without definitions.
+    let lastError: string | undefined;
+    let unreadable = 0;
+    createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+      if (/cannot open input file/.test(line)) unreadable++;
+      else if (line.trim() && !/^ctags: Notice/.test(line)) lastError = line.trim().slice(0, 300);
+    });
     let timedOut = false;
     const kill = () => {
       try {
@@ -147,12 +152,10 @@ export async function runCtags<F extends SyntaxFile>(
     if (timedOut)
       return outcome('timeout', `universal-ctags did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped`);
     if (parseError) return outcome('failed', `universal-ctags printed output sextant could not read: ${parseError.message}`);
+    if (unreadable > 0)
+      return outcome('failed', `universal-ctags could not open ${unreadable} of its ${files.length} input files (copies in ${work})`);
     if (exit.code !== 0) {
-      const said = stderr
-        .split('\n')
-        .map((l) => l.trim())
-        .filter((l) => l && !/^ctags: Notice/.test(l))
-        .pop();
+      const said = lastError;
       return outcome(
         'failed',
         `universal-ctags ${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${said ? `: ${said}` : ''}`,
@@ -306,11 +309,17 @@ function parentOf(tags: readonly CtagsTag[], candidates: number[] | undefined, c
 
 /** Column of `name` on its line: as a whole word when it is one, else anywhere, else the first non-blank. */
 function nameColumn(text: string, name: string): number {
-  const word = /^\w+$/.test(name) ? new RegExp(`(?<![\\w$])${name}(?![\\w$])`).exec(text) : null;
-  if (word) return word.index;
-  const anywhere = text.indexOf(name);
-  if (anywhere >= 0) return anywhere;
-  return text.length - text.trimStart().length;
+  const first = text.indexOf(name);
+  if (first < 0) return text.length - text.trimStart().length;
+  for (let at = first; at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!isWordChar(text.charCodeAt(at - 1)) && !isWordChar(text.charCodeAt(at + name.length))) return at;
+  }
+  return first;
+}
+
+/** ASCII letters, digits, '_' and '$' (NaN, past either end of the line, is not). */
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
 }
 
 function signatureOf(line: string): string | null {

@@ -2,6 +2,9 @@
 // sextant's words, names found on their lines, and nesting by ctags' scopes
 // whether a language qualifies them with '.' or '::'.
 import assert from 'node:assert/strict';
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { definitionsFromTags, runCtags, type CtagsTag, type SyntaxDefinition } from '../../src/syntax/ctags.js';
 
@@ -80,6 +83,28 @@ test('a name is placed on its line as a whole word, and a span runs to the end c
   const klass = cpp.find((d) => d.name === 'Klass')!;
   assert.deepEqual([klass.line, klass.spanEndLine], [1, 5]);
   assert.equal(klass.signature, 'class Klass');
+});
+
+test('a copy that disappears before ctags reads it fails the run instead of passing for a file without definitions', async () => {
+  // ctags warns "cannot open input file" and exits 0; here the first copy is removed while the second is written.
+  const files = [{ path: 'a.go' }, { path: 'b.go' }];
+  let seen = 0;
+  const outcome = await runCtags('ctags', files, {
+    timeoutMs: 30_000,
+    read: async (f) => {
+      if (f.path === 'b.go') {
+        const work = readdirSync(tmpdir()).filter((d) => d.startsWith(`sextant-${process.pid}-ctags-`));
+        for (const dir of work) rmSync(join(tmpdir(), dir, 'f0.go'), { force: true });
+      }
+      return 'package a\n\nfunc A() {}\n';
+    },
+    onFile: async () => {
+      seen++;
+    },
+  });
+  assert.equal(outcome.status, 'failed');
+  assert.match(outcome.reason!, /could not open 1 of its 2 input files/);
+  assert.ok(seen <= 2);
 });
 
 test('a missing program is reported, not thrown', async () => {
