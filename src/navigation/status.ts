@@ -76,15 +76,9 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
 
   let status: Result['status'] = null;
   if (running) status = 'indexing';
-  else if (index)
-    status = !precise
-      ? syntactic
-        ? 'partial'
-        : 'search-only'
-      : index.occurrence_count === 0 && index.definition_count > 0
-        ? 'partial'
-        : 'indexed';
+  else if (index) status = !precise ? 'search-only' : index.occurrence_count === 0 && index.definition_count > 0 ? 'partial' : 'indexed';
   else if (run?.outcome === 'failed' || run?.state === 'running') status = 'failed';
+  if (status === 'search-only' && syntactic) status = 'partial';
 
   let lifecycle: Result['lifecycle'] = 'missing';
   if (running) lifecycle = 'running';
@@ -92,25 +86,26 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   else if (run) lifecycle = 'failed';
 
   const degraded = Object.entries(tiers).filter(([, t]) => t.tier !== 'precise');
-  const navigation = !index
+  let navigation = !index
     ? { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' }
-    : !precise && syntactic
+    : !precise
       ? {
-          available: true,
-          reason: syntacticCapability({ repo, index, languages: tiers }),
+          available: false,
+          reason: searchOnlyExplanation({ repo, index, languages: tiers })!,
           recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
         }
-      : !precise
-        ? {
-            available: false,
-            reason: searchOnlyExplanation({ repo, index, languages: tiers })!,
-            recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
-          }
-        : {
-            available: true,
-            reason: degraded.length ? degraded.map(([language, t]) => `${language} is ${t.tier}: ${t.reason}`).join('; ') : null,
-            recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
-          };
+      : {
+          available: true,
+          reason: degraded.length ? degraded.map(([language, t]) => `${language} is ${t.tier}: ${t.reason}`).join('; ') : null,
+          recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
+        };
+  if (index && !precise && syntactic) {
+    navigation = {
+      available: true,
+      reason: syntacticCapability({ repo, index, languages: tiers }),
+      recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
+    };
+  }
 
   return {
     repo: repo.slug,
