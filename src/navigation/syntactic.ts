@@ -50,7 +50,7 @@ export function namesAreSyntactic(ctx: RepoContext): boolean {
 
 /** The file a request names, when its language is in the syntactic tier; undefined otherwise (the precise tier answers, or explains). */
 export async function syntacticFile(lookups: Lookups, ctx: RepoContext, rawPath: string | undefined): Promise<IndexFileRow | undefined> {
-  if (rawPath === undefined) return undefined;
+  if (rawPath === undefined || syntacticLanguages(ctx).length === 0) return undefined;
   const file = await lookups.file(ctx.index.id, normalizeQueryPath(rawPath));
   if (!file?.language || ctx.languages[file.language]?.tier !== 'syntactic') return undefined;
   if (file.syntax_id === null) {
