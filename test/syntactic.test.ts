@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { logrusRepo } from './support/corpus.js';
+import { logrusRepo, semverRepo } from './support/corpus.js';
 import { FIXTURES } from './support/paths.js';
 import { at, linesOf, trackedFiles, where, type Position } from './support/positions.js';
 import { commitAll, git, removeDir, tempDir } from './support/repos.js';
@@ -235,6 +235,79 @@ describe('a real Go repository (logrus, from Debian) is syntactic', () => {
     assert.equal(cli.code, 1);
     assert.match(cli.stderr, /^sextant calls: callHierarchy needs the precise tier/);
     assert.equal(cli.stderr.trimEnd().split('\n').length, 1);
+  });
+});
+
+describe('a real Rust crate (semver, from Debian) is syntactic', () => {
+  let root: string;
+  let report: Record<string, any>;
+  let rustFiles: string[];
+  /** `struct|enum|trait Name` and `fn name` declarations, from the text (doc comments excluded: they start with //). */
+  const declared: (Position & { name: string; kind: string })[] = [];
+
+  before(async () => {
+    root = semverRepo();
+    cleanup.push(dirname(root));
+    report = indexOrThrow(root, env);
+    rustFiles = trackedFiles(root).filter((p) => p.endsWith('.rs'));
+    for (const path of rustFiles) {
+      linesOf(root, path).forEach((text, i) => {
+        const m = /^\s*(?:pub(?:\([\w:]+\))?\s+)?(?:const\s+)?(?:unsafe\s+)?(struct|enum|trait|fn) (\w+)/.exec(text);
+        if (m) declared.push({ name: m[2]!, kind: m[1]!, path, line: i + 1, column: m.index + m[0].length - m[2]!.length + 1 });
+      });
+    }
+    session ??= await mcpSession(env);
+  });
+
+  test('status: Rust syntactic, the crate partial', async () => {
+    assert.equal(report.languages.rust.tier, 'syntactic');
+    assert.equal(report.languages.rust.files, rustFiles.length);
+    const status = await session.ok('getIndexStatus', { repo: 'semver' });
+    assert.equal(status.status, 'partial');
+    assert.equal(status.language_tiers.rust.tier, 'syntactic');
+  });
+
+  test('goToDefinition by name finds every struct, enum, trait and fn the source declares', async () => {
+    assert.ok(declared.length > 50, `${declared.length} declarations`);
+    const kinds: Record<string, string[]> = { struct: ['struct'], enum: ['enum'], trait: ['trait'], fn: ['function', 'method'] };
+    for (const d of declared) {
+      const r = await session.ok('goToDefinition', { repo: 'semver', symbol: d.name });
+      assert.equal(r.source, 'syntactic');
+      const hit = r.definitions.find((x: any) => x.path === d.path && x.line === d.line);
+      assert.ok(hit, `${d.kind} ${d.name} at ${d.path}:${d.line}`);
+      assert.equal(hit.column, d.column, `${d.name} at ${d.path}:${d.line}`);
+      assert.ok(kinds[d.kind]!.includes(hit.kind), `${d.name}: ${hit.kind}`);
+    }
+  });
+
+  test('an impl block does not answer for its type, and holds its methods in the outline', async () => {
+    const version = declared.filter((d) => d.name === 'Version' && d.kind === 'struct');
+    const r = await session.ok('goToDefinition', { repo: 'semver', symbol: 'Version' });
+    assert.deepEqual(r.definitions.map(where), version.map(where));
+    const lines = linesOf(root, 'src/lib.rs');
+    const start = lines.indexOf('impl Version {');
+    const end = lines.findIndex((l, i) => i > start && l === '}');
+    const methods = declared.filter((d) => d.path === 'src/lib.rs' && d.line > start + 1 && d.line < end + 1 && d.kind === 'fn');
+    assert.ok(methods.length > 0);
+    const outline = await session.ok('documentSymbols', { repo: 'semver', path: 'src/lib.rs' });
+    const block = outline.symbols.find((s: any) => s.name === 'impl Version');
+    assert.ok(block, 'impl Version is listed by its header');
+    assert.equal(block.selection_range.line, start + 1);
+    assert.deepEqual(
+      block.children.map((c: any) => [c.name, c.range.line]),
+      methods.map((m) => [m.name, m.line]),
+    );
+  });
+
+  test('references are text matches; hierarchies explain', async () => {
+    const r = await session.ok('findReferences', { repo: 'semver', symbol: 'Comparator', limit: 2000 });
+    assert.equal(r.source, 'search');
+    assert.deepEqual(r.references.map(where), wordOccurrences(root, rustFiles, 'Comparator'));
+    const d = declared.find((x) => x.name === 'Comparator')!;
+    assert.match(
+      await toolError(session, 'typeHierarchy', { repo: 'semver', ...where(d), direction: 'subtypes' }),
+      /^typeHierarchy needs the precise tier: src\/lib\.rs is rust/,
+    );
   });
 });
 

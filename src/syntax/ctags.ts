@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import type { SymbolKind } from '../scip/kind.js';
 
 /** Bumped when what is derived from ctags' output changes, so stored syntax documents are derived again. */
-export const CTAGS_DERIVATION = 1;
+export const CTAGS_DERIVATION = 2;
 
 /** A file to parse: where ctags should think it is (its extension picks the parser). */
 export interface SyntaxFile {
@@ -227,6 +227,7 @@ const KINDS: Record<string, SymbolKind> = {
 /** Where a language's parser uses a kind name differently from the rest. */
 const LANGUAGE_KINDS: Record<string, Record<string, SymbolKind>> = {
   python: { member: 'method' },
+  rust: { interface: 'trait' },
   ruby: { alias: 'method' },
 };
 
@@ -275,14 +276,19 @@ export function definitionsFromTags(tags: readonly CtagsTag[], lines: readonly s
     // type, of kind "unknown" when that type is declared in another file).
     const inType = t.scopeKind !== undefined && TYPE_SCOPES.has(t.scopeKind);
     const kind = inType && raw === 'function' ? 'method' : inType && raw === 'variable' ? 'field' : raw;
+    // A Rust impl block is named for its type, but it does not define that name: it is listed by its header
+    // ("impl Display for Version"), as rust-analyzer's outline does, so a lookup of the name finds the type.
+    const header = t.kind === 'implementation' ? /\bimpl\b[^{]*/.exec(text) : null;
+    const name = header ? header[0].trim() : t.name;
+    const start = header ? header.index : at;
     return {
-      name: t.name,
+      name,
       kind,
       container: t.scope ?? null,
       parent: t.scope ? parentOf(kept, byQualified.get(t.scope), i) : null,
       line,
-      startChar: at,
-      endChar: at >= 0 && text.startsWith(t.name, at) ? at + t.name.length : text.length,
+      startChar: start,
+      endChar: text.startsWith(name, start) ? start + name.length : text.length,
       spanEndLine: spanEnd,
       spanEndChar: lines[spanEnd]!.length,
       signature: signatureOf(text),

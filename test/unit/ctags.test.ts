@@ -16,6 +16,7 @@ const sources: Record<string, string> = {
     '        pub fn new(x: i32) -> Self { Point { x } }',
     '    }',
     '    pub trait Area { fn area(&self) -> f64; }',
+    '    impl Area for Point { fn area(&self) -> f64 { 0.0 } }',
     '}',
   ].join('\n'),
   'klass.cpp': [
@@ -39,7 +40,8 @@ async function parse(): Promise<Map<string, SyntaxDefinition[]>> {
     timeoutMs: 30_000,
     read: async (f) => sources[f.path]!,
     onFile: async (f, tags: CtagsTag[]) => {
-      out.set(f.path, definitionsFromTags(tags, sources[f.path]!.split('\n'), f.path.endsWith('.rb') ? 'ruby' : 'other'));
+      const language = f.path.endsWith('.rb') ? 'ruby' : f.path.endsWith('.rs') ? 'rust' : 'other';
+      out.set(f.path, definitionsFromTags(tags, sources[f.path]!.split('\n'), language));
     },
   });
   assert.equal(outcome.status, 'ok', outcome.reason ?? '');
@@ -57,11 +59,13 @@ test('ctags definitions nest by scope in Rust, C++, Java and Ruby, with kinds in
     'shapes:module',
     'Point:struct<shapes@1',
     'x:field<Point@2',
-    // A method belongs to the impl block it is written in, not to the struct of the same name.
-    'Point:namespace<shapes@1',
-    'new:method<Point@3',
-    'Area:interface<shapes@1',
+    // An impl block is listed by its header; its methods belong to it, not to the struct of the same name.
+    'impl Point:namespace<shapes@1',
+    'new:method<impl Point@3',
+    'Area:trait<shapes@1',
     'area:method<Area@6',
+    'impl Area for Point:namespace<shapes@1',
+    'area:method<impl Area for Point@7',
   ]);
   assert.deepEqual(outline(parsed.get('klass.cpp')!), [
     'ns:namespace',
