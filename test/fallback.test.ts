@@ -3,7 +3,9 @@
 // tools answer with the explanation of reference/jarvis-getIndexStatus.txt
 // instead of a generic "not found". Every failure here is real: the real
 // indexers run against broken projects, are stopped by a real timeout, or
-// are not installed.
+// are not installed. A language whose indexer fails falls back to the
+// syntactic tier when universal-ctags is there (test/syntactic.test.ts);
+// these repositories are indexed without it, so search-only is what is left.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +17,8 @@ import { commitAll, git, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
+/** Indexing without universal-ctags: SEXTANT_CTAGS names a program that does not exist. */
+const indexEnv = { ...env, SEXTANT_CTAGS: '/nonexistent/ctags' };
 let session: McpSession;
 const roots: Record<string, string> = {};
 const reports: Record<string, Record<string, any>> = {};
@@ -56,8 +60,8 @@ before(async () => {
   roots.rxjs = rxjsRepo();
   cleanup.push(dirname(roots.rxjs));
 
-  for (const repo of ['no-files', 'bad-tsconfig', 'mixed']) reports[repo] = indexOrThrow(roots[repo]!, env);
-  reports['rxjs-timeout'] = indexOrThrow(roots.rxjs, env, '--repo', 'rxjs-timeout', '--timeout', '0.5');
+  for (const repo of ['no-files', 'bad-tsconfig', 'mixed']) reports[repo] = indexOrThrow(roots[repo]!, indexEnv);
+  reports['rxjs-timeout'] = indexOrThrow(roots.rxjs, indexEnv, '--repo', 'rxjs-timeout', '--timeout', '0.5');
 
   // An indexer manifest of one's own, replacing the built-in scip-typescript, whose program does not exist.
   const manifests = tempDir('sextant-manifests-');
@@ -72,7 +76,7 @@ before(async () => {
       timeoutSeconds: 60,
     }),
   );
-  reports['missing-indexer'] = indexOrThrow(roots['missing-indexer']!, { ...env, SEXTANT_INDEXERS: manifests });
+  reports['missing-indexer'] = indexOrThrow(roots['missing-indexer']!, { ...indexEnv, SEXTANT_INDEXERS: manifests });
 
   session = await mcpSession(env);
 });

@@ -41,7 +41,8 @@ export async function openRepo(lookups: Lookups, slug: string): Promise<RepoCont
 /** The explanation a navigation tool gives on a repository indexed search-only. */
 export function searchOnlyExplanation(ctx: RepoContext): string | undefined {
   const tiers = Object.values(ctx.languages);
-  if (tiers.some((t) => t.tier === 'precise')) return undefined;
+  // With a syntactic language, what a request names decides (see navigation/syntactic.ts).
+  if (tiers.some((t) => t.tier === 'precise' || t.tier === 'syntactic')) return undefined;
   const failed = Object.entries(ctx.languages).find(([, t]) => t.reason);
   const why = failed ? ` Here: ${failed[0]}: ${sentence(failed[1].reason!)}` : '';
   const fix = failed?.[1].recovery ? ` To fix: ${sentence(failed[1].recovery)}` : '';

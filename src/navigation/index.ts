@@ -1,6 +1,8 @@
 // The query layer: one object every adapter (MCP, CLI, LSP) asks. Adapters
 // validate input against src/protocol and shape output; no query logic lives
-// in them.
+// in them. Each request goes to the tier that covers what it names: a file of
+// a syntactic language, or a name in a repository with nothing precise, is
+// answered by the syntactic tier (./syntactic.ts); the rest by the precise one.
 import type { Engine } from '../registry/engine.js';
 import { Lookups } from '../registry/lookups.js';
 import type * as Definition from '../protocol/definition.js';
@@ -17,41 +19,78 @@ import { goToDefinition } from './definitions.js';
 import { findReferences } from './references.js';
 import { documentSymbols } from './document-symbols.js';
 import { indexStatus } from './status.js';
+import { openRepo } from './context.js';
+import {
+  namesAreSyntactic,
+  refuseHierarchy,
+  syntacticDefinitionAt,
+  syntacticDefinitionsNamed,
+  syntacticDocumentSymbols,
+  syntacticFile,
+  syntacticLanguages,
+  syntacticReferences,
+} from './syntactic.js';
+import { SyntacticSymbolTables, syntacticWorkspaceSymbols, withSyntacticSymbols } from './syntactic-symbols.js';
 
 export class Navigation {
   readonly lookups: Lookups;
   private readonly symbolTables: SymbolTables;
+  private readonly syntacticTables: SyntacticSymbolTables;
 
   constructor(readonly engine: Engine) {
     this.lookups = new Lookups(engine.db);
     this.symbolTables = new SymbolTables(this.lookups);
+    this.syntacticTables = new SyntacticSymbolTables(this.lookups);
   }
 
   getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
     return indexStatus(this.engine, this.lookups, params);
   }
 
-  goToDefinition(params: Definition.Params): Promise<Definition.Result> {
-    return goToDefinition(this.lookups, params);
+  async goToDefinition(params: Definition.Params): Promise<Definition.Result> {
+    const ctx = await openRepo(this.lookups, params.repo);
+    const file = await syntacticFile(this.lookups, ctx, params.path);
+    if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
+    if (params.symbol === undefined) return goToDefinition(this.lookups, params);
+    if (namesAreSyntactic(ctx)) return syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
+    const precise = await goToDefinition(this.lookups, params);
+    if (precise.found || syntacticLanguages(ctx).length === 0) return precise;
+    const syntactic = await syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
+    return syntactic.found ? syntactic : precise;
   }
 
-  findReferences(params: References.Params): Promise<References.Result> {
-    return findReferences(this.lookups, params);
+  async findReferences(params: References.Params): Promise<References.Result> {
+    const ctx = await openRepo(this.lookups, params.repo);
+    const file = await syntacticFile(this.lookups, ctx, params.path);
+    if (file) return syntacticReferences(this.lookups, ctx, params, file);
+    if (params.symbol === undefined) return findReferences(this.lookups, params);
+    if (namesAreSyntactic(ctx)) return syntacticReferences(this.lookups, ctx, params, undefined);
+    const precise = await findReferences(this.lookups, params);
+    if (precise.symbols.length > 0 || syntacticLanguages(ctx).length === 0) return precise;
+    const syntactic = await syntacticReferences(this.lookups, ctx, params, undefined);
+    return syntactic.symbols.length > 0 ? syntactic : precise;
   }
 
-  documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
-    return documentSymbols(this.lookups, params);
+  async documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
+    const ctx = await openRepo(this.lookups, params.repo);
+    const file = await syntacticFile(this.lookups, ctx, params.path);
+    return file ? syntacticDocumentSymbols(this.lookups, ctx, file) : documentSymbols(this.lookups, params);
   }
 
-  workspaceSymbols(params: WorkspaceSymbols.Params): Promise<WorkspaceSymbols.Result> {
-    return workspaceSymbols(this.lookups, this.symbolTables, params);
+  async workspaceSymbols(params: WorkspaceSymbols.Params): Promise<WorkspaceSymbols.Result> {
+    const ctx = await openRepo(this.lookups, params.repo);
+    if (namesAreSyntactic(ctx)) return syntacticWorkspaceSymbols(this.syntacticTables, ctx, params);
+    const precise = await workspaceSymbols(this.lookups, this.symbolTables, params);
+    return syntacticLanguages(ctx).length ? withSyntacticSymbols(precise, this.syntacticTables, ctx, params) : precise;
   }
 
-  callHierarchy(params: CallHierarchy.Params): Promise<CallHierarchy.Result> {
+  async callHierarchy(params: CallHierarchy.Params): Promise<CallHierarchy.Result> {
+    await refuseHierarchy(this.lookups, await openRepo(this.lookups, params.repo), params.path, 'callHierarchy');
     return callHierarchy(this.lookups, params);
   }
 
-  typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {
+  async typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {
+    await refuseHierarchy(this.lookups, await openRepo(this.lookups, params.repo), params.path, 'typeHierarchy');
     return typeHierarchy(this.lookups, params);
   }
 }

@@ -10,6 +10,7 @@ import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, process
 import type { IndexRow, IndexRun } from '../registry/schema.js';
 import { MAX_PROJECTS, type LanguageTier, type Params, type ProjectStatus, type Result } from '../protocol/index-status.js';
 import { searchOnlyExplanation } from './context.js';
+import { syntacticCapability } from './syntactic.js';
 
 const SEARCH_UNAVAILABLE = 'code search is not part of this version of sextant';
 const NO_COVERAGE = 'code search is not part of this version of sextant, so there is no search coverage to report';
@@ -61,6 +62,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};
   const precise = Object.values(tiers).some((t) => t.tier === 'precise');
   const projects = index ? projectsOf(index) : [];
+  // Real symbols from a parser, no navigable positions: "partial" in the jarvis contract.
+  const syntactic = Object.values(tiers).some((t) => t.tier === 'syntactic');
   // Loaded on demand: git tooling is not needed to answer without a worktree.
   const freshness: Freshness =
     index && params.repo_path
@@ -78,6 +81,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   if (running) status = 'indexing';
   else if (index) status = !precise ? 'search-only' : index.occurrence_count === 0 && index.definition_count > 0 ? 'partial' : 'indexed';
   else if (run?.outcome === 'failed' || run?.state === 'running') status = 'failed';
+  if (status === 'search-only' && syntactic) status = 'partial';
 
   let lifecycle: Result['lifecycle'] = 'missing';
   if (running) lifecycle = 'running';
@@ -85,7 +89,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   else if (run) lifecycle = 'failed';
 
   const degraded = Object.entries(tiers).filter(([, t]) => t.tier !== 'precise');
-  const navigation = !index
+  let navigation = !index
     ? { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' }
     : !precise
       ? {
@@ -95,13 +99,20 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
         }
       : {
           available: true,
-          reason: degraded.length ? degraded.map(([language, t]) => `${language} is search-only: ${t.reason}`).join('; ') : null,
+          reason: degraded.length ? degraded.map(([language, t]) => `${language} is ${t.tier}: ${t.reason}`).join('; ') : null,
           recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
         };
+  if (index && !precise && syntactic) {
+    navigation = {
+      available: true,
+      reason: syntacticCapability({ repo, index, languages: tiers }),
+      recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
+    };
+  }
 
   return {
     repo: repo.slug,
-    indexed: Boolean(index) && precise,
+    indexed: Boolean(index) && (precise || syntactic),
     status,
     commit: index?.commit_sha ?? null,
     generated_at: index?.generated_at ?? null,

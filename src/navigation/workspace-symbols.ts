@@ -27,7 +27,8 @@ export interface SymbolTable {
   entries: Entry[];
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|specs?|testing)\/|[._-](test|spec)s?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$/i;
+export const TEST_PATH =
+  /(^|\/)(tests?|__tests__|specs?|testing)\/|[._-](test|spec)s?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.(py|go)$/i;
 const MATCHES = ['exact', 'exact', 'prefix', 'substring'] as const;
 
 export class SymbolTables {

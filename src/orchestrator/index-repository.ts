@@ -1,7 +1,8 @@
 // `sextant index`: plan -> run indexers -> fall back -> publish.
 //
 // Each language of the repository ends in one tier: precise when its indexer
-// produced documents, search-only (with the reason and a recovery hint) when
+// produced documents, syntactic when it has none but universal-ctags found its
+// definitions, search-only (with the reason and a recovery hint) otherwise:
 // the indexer is missing, fails, times out or indexes nothing. The index is
 // published atomically whatever the tiers; a run that dies leaves the
 // previous index in place and its run record says so.
@@ -20,9 +21,10 @@ import { loadManifests, resolveCommand, type IndexerManifest } from './manifests
 import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
 import { planProjects, type ProjectGap } from './projects.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
+import { indexSyntactic } from './syntactic.js';
 
 export type Origin = 'cli' | 'watch' | 'ci';
-export type Tier = 'precise' | 'search-only';
+export type Tier = 'precise' | 'syntactic' | 'search-only';
 
 export interface IndexOptions {
   engine: Engine;
@@ -77,6 +79,8 @@ export interface IndexReport {
   documents: number;
   occurrences: number;
   definitions: number;
+  /** Definitions of the syntactic tier's files (from ctags). */
+  syntactic_definitions: number;
   languages: Record<string, LanguageReport>;
   indexers: IndexerReport[];
   blobs: BlobStats;
@@ -173,9 +177,21 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     }
 
     const blobs = await blobsStored;
+    // The syntactic tier (./syntactic.ts): languages still search-only get their definitions from ctags.
+    const syntactic = await indexSyntactic({
+      engine,
+      writer,
+      files: worktree.files,
+      languages,
+      env,
+      timeoutSeconds: options.timeoutSeconds,
+      progress,
+    });
+    if (syntactic.report) indexerReports.push(syntactic.report);
     const tiers = Object.values(languages);
     const precise = tiers.filter((l) => l.tier === 'precise');
-    const outcome = precise.length === 0 ? 'search-only' : counters.occurrences === 0 ? 'partial' : 'indexed';
+    const outcome =
+      precise.length === 0 ? (syntactic.ids.size > 0 ? 'partial' : 'search-only') : counters.occurrences === 0 ? 'partial' : 'indexed';
     const firstProblem = Object.entries(languages).find(([, l]) => l.tier !== 'precise' && l.indexer !== null);
     const reason = firstProblem ? `${firstProblem[0]}: ${firstProblem[1].reason}` : null;
     const recovery = firstProblem ? firstProblem[1].recovery : null;
@@ -185,6 +201,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       blobSha: f.sha,
       documentId: documentIds.get(f.path) ?? null,
       language: languageOf(f.path) ?? null,
+      syntaxId: syntactic.ids.get(f.path) ?? null,
     }));
     const report: Omit<IndexReport, 'index_id' | 'duration_ms'> = {
       repo: slug,
@@ -196,6 +213,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       documents: counters.documents,
       occurrences: counters.occurrences,
       definitions: counters.definitions,
+      syntactic_definitions: syntactic.definitions,
       languages,
       indexers: indexerReports,
       blobs,

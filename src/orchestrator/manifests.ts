@@ -53,7 +53,7 @@ export function loadManifests(env: NodeJS.ProcessEnv = process.env): IndexerMani
 }
 
 /** The program and leading arguments that run an indexer; undefined when it is not installed. */
-export function resolveCommand(manifest: IndexerManifest, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+export function resolveCommand(manifest: Pick<IndexerManifest, 'command'>, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
   const command = manifest.command;
   if ('npm' in command) {
     try {

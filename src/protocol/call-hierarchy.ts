@@ -10,7 +10,8 @@ export const description =
   'Call hierarchy of the function, method or constructor at a position (path, line, column; 1-based): ' +
   'direction "incoming" lists its callers grouped by the innermost enclosing function (or the file, for top-level code), ' +
   'with the call ranges; "outgoing" lists what it calls. depth (default 1, at most 5) follows callers of callers; cycles are cut. ' +
-  'Only calls are listed unless include_references is true, which adds mere mentions (a function passed as a value), each range marked with its kind.';
+  'Only calls are listed unless include_references is true, which adds mere mentions (a function passed as a value), each range marked with its kind. ' +
+  'Needs a precise index: in a language indexed syntactic it explains instead.';
 
 export const Params = params({
   ...positionArgs(),

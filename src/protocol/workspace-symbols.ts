@@ -1,6 +1,6 @@
 // workspaceSymbols: defined symbols whose name contains a string.
 import { z } from 'zod';
-import { arg, params, Provenance, SymbolItem, SymbolKind } from './common.js';
+import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind } from './common.js';
 
 export const name = 'workspaceSymbols';
 export const LIMIT = 50;
@@ -26,7 +26,13 @@ export type Params = z.infer<typeof Params>;
 
 export const Result = z.object({
   ...Provenance,
-  symbols: z.array(SymbolItem.extend({ match: z.enum(['exact', 'prefix', 'substring']) })),
+  symbols: z.array(
+    SymbolItem.extend({
+      match: z.enum(['exact', 'prefix', 'substring']),
+      /** Set on a symbol of the syntactic tier (definitions from a parser), which an answer may mix with precise ones. */
+      source: z.enum(SOURCES).optional(),
+    }),
+  ),
   total: z.int(),
   truncated: z.boolean(),
   limit: z.int(),

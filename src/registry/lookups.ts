@@ -17,6 +17,8 @@ export interface IndexFileRow {
   blob_sha: string;
   document_id: number | null;
   language: string | null;
+  /** Set for a file of the syntactic tier: its ctags definitions. */
+  syntax_id: number | null;
 }
 
 export interface DefinitionRow {
@@ -78,7 +80,7 @@ export class Lookups {
   async file(indexId: number, path: string): Promise<IndexFileRow | undefined> {
     return this.db
       .selectFrom('index_files')
-      .select(['path', 'blob_sha', 'document_id', 'language'])
+      .select(['path', 'blob_sha', 'document_id', 'language', 'syntax_id'])
       .where('index_id', '=', indexId)
       .where('path', '=', path)
       .executeTakeFirst();

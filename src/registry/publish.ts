@@ -5,12 +5,15 @@ import type { Engine } from './engine.js';
 import { finishRun, now, type RunEnd } from './repos.js';
 import type { Database, IndexRun } from './schema.js';
 import { chunks } from './writer.js';
+import { collectSyntaxDocuments } from './syntactic.js';
 
 export interface PublishedFile {
   path: string;
   blobSha: string;
   documentId: number | null;
   language: string | null;
+  /** The file's syntax document, for a language of the syntactic tier. */
+  syntaxId?: number | null;
 }
 
 export interface PublishInput {
@@ -56,7 +59,14 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
     await engine.insertRows(
       trx,
       'index_files',
-      input.files.map((f) => ({ index_id: id, path: f.path, blob_sha: f.blobSha, document_id: f.documentId, language: f.language })),
+      input.files.map((f) => ({
+        index_id: id,
+        path: f.path,
+        blob_sha: f.blobSha,
+        document_id: f.documentId,
+        language: f.language,
+        syntax_id: f.syntaxId ?? null,
+      })),
     );
     await trx
       .updateTable('indexes')
@@ -130,6 +140,7 @@ async function collectGarbage(db: Kysely<Database>, repoId: number): Promise<voi
       await trx.deleteFrom('relationships').where('document_id', 'in', chunk).execute();
       await trx.deleteFrom('documents').where('id', 'in', chunk).execute();
     }
+    await collectSyntaxDocuments(trx);
     await trx
       .deleteFrom('blobs')
       .where('sha', 'not in', trx.selectFrom('index_files').select('blob_sha') as never)

@@ -46,6 +46,8 @@ export interface IndexFileTable {
   blob_sha: string;
   document_id: number | null;
   language: string | null;
+  /** The file's syntax document (syntactic tier), when a parser read it. */
+  syntax_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface BlobTable {
@@ -117,6 +119,37 @@ export interface RelationshipTable {
   is_definition: Flag;
 }
 
+/** Definitions a parser found in one file's content (the syntactic tier); see registry/migrations/0005. */
+export interface SyntaxDocumentTable {
+  id: Generated<number>;
+  /** sha256 of the blob, the language and the parser with its derivation version. */
+  content_hash: string;
+  language: string;
+  /** The parser and its version, e.g. "universal-ctags 5.9.0". */
+  parser: string;
+  definition_count: number;
+}
+
+export interface SyntaxDefinitionTable {
+  syntax_id: number;
+  /** Position in the document's list, in source order. */
+  ordinal: number;
+  /** The ordinal of the definition it is nested in (by the parser's scope), or null at the top. */
+  parent_ordinal: number | null;
+  name: string;
+  kind: string;
+  /** The parser's scope, qualified ("pkg.Type", "mod::Type"). */
+  container: string | null;
+  /** The name: 0-based line, UTF-16 columns; it sits on one line. */
+  start_line: number;
+  start_char: number;
+  end_char: number;
+  /** Where the whole definition ends, as far as the parser knows (else the end of its first line). */
+  span_end_line: number;
+  span_end_char: number;
+  signature: string | null;
+}
+
 export interface IndexRunTable {
   id: Generated<number>;
   repo_id: number;
@@ -155,6 +188,8 @@ export interface Database {
   symbol_refs: SymbolRefTable;
   definitions: DefinitionTable;
   relationships: RelationshipTable;
+  syntax_documents: SyntaxDocumentTable;
+  syntax_definitions: SyntaxDefinitionTable;
   index_runs: IndexRunTable;
   locks: LockTable;
 }

@@ -49,6 +49,20 @@ export function rxjsRepo(): string {
   return gitRepoFrom(staging, 'rxjs');
 }
 
+/** logrus, a Go logging library, from Debian's Go sources (46 files): a language without a SCIP indexer here. */
+export function logrusRepo(): string {
+  const pkg = debianPackage('golang-github-sirupsen-logrus-dev');
+  return gitRepoFrom(join(pkg, 'usr', 'share', 'gocode', 'src', 'github.com', 'sirupsen', 'logrus'), 'logrus');
+}
+
+/** The semver crate's Rust sources from Debian (17 files): another language without a SCIP indexer here. */
+export function semverRepo(): string {
+  const pkg = debianPackage('librust-semver-dev');
+  const crate = readdirSync(join(pkg, 'usr', 'share', 'cargo', 'registry')).find((d) => d.startsWith('semver-'));
+  if (!crate) throw new Error('librust-semver-dev holds no semver crate');
+  return gitRepoFrom(join(pkg, 'usr', 'share', 'cargo', 'registry', crate), 'semver');
+}
+
 /** The requests library's Python sources from Debian, as a fresh git repository. */
 export function requestsRepo(): string {
   const pkg = debianPackage('python3-requests');

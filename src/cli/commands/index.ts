@@ -11,7 +11,8 @@ export const spec: CommandSpec = {
   usage: 'sextant index [PATH] [--repo NAME] [--timeout SECONDS] [--json]',
   details: [
     'PATH defaults to the current directory; the git worktree containing it is indexed, uncommitted changes included.',
-    'Languages whose indexer is missing or fails are published search-only, with the reason and how to fix it.',
+    'Languages whose indexer is missing or fails get definitions from universal-ctags (syntactic), else are published',
+    'search-only, with the reason and how to fix it.',
     '  --repo NAME          the name to register it under (default: the worktree folder name)',
     '  --timeout SECONDS    stop each indexer after this long (default: per indexer manifest)',
   ],
@@ -51,6 +52,8 @@ function describe(r: IndexReport): void {
       const coverage = l.indexed_files < l.files ? `, ${l.indexed_files} of them indexed` : '';
       print(`  ${language.padEnd(width)} ${files}  precise (${l.indexer}${coverage})`);
       if (l.reason) print(`  ${''.padEnd(width)} ${''.padStart(12)}  ${l.reason}`);
+    } else if (l.tier === 'syntactic') {
+      print(`  ${language.padEnd(width)} ${files}  syntactic (${l.indexer}): definitions and symbols; references are text matches`);
     } else {
       print(`  ${language.padEnd(width)} ${files}  search-only: ${l.reason}`);
       if (l.recovery) print(`  ${''.padEnd(width)} ${''.padStart(12)}  fix: ${l.recovery}`);
@@ -63,7 +66,13 @@ function describe(r: IndexReport): void {
     }
     if (indexer.projects.length > MAX_PROJECTS_SHOWN) print(`  … and ${indexer.projects.length - MAX_PROJECTS_SHOWN} more projects (see --json)`);
   }
-  print(`  ${plural(r.documents, 'document')}, ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}`);
+  print(
+    `  ${plural(r.documents, 'document')}, ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}` +
+      (r.syntactic_definitions ? `, ${plural(r.syntactic_definitions, 'syntactic definition')}` : ''),
+  );
+  const syntactic = Object.entries(r.languages)
+    .filter(([, l]) => l.tier === 'syntactic')
+    .map(([language]) => language);
   const precise = Object.entries(r.languages)
     .filter(([, l]) => l.tier === 'precise')
     .map(([language]) => language);
@@ -71,7 +80,12 @@ function describe(r: IndexReport): void {
     print(`now answers definitions, references, symbols, call and type hierarchies for ${precise.join(' and ')}:`);
     print('  npx sextant def|refs PATH:LINE:COL|NAME   npx sextant symbols QUERY   npx sextant calls|types PATH:LINE:COL');
     print('  npx sextant mcp   (the same over MCP, for agents)');
-  } else {
+  }
+  if (syntactic.length) {
+    print(`answers definitions and symbols for ${syntactic.join(' and ')} (references are text matches):`);
+    print('  npx sextant def PATH:LINE:COL|NAME   npx sextant symbols QUERY   npx sextant refs NAME');
+  }
+  if (!precise.length && !syntactic.length) {
     print('navigation is unavailable until an indexer succeeds (see the fixes above); the files are stored for search.');
   }
 }

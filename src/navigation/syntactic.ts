@@ -1,0 +1,349 @@
+// Answers of the syntactic tier: files whose language has no precise index
+// but whose definitions universal-ctags found. Definitions and symbols come
+// from the parser (`source: "syntactic"`); references are whole-word text
+// matches (`source: "search"`) and say so; hierarchies need the precise tier
+// and explain that instead of answering "not found".
+import { posix } from 'node:path';
+import { UserError } from '../errors.js';
+import type { IndexFileRow, Lookups } from '../registry/lookups.js';
+import { SyntaxLookups, type SyntaxDefinitionRow } from '../registry/syntactic.js';
+import type { Range as Range0 } from '../scip/range.js';
+import type { SymbolItem } from '../protocol/common.js';
+import type * as Definition from '../protocol/definition.js';
+import type * as DocumentSymbols from '../protocol/document-symbols.js';
+import type * as References from '../protocol/references.js';
+import { CAP as REFERENCES_CAP } from '../protocol/references.js';
+import { normalizeQueryPath, type RepoContext } from './context.js';
+import { asSymbolKind, location, range1 } from './locations.js';
+
+/** A text scan of references stops after this long or this many bytes, and says so. */
+const SCAN_BUDGET_MS = 2000;
+const SCAN_BUDGET_BYTES = 64 << 20;
+/** Definitions one name returns at most (a name like `init` or `String` is defined in hundreds of Go files). */
+const DEFINITIONS_CAP = 200;
+
+export function syntacticLanguages(ctx: RepoContext): string[] {
+  return Object.entries(ctx.languages)
+    .filter(([, t]) => t.tier === 'syntactic')
+    .map(([language]) => language);
+}
+
+export function hasPrecise(ctx: RepoContext): boolean {
+  return Object.values(ctx.languages).some((t) => t.tier === 'precise');
+}
+
+/** What navigation can do in a repository whose languages are at best syntactic (getIndexStatus says it). */
+export function syntacticCapability(ctx: RepoContext): string {
+  const languages = syntacticLanguages(ctx);
+  const parser = ctx.languages[languages[0]!]?.indexer ?? 'a parser';
+  return (
+    `${ctx.repo.slug} has no precise index: ${languages.join(', ')} ${languages.length > 1 ? 'are' : 'is'} syntactic, with definitions found by ${parser} ` +
+    '(real symbols, no navigable reference positions). goToDefinition, documentSymbols and workspaceSymbols answer from them (source "syntactic"), ' +
+    'findReferences answers whole-word text matches (source "search"), and call and type hierarchies need a precise index.'
+  );
+}
+
+/** A lookup by name goes to the syntactic tier when the repository has nothing precise but something syntactic. */
+export function namesAreSyntactic(ctx: RepoContext): boolean {
+  return !hasPrecise(ctx) && syntacticLanguages(ctx).length > 0;
+}
+
+/** The file a request names, when its language is in the syntactic tier; undefined otherwise (the precise tier answers, or explains). */
+export async function syntacticFile(lookups: Lookups, ctx: RepoContext, rawPath: string | undefined): Promise<IndexFileRow | undefined> {
+  if (rawPath === undefined || syntacticLanguages(ctx).length === 0) return undefined;
+  const file = await lookups.file(ctx.index.id, normalizeQueryPath(rawPath));
+  if (!file?.language || ctx.languages[file.language]?.tier !== 'syntactic') return undefined;
+  if (file.syntax_id === null) {
+    throw new UserError(
+      `${file.path} was not parsed (its text is not kept: binary or larger than 1 MiB), so it has no definitions: use another file of ${ctx.repo.slug}`,
+    );
+  }
+  return file;
+}
+
+/** Why a call or type hierarchy cannot be built for a file of the syntactic tier (or a repository with nothing precise). */
+export async function refuseHierarchy(lookups: Lookups, ctx: RepoContext, path: string, tool: string): Promise<void> {
+  const file = await syntacticFile(lookups, ctx, path);
+  if (!file && !namesAreSyntactic(ctx)) return;
+  const language = file?.language ?? syntacticLanguages(ctx)[0]!;
+  const tier = ctx.languages[language]!;
+  throw new UserError(
+    `${tool} needs the precise tier: ${file ? `${file.path} is ${language}, which` : ctx.repo.slug + "'s " + language} ${file ? `${ctx.repo.slug} has indexed` : 'is indexed'} syntactic ` +
+      `(definitions found by ${tier.indexer ?? 'a parser'}, which knows no calls, references or type relations). ` +
+      'goToDefinition, documentSymbols and workspaceSymbols answer from its definitions, and findReferences with whole-word text matches.' +
+      (tier.recovery ? ` For a ${tool}, index it precisely: ${tier.recovery}` : ''),
+  );
+}
+
+export function syntacticSymbol(d: Pick<SyntaxDefinitionRow, 'path' | 'start_line' | 'name'>): string {
+  return `syntactic ${d.path}:${d.start_line + 1} ${d.name}`;
+}
+
+function nameRange(d: SyntaxDefinitionRow): Range0 {
+  return [d.start_line, d.start_char, d.start_line, d.end_char];
+}
+
+function spanRange(d: SyntaxDefinitionRow): Range0 {
+  return [d.start_line, 0, d.span_end_line, d.span_end_char];
+}
+
+export function syntacticSymbolItem(repo: string, d: SyntaxDefinitionRow): SymbolItem {
+  return {
+    name: d.name,
+    kind: asSymbolKind(d.kind),
+    container: d.container,
+    symbol: syntacticSymbol(d),
+    repo,
+    path: d.path,
+    ...range1(nameRange(d)),
+  };
+}
+
+async function toDefinition(lookups: Lookups, repo: string, d: SyntaxDefinitionRow): Promise<Definition.Definition> {
+  const lines = await lookups.lines(d.blob_sha);
+  return {
+    ...location(repo, d.path, nameRange(d), lines, { symbol: syntacticSymbol(d) }),
+    name: d.name,
+    kind: asSymbolKind(d.kind),
+    container: d.container,
+    signature: d.signature,
+    enclosing_range: range1(spanRange(d)),
+    enclosing_source: 'syntax',
+  };
+}
+
+/** goToDefinition by exact name, from the definitions ctags found. */
+export async function syntacticDefinitionsNamed(lookups: Lookups, ctx: RepoContext, name: string): Promise<Definition.Result> {
+  const rows = await new SyntaxLookups(lookups.db).named(ctx.index.id, name);
+  return definitionResult(lookups, ctx, rows, () => noDefinitionNamed(ctx, name));
+}
+
+/**
+ * goToDefinition at a position of a syntactic file: the word under the
+ * cursor, its definitions in files of the same language (any language when
+ * none), ranked same file, same directory, then the rest.
+ */
+export async function syntacticDefinitionAt(
+  lookups: Lookups,
+  ctx: RepoContext,
+  file: IndexFileRow,
+  p: { line: number; column: number },
+): Promise<Definition.Result> {
+  const word = await wordAt(lookups, file, p.line - 1, p.column - 1);
+  if (!word) {
+    return {
+      ...provenance(ctx, 'syntactic'),
+      found: false,
+      definitions: [],
+      symbols: [],
+      message: `no name at ${file.path}:${p.line}:${p.column} (whitespace, punctuation or a literal): place the position on a name`,
+    };
+  }
+  const all = await new SyntaxLookups(lookups.db).named(ctx.index.id, word.text);
+  const sameLanguage = all.filter((d) => d.language === file.language);
+  const dir = posix.dirname(file.path);
+  const rank = (d: SyntaxDefinitionRow) => (d.path === file.path ? 0 : posix.dirname(d.path) === dir ? 1 : 2);
+  const rows = (sameLanguage.length ? sameLanguage : all)
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => rank(a.d) - rank(b.d) || a.i - b.i)
+    .map((x) => x.d);
+  return definitionResult(
+    lookups,
+    ctx,
+    rows,
+    () =>
+      `no definition of "${word.text}" in ${ctx.repo.slug}'s syntactic index (universal-ctags found none: it may be defined outside the repository, ` +
+      'or be a keyword or a local name ctags does not list)',
+  );
+}
+
+async function definitionResult(
+  lookups: Lookups,
+  ctx: RepoContext,
+  rows: SyntaxDefinitionRow[],
+  whyNone: () => string,
+): Promise<Definition.Result> {
+  const shown = rows.slice(0, DEFINITIONS_CAP);
+  const definitions = await Promise.all(shown.map((d) => toDefinition(lookups, ctx.repo.slug, d)));
+  const more = rows.length - shown.length;
+  return {
+    ...provenance(ctx, 'syntactic'),
+    found: definitions.length > 0,
+    definitions,
+    symbols: shown.map(syntacticSymbol),
+    ...(definitions.length === 0
+      ? { message: whyNone() }
+      : more > 0
+        ? { message: `${rows.length} definitions have this name; the first ${DEFINITIONS_CAP} are listed (best ranked first)` }
+        : {}),
+  };
+}
+
+function noDefinitionNamed(ctx: RepoContext, name: string): string {
+  return `no definition named exactly "${name}" in ${ctx.repo.slug}: names are case-sensitive and unqualified; try workspaceSymbols for a substring search`;
+}
+
+/** documentSymbols of a syntactic file, nested by the parser's scopes. */
+export async function syntacticDocumentSymbols(lookups: Lookups, ctx: RepoContext, file: IndexFileRow): Promise<DocumentSymbols.Result> {
+  const rows = await new SyntaxLookups(lookups.db).inFile(ctx.index.id, file.path);
+  const nodes = new Map<number, DocumentSymbols.DocumentSymbol>();
+  const roots: DocumentSymbols.DocumentSymbol[] = [];
+  for (const d of rows) {
+    const node: DocumentSymbols.DocumentSymbol = {
+      name: d.name,
+      kind: asSymbolKind(d.kind),
+      symbol: syntacticSymbol(d),
+      detail: d.signature,
+      range: range1(spanRange(d)),
+      selection_range: range1(nameRange(d)),
+      children: [],
+    };
+    nodes.set(d.ordinal, node);
+    // Parents come first in a parser's output; a scope it closed later (rare) puts its child at the top.
+    const parent = d.parent_ordinal === null ? undefined : nodes.get(d.parent_ordinal);
+    (parent ? parent.children : roots).push(node);
+  }
+  return { ...provenance(ctx, 'syntactic'), path: file.path, symbols: roots };
+}
+
+/**
+ * findReferences in the syntactic tier: whole-word matches of the name in the
+ * stored text of the files of its language, in path order, definitions marked.
+ * A parser knows no references, so these are text matches, and say so.
+ */
+export async function syntacticReferences(
+  lookups: Lookups,
+  ctx: RepoContext,
+  params: References.Params,
+  file: IndexFileRow | undefined,
+): Promise<References.Result> {
+  const limit = Math.min(params.limit, REFERENCES_CAP);
+  const base = { ...provenance(ctx, 'search'), limit, ...(params.limit > REFERENCES_CAP ? { limit_clamped: true } : {}) };
+  if (params.kind !== undefined) {
+    throw new UserError(
+      `kind "${params.kind}" cannot be told in ${file ? file.path : ctx.repo.slug}: its language is syntactic, whose references are text matches without kinds; omit kind`,
+    );
+  }
+  const syntax = new SyntaxLookups(lookups.db);
+  let word: string;
+  let languages: string[];
+  let definitions: SyntaxDefinitionRow[];
+  if (file) {
+    const at = await wordAt(lookups, file, params.line! - 1, params.column! - 1);
+    if (!at) {
+      return {
+        ...base,
+        symbols: [],
+        references: [],
+        total: 0,
+        truncated: false,
+        message: `no name at ${file.path}:${params.line}:${params.column} (whitespace, punctuation or a literal): place the position on a name`,
+      };
+    }
+    word = at.text;
+    languages = [file.language!];
+    definitions = (await syntax.named(ctx.index.id, word)).filter((d) => d.language === file.language);
+  } else {
+    word = params.symbol!;
+    definitions = await syntax.named(ctx.index.id, word);
+    if (definitions.length === 0) {
+      return { ...base, symbols: [], references: [], total: 0, truncated: false, message: noDefinitionNamed(ctx, word) };
+    }
+    languages = [...new Set(definitions.map((d) => d.language!))];
+  }
+
+  const declared = new Set(definitions.map((d) => `${d.path}\0${d.start_line}\0${d.start_char}`));
+  const pattern = wholeWord(word);
+  const references: References.Reference[] = [];
+  let total = 0;
+  let scannedFiles = 0;
+  let scannedBytes = 0;
+  let stopped = false;
+  const started = performance.now();
+  const candidates = await syntax.filesContaining(ctx.index.id, languages, word);
+  for (const candidate of candidates) {
+    if (performance.now() - started > SCAN_BUDGET_MS || scannedBytes > SCAN_BUDGET_BYTES) {
+      stopped = true;
+      break;
+    }
+    const lines = await lookups.lines(candidate.blob_sha);
+    if (!lines) continue;
+    scannedFiles++;
+    for (let line = 0; line < lines.length; line++) {
+      const text = lines[line]!;
+      scannedBytes += text.length + 1;
+      if (!text.includes(word)) continue;
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+        const isDefinition = declared.has(`${candidate.path}\0${line}\0${m.index}`);
+        if (isDefinition && !params.include_declaration) continue;
+        total++;
+        if (references.length < limit) {
+          references.push({
+            ...location(ctx.repo.slug, candidate.path, [line, m.index, line, m.index + word.length], lines),
+            kind: isDefinition ? 'definition' : 'identifier',
+            is_definition: isDefinition,
+          });
+        }
+      }
+    }
+  }
+  const tiers = languages.map((l) => `${l} has no precise index`).join(', ');
+  const where = `the ${languages.join(' and ')} files of ${ctx.repo.slug}`;
+  const cut = stopped
+    ? ` The scan stopped after ${scannedFiles} of ${candidates.length} files (its time budget): total counts only the files scanned.`
+    : '';
+  return {
+    ...base,
+    symbols: definitions.slice(0, DEFINITIONS_CAP).map((d) => syntacticSymbolItem(ctx.repo.slug, d)),
+    references,
+    total,
+    truncated: total > limit || stopped,
+    message:
+      `text matches, not resolved references: every whole-word occurrence of "${word}" in ${where}, comments, strings and ` +
+      `other names spelled the same included (${tiers}; its definitions come from universal-ctags).${cut}`,
+  };
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/** The name under a 0-based position (or just before it, a cursor after a name), with where it starts. */
+async function wordAt(
+  lookups: Lookups,
+  file: IndexFileRow,
+  line: number,
+  column: number,
+): Promise<{ text: string; start: number } | undefined> {
+  const lines = await lookups.lines(file.blob_sha);
+  if (!lines) throw new UserError(`${file.path}'s text is not stored, so no position in it can be read: use another file`);
+  if (line >= lines.length) {
+    throw new UserError(
+      `line ${line + 1} is past the end of ${file.path} (${lines.length} lines): pass a line between 1 and ${lines.length}`,
+    );
+  }
+  const text = lines[line]!;
+  if (column > text.length) {
+    throw new UserError(
+      `column ${column + 1} is past the end of line ${line + 1} of ${file.path} (${text.length} columns): pass a column between 1 and ${text.length + 1}`,
+    );
+  }
+  let at = column;
+  if (!WORD.test(text[at] ?? '') && at > 0 && WORD.test(text[at - 1]!)) at--;
+  if (!WORD.test(text[at] ?? '')) return undefined;
+  let start = at;
+  let end = at + 1;
+  while (start > 0 && WORD.test(text[start - 1]!)) start--;
+  while (end < text.length && WORD.test(text[end]!)) end++;
+  const word = text.slice(start, end);
+  // A number is not a name.
+  return /^\p{N}/u.test(word) ? undefined : { text: word, start };
+}
+
+function wholeWord(word: string): RegExp {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'gu');
+}
+
+function provenance<S extends 'syntactic' | 'search'>(ctx: RepoContext, source: S) {
+  return { repo: ctx.repo.slug, commit: ctx.index.commit_sha, source };
+}
