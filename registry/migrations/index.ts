@@ -5,6 +5,7 @@ import type { EngineCapabilities } from '../../src/registry/engine.js';
 import * as initial from './0001_initial.js';
 import * as definitionCallable from './0002_definition_callable.js';
 import * as definitionArguments from './0003_definition_arguments.js';
+import * as searchIndex from './0004_search_index.js';
 
 export interface RegistryMigration {
   up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
@@ -14,4 +15,5 @@ export const migrations: Record<string, RegistryMigration> = {
   '0001_initial': initial,
   '0002_definition_callable': definitionCallable,
   '0003_definition_arguments': definitionArguments,
+  '0004_search_index': searchIndex,
 };
