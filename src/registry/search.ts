@@ -46,8 +46,8 @@ export interface CandidateFile {
 }
 
 /**
- * The files of `indexIds` whose stored text may satisfy `query`, by index then
- * path: narrowed by the engine's substring index when the query has a literal
+ * The files of `indexIds` whose stored text may satisfy `query`, unordered:
+ * narrowed by the engine's substring index when the query has a literal
  * it can use, otherwise every file with text. `indexed` says which it was.
  */
 export async function candidateFiles(
@@ -62,9 +62,7 @@ export async function candidateFiles(
     .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
     .select(['f.index_id', 'f.path', 'f.blob_sha'])
     .where('f.index_id', 'in', [...indexIds])
-    .where('b.skipped', 'is', null)
-    .orderBy('f.index_id')
-    .orderBy('f.path');
+    .where('b.skipped', 'is', null);
   if (narrowed) select = select.where(sql<boolean>`f.blob_sha in (${narrowed})`);
   const rows = await select.execute();
   return { files: rows.map((r) => ({ indexId: r.index_id, path: r.path, blobSha: r.blob_sha })), indexed: narrowed !== null };

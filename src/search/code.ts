@@ -40,7 +40,9 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
     matcher.required,
   );
   const repoOf = new Map(indexes.map((i) => [i.indexId, i.repo]));
-  const files = candidates.filter((f) => accept(f.path));
+  // Repositories in name order, each one's files in path order.
+  const rank = new Map(indexes.map((i, n) => [i.indexId, n]));
+  const files = candidates.filter((f) => accept(f.path)).sort((a, b) => rank.get(a.indexId)! - rank.get(b.indexId)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const matches: Match[] = [];
   let total = 0;
