@@ -1,6 +1,6 @@
 // The search section of `npm run bench` (issue 7): searchCode against ripgrep
 // on the same files, side by side, warm, repeated, alternating the two sides:
-//   - on a ~500-file repository (rxjs's sources and type declarations);
+//   - on a ~500-file repository (rxjs's sources and its operators' declarations);
 //   - on a corpus of more than 200 MB of text: the text files of this
 //     project's node_modules (packages installed from npm) copied into several
 //     repositories, each copy's files ending with a line naming the copy (the
@@ -123,11 +123,11 @@ function env(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEn
   return e;
 }
 
-/** rxjs's sources and type declarations (about 520 files) as one repository. */
+/** rxjs's sources and its operators' type declarations (495 files) as one repository. */
 function smallRepo(): string {
   const pkg = npmPackage('rxjs', '7.8.2');
   const staging = tempDir('sextant-bench-search-');
-  for (const entry of ['src', 'dist/types', 'package.json']) cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
+  for (const entry of ['src', 'dist/types/internal/operators', 'package.json']) cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
   try {
     return gitRepoFrom(staging, 'rxjs-500');
   } finally {
@@ -332,7 +332,7 @@ export async function benchSearch(rounds: number, progress: (m: string) => void)
     owned.push(join(small, '..'));
     const smallFiles = execFileSync('git', ['ls-files', '-z'], { cwd: small, encoding: 'utf8' }).split('\0').filter(Boolean);
     const smallBytes = smallFiles.reduce((n, f) => n + statSync(join(small, f)).size, 0);
-    const smallSection = await compare('rxjs@7.8.2 src + dist/types', [small], smallBytes, smallFiles.length, SMALL_QUERIES, rounds, home(), progress);
+    const smallSection = await compare('rxjs@7.8.2 src + operator declarations', [small], smallBytes, smallFiles.length, SMALL_QUERIES, rounds, home(), progress);
     progress('search: building the 200 MB corpus…');
     const large = largeRepos();
     owned.push(...large.roots.map((r) => join(r, '..')));

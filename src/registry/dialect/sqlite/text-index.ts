@@ -37,7 +37,8 @@ export function sqliteTextIndex(sqlite: SqliteDatabase.Database): TextIndex {
     candidates(query) {
       const expression = ftsExpression(query);
       if (expression === null) return null;
-      return sql<{ sha: string }>`select s.sha from search_blobs s where s.id in (select rowid from search_trigrams where search_trigrams match ${expression})`;
+      // Driven from the full-text match: only the matching blobs' ids are looked up.
+      return sql<{ sha: string }>`select s.sha from search_trigrams t join search_blobs s on s.id = t.rowid where search_trigrams match ${expression}`;
     },
   };
 }
