@@ -78,7 +78,13 @@ export interface SearchComparison {
   /** Median of per-query ratios of medians (sextant / ripgrep). */
   median_ratio: number;
   per_query: { query: string; sextant_ms: number; ripgrep_ms: number; sextant_total: number; ripgrep_lines: number; truncated: boolean }[];
-  index: { wall_s: number; search_index_s: number; registry_mb: number; registry_mb_per_text_mb: number; text_index_mb_per_text_mb: number | null };
+  index: {
+    wall_s: number;
+    search_index_s: number;
+    registry_mb: number;
+    registry_mb_per_text_mb: number;
+    text_index_mb_per_text_mb: number | null;
+  };
 }
 
 export interface SearchSection {
@@ -101,7 +107,11 @@ function percentile(xs: readonly number[], p: number): number {
 
 const r2 = (x: number) => Number(x.toFixed(2));
 
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -111,7 +121,12 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
     child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: performance.now() - started }),
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ms: performance.now() - started,
+      }),
     );
   });
 }
@@ -127,7 +142,8 @@ function env(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEn
 function smallRepo(): string {
   const pkg = npmPackage('rxjs', '7.8.2');
   const staging = tempDir('sextant-bench-search-');
-  for (const entry of ['src', 'dist/types/internal/operators', 'package.json']) cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
+  for (const entry of ['src', 'dist/types/internal/operators', 'package.json'])
+    cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
   try {
     return gitRepoFrom(staging, 'rxjs-500');
   } finally {
@@ -224,7 +240,12 @@ async function compare(
   progress(`${name}: indexing ${roots.length} repositories…`);
   const indexed = await indexAll(roots, home, { SEXTANT_INDEXERS: searchOnlyIndexers() });
   const facts = registryFacts(home);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SEXTANT_BIN, 'mcp'], env: env(home) as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SEXTANT_BIN, 'mcp'],
+    env: env(home) as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'sextant-bench', version: '0' });
   await client.connect(transport);
   await client.listTools();
@@ -242,7 +263,14 @@ async function compare(
   };
   // ripgrep over the same tracked files: every file of these repositories is tracked, and hidden ones (.git) are skipped.
   const rgQuery = async (q: Query) => {
-    const args = ['--no-config', '--no-ignore', '--line-number', '--no-heading', '--color=never', q.case_sensitive ? '--case-sensitive' : '--ignore-case'];
+    const args = [
+      '--no-config',
+      '--no-ignore',
+      '--line-number',
+      '--no-heading',
+      '--color=never',
+      q.case_sensitive ? '--case-sensitive' : '--ignore-case',
+    ];
     if (!q.regex) args.push('--fixed-strings');
     const r = await run(rgPath, [...args, '-e', q.query, '--', ...roots]);
     if (r.code !== 0 && r.code !== 1) throw new Error(`rg failed: ${r.stderr}`);
@@ -281,8 +309,16 @@ async function compare(
     text_mb: r2(textMb),
     queries: queries.length,
     rounds,
-    sextant: { p50_ms: r2(median(all(sextantMs))), p99_ms: r2(percentile(all(sextantMs), 99)), mean_results: r2(totals.reduce((a, b) => a + b, 0) / totals.length) },
-    ripgrep: { p50_ms: r2(median(all(rgMs))), p99_ms: r2(percentile(all(rgMs), 99)), mean_results: r2(rgLines.reduce((a, b) => a + b, 0) / rgLines.length) },
+    sextant: {
+      p50_ms: r2(median(all(sextantMs))),
+      p99_ms: r2(percentile(all(sextantMs), 99)),
+      mean_results: r2(totals.reduce((a, b) => a + b, 0) / totals.length),
+    },
+    ripgrep: {
+      p50_ms: r2(median(all(rgMs))),
+      p99_ms: r2(percentile(all(rgMs), 99)),
+      mean_results: r2(rgLines.reduce((a, b) => a + b, 0) / rgLines.length),
+    },
     median_ratio: r2(median(queries.map((_, i) => median(sextantMs[i]!) / median(rgMs[i]!))) * 100) / 100,
     per_query: queries.map((q, i) => ({
       query: `${q.regex ? 're:' : ''}${q.query}${q.case_sensitive ? ' (case)' : ''}`,
@@ -311,7 +347,12 @@ async function indexAdded(home: string): Promise<SearchSection['index_added']> {
   removeDir(staging);
   try {
     const r = await indexAll([root], home, {});
-    return { repo: 'rxjs@7.8.2 src (scip-typescript)', index_wall_s: r2(r.wallMs / 1000), search_index_s: r2(r.searchIndexMs / 1000), fraction: r2((r.searchIndexMs / r.wallMs) * 1000) / 1000 };
+    return {
+      repo: 'rxjs@7.8.2 src (scip-typescript)',
+      index_wall_s: r2(r.wallMs / 1000),
+      search_index_s: r2(r.searchIndexMs / 1000),
+      fraction: r2((r.searchIndexMs / r.wallMs) * 1000) / 1000,
+    };
   } finally {
     removeDir(join(root, '..'));
   }
@@ -332,7 +373,16 @@ export async function benchSearch(rounds: number, progress: (m: string) => void)
     owned.push(join(small, '..'));
     const smallFiles = execFileSync('git', ['ls-files', '-z'], { cwd: small, encoding: 'utf8' }).split('\0').filter(Boolean);
     const smallBytes = smallFiles.reduce((n, f) => n + statSync(join(small, f)).size, 0);
-    const smallSection = await compare('rxjs@7.8.2 src + operator declarations', [small], smallBytes, smallFiles.length, SMALL_QUERIES, rounds, home(), progress);
+    const smallSection = await compare(
+      'rxjs@7.8.2 src + operator declarations',
+      [small],
+      smallBytes,
+      smallFiles.length,
+      SMALL_QUERIES,
+      rounds,
+      home(),
+      progress,
+    );
     progress('search: building the 200 MB corpus…');
     const large = largeRepos();
     owned.push(...large.roots.map((r) => join(r, '..')));
@@ -356,20 +406,45 @@ export async function benchSearch(rounds: number, progress: (m: string) => void)
 
 export function searchTargets(s: SearchSection) {
   return {
-    search_small_median_ratio: { value: s.small.median_ratio, target: `<= ${SEARCH_TARGETS.small_median_ratio}`, met: s.small.median_ratio <= SEARCH_TARGETS.small_median_ratio },
-    search_large_median_ratio: { value: s.large.median_ratio, target: `<= ${SEARCH_TARGETS.large_median_ratio}`, met: s.large.median_ratio <= SEARCH_TARGETS.large_median_ratio },
-    search_index_added: { value: s.index_added.fraction, target: `<= ${SEARCH_TARGETS.index_added}`, met: s.index_added.fraction <= SEARCH_TARGETS.index_added },
+    search_small_median_ratio: {
+      value: s.small.median_ratio,
+      target: `<= ${SEARCH_TARGETS.small_median_ratio}`,
+      met: s.small.median_ratio <= SEARCH_TARGETS.small_median_ratio,
+    },
+    search_large_median_ratio: {
+      value: s.large.median_ratio,
+      target: `<= ${SEARCH_TARGETS.large_median_ratio}`,
+      met: s.large.median_ratio <= SEARCH_TARGETS.large_median_ratio,
+    },
+    search_index_added: {
+      value: s.index_added.fraction,
+      target: `<= ${SEARCH_TARGETS.index_added}`,
+      met: s.index_added.fraction <= SEARCH_TARGETS.index_added,
+    },
   };
 }
 
-export function printSearch(s: SearchSection, print: (line?: string) => void, table: (rows: (string | number)[][], header: string[]) => string): void {
+export function printSearch(
+  s: SearchSection,
+  print: (line?: string) => void,
+  table: (rows: (string | number)[][], header: string[]) => string,
+): void {
   print('(s) code search: searchCode (MCP client round trip, warm server) vs ripgrep (spawned) on the same files, alternating, medians');
   for (const c of [s.small, s.large]) {
-    print(`  ${c.corpus}: ${c.repos} repositories, ${c.files.toLocaleString('en-US')} files, ${c.text_mb} MB of text; ${c.queries} queries x ${c.rounds} rounds after a warm-up`);
+    print(
+      `  ${c.corpus}: ${c.repos} repositories, ${c.files.toLocaleString('en-US')} files, ${c.text_mb} MB of text; ${c.queries} queries x ${c.rounds} rounds after a warm-up`,
+    );
     print(
       table(
         [
-          ...c.per_query.map((q) => [q.query, q.sextant_ms, q.ripgrep_ms, r2(q.sextant_ms / q.ripgrep_ms), `${q.sextant_total}${q.truncated ? ' (truncated)' : ''}`, q.ripgrep_lines]),
+          ...c.per_query.map((q) => [
+            q.query,
+            q.sextant_ms,
+            q.ripgrep_ms,
+            r2(q.sextant_ms / q.ripgrep_ms),
+            `${q.sextant_total}${q.truncated ? ' (truncated)' : ''}`,
+            q.ripgrep_lines,
+          ]),
           ['all queries p50', c.sextant.p50_ms, c.ripgrep.p50_ms, '', '', ''],
           ['all queries p99', c.sextant.p99_ms, c.ripgrep.p99_ms, '', '', ''],
         ],
@@ -383,6 +458,8 @@ export function printSearch(s: SearchSection, print: (line?: string) => void, ta
     );
   }
   const a = s.index_added;
-  print(`  sextant index on ${a.repo}: ${a.index_wall_s} s, of which adding texts to the search index ${a.search_index_s} s (${r2(a.fraction * 100)}%)`);
+  print(
+    `  sextant index on ${a.repo}: ${a.index_wall_s} s, of which adding texts to the search index ${a.search_index_s} s (${r2(a.fraction * 100)}%)`,
+  );
   print(`  section (s) took ${s.seconds.toFixed(0)} s`);
 }

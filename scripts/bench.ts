@@ -1139,7 +1139,9 @@ async function main(): Promise<void> {
       const totalS = (performance.now() - started) / 1000;
       const loadAfter = loadavg()[0]!;
       if (options.json) {
-        process.stdout.write(JSON.stringify({ only: 'search', machine: machine(loadAfter), search, targets, total_seconds: round(totalS, 1) }) + '\n');
+        process.stdout.write(
+          JSON.stringify({ only: 'search', machine: machine(loadAfter), search, targets, total_seconds: round(totalS, 1) }) + '\n',
+        );
         return;
       }
       print(`sextant bench — section (s) alone (--only search); ${cpus().length} CPUs, node ${process.version}`);

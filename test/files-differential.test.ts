@@ -57,7 +57,15 @@ function sorted(entries: Entry[], sort: keyof Entry, desc: boolean): Entry[] {
 }
 
 const key = (e: { repo: string; path: string }) => `${e.repo}:${e.path}`;
-const hitShape = (h: Entry) => ({ repo: h.repo, path: h.path, name: h.name, kind: h.kind, size: h.size, mtime: h.mtime, extension: h.extension });
+const hitShape = (h: Entry) => ({
+  repo: h.repo,
+  path: h.path,
+  name: h.name,
+  kind: h.kind,
+  size: h.size,
+  mtime: h.mtime,
+  extension: h.extension,
+});
 
 describe('findFiles and countFiles match git ls-files and stat', () => {
   const { env } = testHome();
@@ -96,7 +104,11 @@ describe('findFiles and countFiles match git ls-files and stat', () => {
     ['directories', { kind: 'dir' }, (e) => e.kind === 'dir'],
     ['files', { kind: 'file' }, (e) => e.kind === 'file'],
     ['symlinks (none are tracked)', { kind: 'symlink' }, () => false],
-    ['extensions, with and without the dot', { extensions: ['py', '.JSON'] }, (e) => e.kind === 'file' && ['py', 'json'].includes(e.extension)],
+    [
+      'extensions, with and without the dot',
+      { extensions: ['py', '.JSON'] },
+      (e) => e.kind === 'file' && ['py', 'json'].includes(e.extension),
+    ],
     ['minimum size', { min_size: 10_000 }, (e) => e.size >= 10_000],
     ['maximum size', { max_size: 500, kind: 'file' }, (e) => e.kind === 'file' && e.size <= 500],
     ['modified after', { modified_after: base + 100 * 3600 }, (e) => e.mtime >= base + 100 * 3600],
@@ -104,7 +116,13 @@ describe('findFiles and countFiles match git ls-files and stat', () => {
     [
       'several filters at once',
       { name: 'map', extensions: ['ts'], min_size: 1000, modified_after: base + 3600, repos: ['rxjs'] },
-      (e) => e.repo === 'rxjs' && e.kind === 'file' && e.name.toLowerCase().includes('map') && e.extension === 'ts' && e.size >= 1000 && e.mtime >= base + 3600,
+      (e) =>
+        e.repo === 'rxjs' &&
+        e.kind === 'file' &&
+        e.name.toLowerCase().includes('map') &&
+        e.extension === 'ts' &&
+        e.size >= 1000 &&
+        e.mtime >= base + 3600,
     ],
   ];
 
@@ -117,7 +135,8 @@ describe('findFiles and countFiles match git ls-files and stat', () => {
       const counted = await session.ok('countFiles', filters);
       assert.equal(counted.count, wanted.length);
       assert.equal(counted.scan_state.complete, true);
-      if (title !== 'symlinks (none are tracked)' && title !== 'everything') assert.ok(wanted.length > 0 && wanted.length < all.length, 'the filter narrows');
+      if (title !== 'symlinks (none are tracked)' && title !== 'everything')
+        assert.ok(wanted.length > 0 && wanted.length < all.length, 'the filter narrows');
     });
   }
 

@@ -108,7 +108,12 @@ describe('results', () => {
     assert.ok(!Number.isNaN(Date.parse(status.generated_at)));
     assert.ok(!Number.isNaN(Date.parse(status.checked_at)));
     // Every tracked file of the fixture is text: all of it is searchable.
-    assert.deepEqual(status.searchCoverage, { expected: trackedFiles(ts).length, indexed: trackedFiles(ts).length, complete: true, skipped: [] });
+    assert.deepEqual(status.searchCoverage, {
+      expected: trackedFiles(ts).length,
+      indexed: trackedFiles(ts).length,
+      complete: true,
+      skipped: [],
+    });
     assert.equal(status.capabilities.search.available, true);
     assert.equal(status.last_index_run.outcome, 'indexed');
     assert.equal(status.last_index_run.origin, 'cli');

@@ -87,7 +87,10 @@ describe('searchCode matches ripgrep on real repositories', () => {
       const result = await session.ok('searchCode', { repo, ...q, limit: 2000 });
       assert.equal(result.truncated, false, `not truncated (${result.truncated_reason})`);
       assert.equal(result.total_exact, true);
-      assert.deepEqual(result.searched.map((s: { repo: string }) => s.repo), [repo]);
+      assert.deepEqual(
+        result.searched.map((s: { repo: string }) => s.repo),
+        [repo],
+      );
       if (strategy) assert.equal(result.strategy, strategy);
       const got = new Set<string>(result.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`));
       const expected = ripgrepLines(root(), q);

@@ -16,7 +16,9 @@ import { indexOrThrow, registryFile, sextant, testHome } from './support/sextant
 async function phraseCount(file: string, phrase: string): Promise<number> {
   const engine = await openRegistry({ registry: file });
   try {
-    const r = await sql<{ n: number }>`select count(*) as n from search_trigrams where search_trigrams match ${`"${phrase}"`}`.execute(engine.db);
+    const r = await sql<{ n: number }>`select count(*) as n from search_trigrams where search_trigrams match ${`"${phrase}"`}`.execute(
+      engine.db,
+    );
     return Number(r.rows[0]!.n);
   } finally {
     await engine.close();
@@ -31,15 +33,23 @@ test('a registry from before search gets its stored texts indexed when it is ope
     const before = Object.keys(migrations).filter((name) => name < '0004');
     const migrator = new Migrator({
       db: old.db,
-      provider: { getMigrations: async () => Object.fromEntries(before.map((n) => [n, { up: (db: never) => migrations[n]!.up(db, old.capabilities) }])) },
+      provider: {
+        getMigrations: async () =>
+          Object.fromEntries(before.map((n) => [n, { up: (db: never) => migrations[n]!.up(db, old.capabilities) }])),
+      },
     });
     assert.equal((await migrator.migrateToLatest()).error, undefined);
-    await sql`insert into blobs (sha, content, byte_size, skipped) values ('aa', 'const legacyWidget = 1;', 23, null), ('bb', null, 9, 'binary')`.execute(old.db);
+    await sql`insert into blobs (sha, content, byte_size, skipped) values ('aa', 'const legacyWidget = 1;', 23, null), ('bb', null, 9, 'binary')`.execute(
+      old.db,
+    );
     await old.close();
     assert.equal(await phraseCount(file, 'legacywidget'), 1);
     const engine = await openRegistry({ registry: file });
     const rows = await engine.db.selectFrom('search_blobs').select('sha').execute();
-    assert.deepEqual(rows.map((r) => r.sha), ['aa']);
+    assert.deepEqual(
+      rows.map((r) => r.sha),
+      ['aa'],
+    );
     await engine.close();
   } finally {
     removeDir(dir);
@@ -71,5 +81,8 @@ test('entries of blobs no kept index lists are collected with the blobs', async 
     await engine.close();
   }
   const r = sextant(['search', 'MarkerText', '--repo', 'ts-shapes', '--json'], { env });
-  assert.deepEqual(JSON.parse(r.stdout).matches.map((m: { preview: string }) => m.preview), ['export const marker = "newMarkerText3";']);
+  assert.deepEqual(
+    JSON.parse(r.stdout).matches.map((m: { preview: string }) => m.preview),
+    ['export const marker = "newMarkerText3";'],
+  );
 });

@@ -47,15 +47,32 @@ describe('search over MCP', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const params = (name: string) => Object.keys(byName.get(name)?.inputSchema.properties ?? {}).sort();
     assert.deepEqual(params('searchCode'), ['case_sensitive', 'context', 'extensions', 'limit', 'path', 'query', 'regex', 'repo']);
-    const filters = ['name', 'path', 'regex', 'case_sensitive', 'search_path', 'repos', 'repo_names', 'kind', 'extensions', 'min_size', 'max_size', 'modified_after', 'modified_before', 'include_offline'];
+    const filters = [
+      'name',
+      'path',
+      'regex',
+      'case_sensitive',
+      'search_path',
+      'repos',
+      'repo_names',
+      'kind',
+      'extensions',
+      'min_size',
+      'max_size',
+      'modified_after',
+      'modified_before',
+      'include_offline',
+    ];
     assert.deepEqual(params('countFiles'), [...filters].sort());
     assert.deepEqual(params('findFiles'), [...filters, 'sort', 'desc', 'offset', 'limit'].sort());
     assert.deepEqual(params('registryStatus'), []);
     const results = (name: string) => Object.keys(byName.get(name)?.outputSchema?.properties ?? {});
     for (const f of ['matches', 'total', 'truncated', 'searched', 'truncated_reason']) assert.ok(results('searchCode').includes(f), f);
     for (const f of ['hits', 'total', 'duration_ms', 'scan_state']) assert.ok(results('findFiles').includes(f), f);
-    for (const f of ['version', 'pid', 'uptime_s', 'registry', 'totals', 'repos', 'scan_state']) assert.ok(results('registryStatus').includes(f), f);
-    for (const name of ['searchCode', 'findFiles', 'countFiles', 'registryStatus']) assert.equal(byName.get(name)?.annotations?.readOnlyHint, true);
+    for (const f of ['version', 'pid', 'uptime_s', 'registry', 'totals', 'repos', 'scan_state'])
+      assert.ok(results('registryStatus').includes(f), f);
+    for (const name of ['searchCode', 'findFiles', 'countFiles', 'registryStatus'])
+      assert.equal(byName.get(name)?.annotations?.readOnlyHint, true);
   });
 
   test('registryStatus lists every repository with its root, commit and totals', async () => {
@@ -65,7 +82,10 @@ describe('search over MCP', () => {
     assert.equal(status.registry.location, registryFile(home));
     assert.equal(status.registry.text_index, 'fts5-trigram');
     assert.ok(status.registry.bytes > 0);
-    assert.deepEqual(status.repos.map((r: { repo: string }) => r.repo), ['stress', 'ts-shapes']);
+    assert.deepEqual(
+      status.repos.map((r: { repo: string }) => r.repo),
+      ['stress', 'ts-shapes'],
+    );
     const tsRepo = status.repos.find((r: { repo: string }) => r.repo === 'ts-shapes');
     const tracked = git(ts, 'ls-files').trim().split('\n');
     assert.equal(tsRepo.root, ts);
@@ -90,7 +110,10 @@ describe('search over MCP', () => {
     assert.equal(m.preview, line);
 
     const all = await session.ok('searchCode', { query: 'export function', context: 2 });
-    assert.deepEqual(all.searched.map((s: { repo: string }) => s.repo), ['stress', 'ts-shapes']);
+    assert.deepEqual(
+      all.searched.map((s: { repo: string }) => s.repo),
+      ['stress', 'ts-shapes'],
+    );
     assert.deepEqual([...new Set(all.matches.map((x: { repo: string }) => x.repo))], ['stress', 'ts-shapes']);
     const ctx = all.matches.find((x: { repo: string; line: number }) => x.repo === 'ts-shapes' && x.line > 2);
     assert.equal(ctx.before.length, 2);

@@ -139,7 +139,10 @@ const SKIP_REASONS: Record<string, NonNullable<Result['searchCoverage']>['skippe
 };
 
 /** Tracked files against those whose text is searchable, and why the rest are not. */
-async function searchCoverage(lookups: Lookups, index: IndexRow): Promise<{ coverage: NonNullable<Result['searchCoverage']>; reason?: string }> {
+async function searchCoverage(
+  lookups: Lookups,
+  index: IndexRow,
+): Promise<{ coverage: NonNullable<Result['searchCoverage']>; reason?: string }> {
   const text = await textCoverage(lookups.db, index.id);
   const skipped = text.skipped.map((s) => ({ reason: SKIP_REASONS[s.reason] ?? 'unreadable', files: s.files, examples: s.examples }));
   const coverage = { expected: text.files, indexed: text.withText, complete: text.withText === text.files, skipped };

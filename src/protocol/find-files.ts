@@ -12,8 +12,7 @@ export const KINDS = ['file', 'dir', 'symlink'] as const;
 
 const text = (what: string) =>
   z.string({ error: `${what} must be a string` }).min(1, { error: `${what} must not be empty: leave it out to match everything` });
-const seconds = (what: string) =>
-  z.int({ error: `${what} must be a whole number of Unix seconds` }).describe(`${what}: Unix seconds`);
+const seconds = (what: string) => z.int({ error: `${what} must be a whole number of Unix seconds` }).describe(`${what}: Unix seconds`);
 const bytes = (what: string) => z.int({ error: `${what} must be a whole number of bytes >= 0` }).min(0, { error: `${what} must be >= 0` });
 
 /** The filters findFiles and countFiles share, all combined with AND. */
@@ -31,7 +30,10 @@ export const filters = {
     .array(z.string().min(1), { error: 'repo_names must be a list of strings' })
     .optional()
     .describe('Only repositories whose name or root path contains one of these'),
-  kind: z.enum(KINDS, { error: `kind must be one of ${KINDS.join(', ')}` }).optional().describe('file, dir or symlink'),
+  kind: z
+    .enum(KINDS, { error: `kind must be one of ${KINDS.join(', ')}` })
+    .optional()
+    .describe('file, dir or symlink'),
   extensions: z
     .array(z.string().min(1), { error: 'extensions must be a list such as ["ts", ".py"]' })
     .optional()
@@ -50,11 +52,14 @@ export const description =
   'Find the tracked files of indexed repositories, and the directories they imply, by name, path, kind, extension, size ' +
   'and modification time (fsindex search, repositories in place of volumes). Sort by name, path, size, mtime, kind or ' +
   `extension; page with offset and limit (default ${LIMIT}, at most ${CAP}). mtime is the worktree's when the repository ` +
-  'is on this machine, else the indexed commit\'s time. Call registryStatus for the repositories.';
+  "is on this machine, else the indexed commit's time. Call registryStatus for the repositories.";
 
 export const Params = params({
   ...filters,
-  sort: z.enum(SORTS, { error: `sort must be one of ${SORTS.join(', ')}` }).default('name').describe('Sort key, default name'),
+  sort: z
+    .enum(SORTS, { error: `sort must be one of ${SORTS.join(', ')}` })
+    .default('name')
+    .describe('Sort key, default name'),
   desc: z.boolean({ error: 'desc must be true or false' }).default(false).describe('Reverse the order'),
   offset: z.int({ error: 'offset must be a whole number >= 0' }).min(0, { error: 'offset must be >= 0' }).default(0),
   limit: z

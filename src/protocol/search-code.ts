@@ -11,11 +11,12 @@ export const PREVIEW_CHARS = 300;
 export const TRUNCATION_REASONS = ['limit', 'match_budget', 'time_budget'] as const;
 
 export const description =
-  'Search the text of the tracked files of indexed repositories (at each one\'s indexed commit), like grep: a literal ' +
+  "Search the text of the tracked files of indexed repositories (at each one's indexed commit), like grep: a literal " +
   'string by default, or an RE2 regular expression (linear time) with regex: true. Case-insensitive unless ' +
   'case_sensitive. Narrow with repo, a path glob (src/**/*.ts; a glob without "/" matches file names) and extensions. ' +
-  `Returns one match per matching span with its line; limit defaults to ${LIMIT}, at most ${CAP}. total counts every ` +
-  'match; truncated and truncated_reason say when the answer is partial (limit reached, match or time budget spent). ' +
+  `Returns one match per matching span with its line; limit defaults to ${LIMIT}, at most ${CAP}. total counts the ` +
+  'matches (a lower bound when total_exact is false: counting past limit stops after 8 MiB more text); truncated and ' +
+  'truncated_reason say when the answer is partial (limit reached, match or time budget spent). ' +
   'Files whose text is not stored (binary, over 1 MiB) are not searched: getIndexStatus reports them in searchCoverage.';
 
 export const Params = params({
@@ -67,7 +68,7 @@ export type Match = z.infer<typeof Match>;
 export const Result = z.object({
   matches: z.array(Match),
   total: z.int(),
-  /** false when counting stopped at a budget: total is then a lower bound. */
+  /** false when counting stopped at a budget, or after limit once 8 MiB of further text was read: total is then a lower bound. */
   total_exact: z.boolean(),
   truncated: z.boolean(),
   truncated_reason: z.enum(TRUNCATION_REASONS).nullable(),

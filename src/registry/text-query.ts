@@ -2,10 +2,7 @@
 // AND and OR: the part of a query a substring index can answer. Engine-neutral;
 // each engine's text index turns it into its own syntax.
 export type TextQuery =
-  | { op: 'all' }
-  | { op: 'literal'; text: string }
-  | { op: 'and'; items: TextQuery[] }
-  | { op: 'or'; items: TextQuery[] };
+  { op: 'all' } | { op: 'literal'; text: string } | { op: 'and'; items: TextQuery[] } | { op: 'or'; items: TextQuery[] };
 
 export const ALL: TextQuery = { op: 'all' };
 

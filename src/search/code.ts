@@ -18,6 +18,13 @@ export interface SearchBudget {
 
 export const DEFAULT_BUDGET: SearchBudget = { timeMs: 5000, matches: 100_000 };
 
+/**
+ * Text read only to count matches once `limit` of them are found. Counting
+ * reads every candidate file, which on a large registry costs far more than
+ * finding the matches shown; past this, `total` is a lower bound (total_exact false).
+ */
+const COUNT_BYTES_AFTER_LIMIT = 8 << 20;
+
 /** Files whose texts are read from the registry at once. */
 const TEXT_BATCH = 64;
 
@@ -42,15 +49,21 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
   const repoOf = new Map(indexes.map((i) => [i.indexId, i.repo]));
   // Repositories in name order, each one's files in path order.
   const rank = new Map(indexes.map((i, n) => [i.indexId, n]));
-  const files = candidates.filter((f) => accept(f.path)).sort((a, b) => rank.get(a.indexId)! - rank.get(b.indexId)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = candidates
+    .filter((f) => accept(f.path))
+    .sort((a, b) => rank.get(a.indexId)! - rank.get(b.indexId)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const matches: Match[] = [];
   let total = 0;
   let stopped: Result['truncated_reason'] = null;
   let filesSearched = 0;
+  let countedBytes = 0;
   outer: for (let i = 0; i < files.length; i += TEXT_BATCH) {
     const batch = files.slice(i, i + TEXT_BATCH);
-    const texts = await blobTexts(engine, batch.map((f) => f.blobSha));
+    const texts = await blobTexts(
+      engine,
+      batch.map((f) => f.blobSha),
+    );
     for (const file of batch) {
       if (expired()) {
         stopped = 'time_budget';
@@ -58,6 +71,13 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
       }
       const text = texts.get(file.blobSha);
       if (text === undefined) continue;
+      if (matches.length >= limit) {
+        countedBytes += text.length;
+        if (countedBytes > COUNT_BYTES_AFTER_LIMIT) {
+          stopped = 'limit';
+          break outer;
+        }
+      }
       filesSearched++;
       const lines = new LineIndex(text);
       const finished = matcher.scan(

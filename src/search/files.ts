@@ -110,7 +110,12 @@ export async function repositoriesInScope(
     const unknown = params.repos.filter((r) => !registered.some((x) => x.slug === r));
     if (unknown.length) {
       throw new UserError(
-        `no repository named ${unknown.map((u) => `"${u}"`).join(', ')} is registered (known: ${registered.map((r) => r.slug).slice(0, 20).join(', ') || 'none'}): call registryStatus for the names`,
+        `no repository named ${unknown.map((u) => `"${u}"`).join(', ')} is registered (known: ${
+          registered
+            .map((r) => r.slug)
+            .slice(0, 20)
+            .join(', ') || 'none'
+        }): call registryStatus for the names`,
       );
     }
   }
@@ -118,7 +123,9 @@ export async function repositoriesInScope(
     (r) =>
       (!params.repos || params.repos.includes(r.slug)) &&
       (!params.repo_names ||
-        params.repo_names.some((n) => r.slug.toLowerCase().includes(n.toLowerCase()) || (r.root_path ?? '').toLowerCase().includes(n.toLowerCase()))),
+        params.repo_names.some(
+          (n) => r.slug.toLowerCase().includes(n.toLowerCase()) || (r.root_path ?? '').toLowerCase().includes(n.toLowerCase()),
+        )),
   );
   const indexes = await currentIndexes(
     engine.db,

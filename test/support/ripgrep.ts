@@ -25,7 +25,9 @@ export interface RgQuery {
 export function trackedFor(root: string, q: Pick<RgQuery, 'path' | 'extensions'>): string[] {
   const specs: string[] = [];
   if (q.path) specs.push(q.path.includes('/') ? `:(glob)${q.path}` : `:(glob)**/${q.path}`);
-  const all = execFileSync('git', ['ls-files', '-z', '--', ...specs], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const all = execFileSync('git', ['ls-files', '-z', '--', ...specs], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
   if (!q.extensions) return all;
   const suffixes = q.extensions.map((e) => `.${e.replace(/^\./, '').toLowerCase()}`);
   return all.filter((p) => suffixes.some((s) => p.toLowerCase().endsWith(s)));

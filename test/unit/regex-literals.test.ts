@@ -49,8 +49,21 @@ test('whatever the engine matches satisfies the literals read from the pattern',
     '',
   ];
   const patterns = [
-    'foobar', 'foo.*bar', '(foo|bar)baz', 'z(a+bc)', 'abc+d', '(abc)+def', 'ab?cde', '\\bnull\\b', 'a\\.b\\(c',
-    'export (class|interface) \\w+', '(?:get|set)Value', 'switchMap|concatMap', 'c+d', '(a|ab)(c|bcd)', '^$',
+    'foobar',
+    'foo.*bar',
+    '(foo|bar)baz',
+    'z(a+bc)',
+    'abc+d',
+    '(abc)+def',
+    'ab?cde',
+    '\\bnull\\b',
+    'a\\.b\\(c',
+    'export (class|interface) \\w+',
+    '(?:get|set)Value',
+    'switchMap|concatMap',
+    'c+d',
+    '(a|ab)(c|bcd)',
+    '^$',
   ];
   let matched = 0;
   for (const pattern of patterns) {
@@ -60,7 +73,10 @@ test('whatever the engine matches satisfies the literals read from the pattern',
       for (const line of lines) {
         if (!re.matcher(line).find()) continue;
         matched++;
-        assert.ok(satisfies(required, caseSensitive ? line : line.toLowerCase(), !caseSensitive), `${pattern} on ${JSON.stringify(line)} requires ${show(required)}`);
+        assert.ok(
+          satisfies(required, caseSensitive ? line : line.toLowerCase(), !caseSensitive),
+          `${pattern} on ${JSON.stringify(line)} requires ${show(required)}`,
+        );
       }
     }
   }

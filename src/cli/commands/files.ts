@@ -56,9 +56,11 @@ export const spec: CommandSpec = {
 export async function run({ values, positionals }: Parsed): Promise<number> {
   const v = values as Record<string, string | boolean | string[] | undefined>;
   const kind = v.kind as string | undefined;
-  if (kind !== undefined && !(KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}, got "${kind}"`);
+  if (kind !== undefined && !(KINDS as readonly string[]).includes(kind))
+    throw new UsageError(`--kind must be one of ${KINDS.join(', ')}, got "${kind}"`);
   const sort = v.sort as string | undefined;
-  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort)) throw new UsageError(`--sort must be one of ${SORTS.join(', ')}, got "${sort}"`);
+  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort))
+    throw new UsageError(`--sort must be one of ${SORTS.join(', ')}, got "${sort}"`);
   const filters: Params = {
     ...(positionals[0] !== undefined ? { name: positionals[0] } : {}),
     ...(v.path !== undefined ? { path: v.path as string } : {}),
@@ -97,7 +99,13 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       printJson(result);
       return 0;
     }
-    const rows = result.hits.map((h) => [h.kind, String(h.size), new Date(h.mtime * 1000).toISOString().slice(0, 19).replace('T', ' '), h.repo, h.path]);
+    const rows = result.hits.map((h) => [
+      h.kind,
+      String(h.size),
+      new Date(h.mtime * 1000).toISOString().slice(0, 19).replace('T', ' '),
+      h.repo,
+      h.path,
+    ]);
     const header = ['KIND', 'SIZE', 'MODIFIED', 'REPO', 'PATH'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) =>

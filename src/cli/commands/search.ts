@@ -61,15 +61,18 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       return 0;
     }
     const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-    const prefix = (m: Match, line: number, sep: string) =>
-      `${result.searched.length > 1 ? `${m.repo}${sep}` : ''}${m.path}${sep}${line}`;
+    const prefix = (m: Match, line: number, sep: string) => `${result.searched.length > 1 ? `${m.repo}${sep}` : ''}${m.path}${sep}${line}`;
     for (const m of result.matches) {
       m.before?.forEach((text, i) => print(`${prefix(m, m.line - m.before!.length + i, '-')}-  ${text}`));
       print(`${prefix(m, m.line, ':')}:${m.column}  ${highlight(m, color)}`);
       m.after?.forEach((text, i) => print(`${prefix(m, m.line + 1 + i, '-')}-  ${text}`));
     }
     const summary = counted(result.total, 'match', 'matches');
-    const why = { limit: `showing the first ${result.matches.length}`, match_budget: 'counting stopped at the match budget', time_budget: 'stopped at the time budget' };
+    const why = {
+      limit: `showing the first ${result.matches.length}`,
+      match_budget: 'counting stopped at the match budget',
+      time_budget: 'stopped at the time budget',
+    };
     print(
       result.truncated_reason
         ? `${result.total_exact ? '' : 'at least '}${summary} (${why[result.truncated_reason]})`

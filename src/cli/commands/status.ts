@@ -55,6 +55,11 @@ function describe(s: Result): void {
   }
   const nav = s.capabilities?.navigation;
   if (nav) print(`  navigation: ${nav.available ? 'available' : 'unavailable'}${nav.reason ? ` — ${nav.reason}` : ''}`);
+  const coverage = s.searchCoverage;
+  if (coverage)
+    print(
+      `  search: ${coverage.indexed} of ${plural(coverage.expected, 'file')} searchable${s.searchCoverageReason ? ` — ${s.searchCoverageReason}` : ''}`,
+    );
   const run = s.last_index_run;
   if (run)
     print(

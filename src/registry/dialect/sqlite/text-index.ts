@@ -13,7 +13,9 @@ export async function createTextIndex(db: Kysely<unknown>): Promise<void> {
   await sql`create table search_blobs (id integer primary key, sha text not null unique)`.execute(db);
   await sql`create virtual table search_trigrams using fts5(content, content='', contentless_delete=1, tokenize='trigram')`.execute(db);
   await sql`insert into search_blobs (sha) select sha from blobs where content is not null`.execute(db);
-  await sql`insert into search_trigrams (rowid, content) select s.id, b.content from search_blobs s join blobs b on b.sha = s.sha`.execute(db);
+  await sql`insert into search_trigrams (rowid, content) select s.id, b.content from search_blobs s join blobs b on b.sha = s.sha`.execute(
+    db,
+  );
 }
 
 export function sqliteTextIndex(sqlite: SqliteDatabase.Database): TextIndex {
@@ -38,7 +40,9 @@ export function sqliteTextIndex(sqlite: SqliteDatabase.Database): TextIndex {
       const expression = ftsExpression(query);
       if (expression === null) return null;
       // Driven from the full-text match: only the matching blobs' ids are looked up.
-      return sql<{ sha: string }>`select s.sha from search_trigrams t join search_blobs s on s.id = t.rowid where search_trigrams match ${expression}`;
+      return sql<{
+        sha: string;
+      }>`select s.sha from search_trigrams t join search_blobs s on s.id = t.rowid where search_trigrams match ${expression}`;
     },
   };
 }
