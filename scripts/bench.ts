@@ -14,8 +14,9 @@
 //       its memory should follow the largest document, not the index); and
 //       effect@4.1.0 apart, a different corpus with larger files
 //   issue 3: callHierarchy (depth 1 and 3) and workspaceSymbols p50/p99, when served
+//   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
-// Usage: npm run bench -- [--repo PATH] [--runs N] [--only memory] [--json]
+// Usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -30,6 +31,7 @@ import { npmPackage } from '../test/support/corpus.js';
 import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
 import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
 import { prng } from '../test/support/stats.js';
+import { benchSearch, printSearch, searchTargets, type SearchSection } from './bench-search.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -38,7 +40,7 @@ import { prng } from '../test/support/stats.js';
 const MEMORY_SCALES = [1, 2, 4] as const;
 const MEMORY_RUNS = 3;
 
-const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory] [--json]
+const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search] [--json]
 
   --repo PATH    benchmark this git repository (TypeScript) instead of the default corpus
                  (zod@4.6.7 sources); (d) still measures copies of the zod sources, and
@@ -46,10 +48,11 @@ const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory] 
   --runs N       repetitions of each side-by-side comparison (default 5); (d) and (c')
                  repeat at most ${MEMORY_RUNS} times
   --only memory  run section (d) alone (ingest memory), not with --repo
+  --only search  run section (s) alone (code search against ripgrep), not with --repo
   --json         print one JSON object on stdout instead of the table`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory'] as const;
+const SECTIONS = ['memory', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -101,7 +104,7 @@ function parseOptions(argv: string[]): Options {
   if (v.only !== undefined) {
     if (!(SECTIONS as readonly string[]).includes(v.only)) fail(`--only takes one of ${SECTIONS.join(', ')}, not "${v.only}"\n${USAGE}`);
     only = v.only as Section;
-    if (repo !== undefined) fail(`--only ${only} measures copies of the zod sources: it does not take --repo`);
+    if (repo !== undefined) fail(`--only ${only} measures corpora of its own: it does not take --repo`);
   }
   return { repo, runs, only, json: v.json === true };
 }
@@ -1129,6 +1132,29 @@ async function main(): Promise<void> {
     );
 
   try {
+    if (options.only === 'search') {
+      const search = await benchSearch(options.runs, progress);
+      progressDone();
+      const targets = searchTargets(search);
+      const totalS = (performance.now() - started) / 1000;
+      const loadAfter = loadavg()[0]!;
+      if (options.json) {
+        process.stdout.write(
+          JSON.stringify({ only: 'search', machine: machine(loadAfter), search, targets, total_seconds: round(totalS, 1) }) + '\n',
+        );
+        return;
+      }
+      print(`sextant bench — section (s) alone (--only search); ${cpus().length} CPUs, node ${process.version}`);
+      printLoad(loadAfter);
+      print();
+      printSearch(search, print, table);
+      print();
+      print('targets');
+      printTargets(targets);
+      print(`\ntotal ${totalS.toFixed(0)} s`);
+      process.stdout.write(out.join('\n') + '\n');
+      return;
+    }
     if (options.only === 'memory') {
       const { section: memory } = await benchMemory(Math.min(options.runs, MEMORY_RUNS), { include: true, keep: false }, owned, homes);
       progressDone();
@@ -1232,6 +1258,8 @@ async function main(): Promise<void> {
       }
       removeDir(large.home);
     }
+    // (s) code search, on corpora of its own.
+    const search: SearchSection | null = options.repo ? null : await benchSearch(options.runs, progress);
     progressDone();
 
     // ---- figures
@@ -1278,6 +1306,7 @@ async function main(): Promise<void> {
           }
         : {}),
       ingest_rss_largest_over_smallest: memoryTarget(memory),
+      ...(search ? searchTargets(search) : {}),
     };
 
     const totalS = (performance.now() - started) / 1000;
@@ -1350,6 +1379,7 @@ async function main(): Promise<void> {
         workspaceSymbols_queries: issue3.workspaceSymbols_queries,
         notes: issue3.notes,
       },
+      search,
       targets,
       total_seconds: round(totalS, 1),
     };
@@ -1474,6 +1504,10 @@ async function main(): Promise<void> {
         );
     }
     for (const note of issue3.notes) print(`  ${note}`);
+    if (search) {
+      print();
+      printSearch(search, print, table);
+    }
     print();
     print('targets');
     printTargets(targets);

@@ -107,8 +107,14 @@ describe('results', () => {
     assert.equal(status.commit, git(ts, 'rev-parse', 'HEAD').trim());
     assert.ok(!Number.isNaN(Date.parse(status.generated_at)));
     assert.ok(!Number.isNaN(Date.parse(status.checked_at)));
-    assert.equal(status.searchCoverage, null);
-    assert.equal(typeof status.searchCoverageReason, 'string');
+    // Every tracked file of the fixture is text: all of it is searchable.
+    assert.deepEqual(status.searchCoverage, {
+      expected: trackedFiles(ts).length,
+      indexed: trackedFiles(ts).length,
+      complete: true,
+      skipped: [],
+    });
+    assert.equal(status.capabilities.search.available, true);
     assert.equal(status.last_index_run.outcome, 'indexed');
     assert.equal(status.last_index_run.origin, 'cli');
     assert.deepEqual(Object.keys(status.capabilities).sort(), ['navigation', 'search', 'semantic']);

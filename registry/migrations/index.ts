@@ -5,6 +5,7 @@ import type { EngineCapabilities } from '../../src/registry/engine.js';
 import * as initial from './0001_initial.js';
 import * as definitionCallable from './0002_definition_callable.js';
 import * as definitionArguments from './0003_definition_arguments.js';
+import * as searchIndex from './0004_search_index.js';
 import * as syntacticDefinitions from './0005_syntactic_definitions.js';
 
 export interface RegistryMigration {
@@ -15,5 +16,6 @@ export const migrations: Record<string, RegistryMigration> = {
   '0001_initial': initial,
   '0002_definition_callable': definitionCallable,
   '0003_definition_arguments': definitionArguments,
+  '0004_search_index': searchIndex,
   '0005_syntactic_definitions': syntacticDefinitions,
 };

@@ -18,6 +18,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   symbols: () => import('./commands/symbols.js'),
   calls: () => import('./commands/calls.js'),
   types: () => import('./commands/types.js'),
+  search: () => import('./commands/search.js'),
+  files: () => import('./commands/files.js'),
   mcp: () => import('./commands/mcp.js'),
 };
 

@@ -10,3 +10,8 @@ export function print(line = ''): void {
 export function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/** Like plural, for words whose plural is not the word plus "s". */
+export function counted(n: number, singular: string, plural: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+}

@@ -51,3 +51,13 @@ export async function commitsBetween(root: string, from: string, to: string): Pr
     return undefined;
   }
 }
+
+/** A commit's committer time in Unix seconds, or null when git cannot tell. */
+export async function commitTime(root: string, commit: string): Promise<number | null> {
+  try {
+    const seconds = Number((await gitAt(root).raw(['show', '-s', '--format=%ct', commit])).trim());
+    return Number.isFinite(seconds) ? seconds : null;
+  } catch {
+    return null;
+  }
+}

@@ -15,6 +15,11 @@ import * as References from '../protocol/references.js';
 import * as WorkspaceSymbols from '../protocol/workspace-symbols.js';
 import * as CallHierarchy from '../protocol/call-hierarchy.js';
 import * as TypeHierarchy from '../protocol/type-hierarchy.js';
+import * as SearchCode from '../protocol/search-code.js';
+import * as FindFiles from '../protocol/find-files.js';
+import * as CountFiles from '../protocol/count-files.js';
+import * as RegistryStatus from '../protocol/registry-status.js';
+import { Search } from '../search/index.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   name: string;
@@ -58,6 +63,11 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   register(WorkspaceSymbols, (p) => nav.workspaceSymbols(p));
   register(CallHierarchy, (p) => nav.callHierarchy(p));
   register(TypeHierarchy, (p) => nav.typeHierarchy(p));
+  const search = new Search(nav.engine, version);
+  register(SearchCode, (p) => search.searchCode(p));
+  register(FindFiles, (p) => search.findFiles(p));
+  register(CountFiles, (p) => search.countFiles(p));
+  register(RegistryStatus, () => search.registryStatus());
   return server;
 }
 

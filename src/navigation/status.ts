@@ -9,11 +9,11 @@ import type { Lookups } from '../registry/lookups.js';
 import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, processAlive } from '../registry/repos.js';
 import type { IndexRow, IndexRun } from '../registry/schema.js';
 import { MAX_PROJECTS, type LanguageTier, type Params, type ProjectStatus, type Result } from '../protocol/index-status.js';
+import { textCoverage } from '../registry/search.js';
 import { searchOnlyExplanation } from './context.js';
 import { syntacticCapability } from './syntactic.js';
 
-const SEARCH_UNAVAILABLE = 'code search is not part of this version of sextant';
-const NO_COVERAGE = 'code search is not part of this version of sextant, so there is no search coverage to report';
+const NO_COVERAGE = 'nothing is published yet, so there is no search coverage to report';
 const NO_SEMANTIC = 'sextant builds no semantic (embedding) index';
 
 export async function indexStatus(engine: Engine, lookups: Lookups, params: Params): Promise<Result> {
@@ -76,6 +76,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
           evidence: null,
         };
   const corruption = index ? await corruptionOf(lookups, index) : null;
+  const coverage = index ? await searchCoverage(lookups, index) : null;
 
   let status: Result['status'] = null;
   if (running) status = 'indexing';
@@ -121,12 +122,14 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     freshness_reason: freshness.reason,
     freshness_evidence: freshness.evidence,
     checked_at: checkedAt,
-    searchCoverage: null,
-    searchCoverageReason: NO_COVERAGE,
+    searchCoverage: coverage?.coverage ?? null,
+    searchCoverageReason: coverage?.reason ?? NO_COVERAGE,
     last_index_run: run ? describeRun(run, running) : null,
     capabilities: {
       navigation,
-      search: { available: false, reason: SEARCH_UNAVAILABLE },
+      search: index
+        ? { available: true, reason: coverage?.reason ?? null }
+        : { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' },
       semantic: { available: false, reason: NO_SEMANTIC },
     },
     languages: Object.fromEntries(Object.entries(tiers).map(([language, t]) => [language, t.files])),
@@ -149,6 +152,25 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
 function projectsOf(index: IndexRow): ProjectStatus[] {
   const tools = JSON.parse(index.tools) as { name: string; projects?: Omit<ProjectStatus, 'indexer'>[] }[];
   return tools.flatMap((t) => (t.projects ?? []).map((p) => ({ indexer: t.name, ...p })));
+}
+
+const SKIP_REASONS: Record<string, NonNullable<Result['searchCoverage']>['skipped'][number]['reason']> = {
+  binary: 'binary',
+  'larger than 1 MiB': 'over_size_cap',
+  'changed while indexing': 'changed_while_indexing',
+};
+
+/** Tracked files against those whose text is searchable, and why the rest are not. */
+async function searchCoverage(
+  lookups: Lookups,
+  index: IndexRow,
+): Promise<{ coverage: NonNullable<Result['searchCoverage']>; reason?: string }> {
+  const text = await textCoverage(lookups.db, index.id);
+  const skipped = text.skipped.map((s) => ({ reason: SKIP_REASONS[s.reason] ?? 'unreadable', files: s.files, examples: s.examples }));
+  const coverage = { expected: text.files, indexed: text.withText, complete: text.withText === text.files, skipped };
+  if (coverage.complete) return { coverage };
+  const reasons = skipped.map((s) => `${s.files} ${s.reason.replaceAll('_', ' ')}`).join(', ');
+  return { coverage, reason: `${text.files - text.withText} of ${text.files} tracked files are not searchable (${reasons})` };
 }
 
 function describeRun(run: IndexRun, running: boolean): NonNullable<Result['last_index_run']> {

@@ -7,6 +7,7 @@
 // published atomically whatever the tiers; a run that dies leaves the
 // previous index in place and its run record says so.
 import { basename, posix } from 'node:path';
+import { commitTime } from '../freshness/git.js';
 import { readWorktree, type WorktreeFile } from '../freshness/worktree.js';
 import type { Engine } from '../registry/engine.js';
 import { publishIndex, type PublishedFile } from '../registry/publish.js';
@@ -84,6 +85,8 @@ export interface IndexReport {
   languages: Record<string, LanguageReport>;
   indexers: IndexerReport[];
   blobs: BlobStats;
+  /** Time spent adding file texts to the code search index (overlaps the indexers' run). */
+  search_index_ms: number;
   skipped_documents: { path: string; reason: string }[];
   /** Files whose syntax could not be read (their references have no kinds): the reason for each. */
   syntax_problems: string[];
@@ -217,6 +220,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       languages,
       indexers: indexerReports,
       blobs,
+      search_index_ms: Math.round(writer.textIndexMs),
       skipped_documents: skipped.slice(0, 20),
       syntax_problems: syntaxProblems.slice(0, 20),
       reason,
@@ -226,6 +230,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     const indexId = await publishIndex(engine, {
       run,
       commit: worktree.head,
+      commitTime: await commitTime(worktree.root, worktree.head),
       dirty: worktree.fingerprint !== null,
       fingerprint: worktree.fingerprint,
       languages,

@@ -70,7 +70,21 @@ export const Result = z.object({
   freshness_reason: z.string().nullable(),
   freshness_evidence: FreshnessEvidence.nullable(),
   checked_at: z.string(),
-  searchCoverage: z.object({ expected: z.int(), indexed: z.int(), complete: z.boolean() }).nullable(),
+  searchCoverage: z
+    .object({
+      expected: z.int(),
+      indexed: z.int(),
+      complete: z.boolean(),
+      /** Tracked files whose text is not searchable, by reason, with a few of their paths. */
+      skipped: z.array(
+        z.object({
+          reason: z.enum(['binary', 'over_size_cap', 'unreadable', 'changed_while_indexing']),
+          files: z.int(),
+          examples: z.array(z.string()),
+        }),
+      ),
+    })
+    .nullable(),
   searchCoverageReason: z.string().optional(),
   last_index_run: z
     .object({

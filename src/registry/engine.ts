@@ -1,7 +1,8 @@
 // One adapter over the registry's database engines. Engine differences are
 // capability flags here, never `if (sqlite)` chains in queries or migrations.
-import type { ColumnDataType, Insertable, Kysely, Transaction } from 'kysely';
+import type { ColumnDataType, Insertable, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Database } from './schema.js';
+import type { TextQuery } from './text-query.js';
 
 export interface EngineCapabilities {
   /** Column type of binary payloads. */
@@ -12,6 +13,26 @@ export interface EngineCapabilities {
   identityAutoIncrement: boolean;
   /** The most bind parameters one statement may carry. */
   maxParameters: number;
+  /**
+   * The index that finds blobs containing literal substrings: SQLite FTS5's
+   * trigram tokenizer, (later) Postgres pg_trgm; null when the engine has none
+   * and searches scan the text.
+   */
+  textIndex: 'fts5-trigram' | 'pg_trgm' | null;
+}
+
+/** The engine's substring index over blob texts, content-addressed like the blobs. */
+export interface TextIndex {
+  /** Indexes the texts of newly stored blobs (blobs already indexed are left alone). */
+  add(trx: Transaction<Database>, blobs: readonly { sha: string; content: string }[]): Promise<void>;
+  /** Removes the entries of blobs that were collected. */
+  collect(trx: Kysely<Database>): Promise<void>;
+  /**
+   * A subquery selecting the `sha` of every blob whose text may satisfy
+   * `query` (a superset: candidates are verified by the real matcher), or
+   * null when the query has no literal the index can use.
+   */
+  candidates(query: TextQuery): RawBuilder<{ sha: string }> | null;
 }
 
 export interface Engine {
@@ -20,6 +41,8 @@ export interface Engine {
   location: string;
   capabilities: EngineCapabilities;
   db: Kysely<Database>;
+  /** Null when capabilities.textIndex is null. */
+  textIndex: TextIndex | null;
   /** Bytes the whole registry occupies. */
   sizeBytes(): Promise<number>;
   /**

@@ -19,6 +19,8 @@ export interface PublishedFile {
 export interface PublishInput {
   run: IndexRun;
   commit: string;
+  /** Unix seconds of the commit. */
+  commitTime: number | null;
   dirty: boolean;
   fingerprint: string | null;
   languages: unknown;
@@ -41,6 +43,7 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
       .values({
         repo_id: input.run.repo_id,
         commit_sha: input.commit,
+        commit_time: input.commitTime,
         dirty: input.dirty ? 1 : 0,
         worktree_fingerprint: input.fingerprint,
         state: 'building',
@@ -77,7 +80,7 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
     await finishRun(trx, input.run, { ...input.end, indexId: id });
     return id;
   });
-  await collectGarbage(db, input.run.repo_id);
+  await collectGarbage(engine, input.run.repo_id);
   await engine.refreshStatistics();
   return indexId;
 }
@@ -105,8 +108,8 @@ async function indexStorageBytes(db: Kysely<Database>, indexId: number): Promise
  * are only collected while no other run is writing (it may be about to refer
  * to them).
  */
-async function collectGarbage(db: Kysely<Database>, repoId: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+async function collectGarbage(engine: Engine, repoId: number): Promise<void> {
+  await engine.db.transaction().execute(async (trx) => {
     const repo = await trx.selectFrom('repos').select('current_index_id').where('id', '=', repoId).executeTakeFirstOrThrow();
     const keep = await trx
       .selectFrom('indexes')
@@ -145,5 +148,6 @@ async function collectGarbage(db: Kysely<Database>, repoId: number): Promise<voi
       .deleteFrom('blobs')
       .where('sha', 'not in', trx.selectFrom('index_files').select('blob_sha') as never)
       .execute();
+    await engine.textIndex?.collect(trx);
   });
 }

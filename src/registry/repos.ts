@@ -153,3 +153,13 @@ export async function lastRun(db: Kysely<Database>, repoId: number): Promise<Ind
 export async function currentLock(db: Kysely<Database>, repoId: number) {
   return db.selectFrom('locks').selectAll().where('repo_id', '=', repoId).executeTakeFirst();
 }
+
+/** Repositories a live run is indexing now. */
+export async function currentLocks(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('locks as l')
+    .innerJoin('repos as r', 'r.id', 'l.repo_id')
+    .select(['r.slug', 'l.pid', 'l.host'])
+    .execute();
+  return rows.filter((r) => processAlive(r.pid, r.host)).map((r) => r.slug);
+}

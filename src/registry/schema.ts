@@ -38,6 +38,8 @@ export interface IndexTable {
   occurrence_count: number;
   definition_count: number;
   storage_bytes: ColumnType<number, number, number>;
+  /** Unix seconds of the indexed commit; null for indexes published before it was recorded. */
+  commit_time: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface IndexFileTable {
@@ -192,6 +194,13 @@ export interface Database {
   syntax_definitions: SyntaxDefinitionTable;
   index_runs: IndexRunTable;
   locks: LockTable;
+  /** The text index's stable id per indexed blob (SQLite's FTS5 index is keyed by it). */
+  search_blobs: SearchBlobTable;
+}
+
+export interface SearchBlobTable {
+  id: Generated<number>;
+  sha: string;
 }
 
 export type Repo = Selectable<RepoTable>;

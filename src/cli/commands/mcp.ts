@@ -7,7 +7,7 @@ import { VERSION } from '../version.js';
 
 export const spec: CommandSpec = {
   name: 'mcp',
-  summary: 'Serve the MCP tools (getIndexStatus, goToDefinition, findReferences, documentSymbols, ...) on stdio.',
+  summary: 'Serve the MCP tools (getIndexStatus, goToDefinition, findReferences, searchCode, findFiles, ...) on stdio.',
   usage: 'sextant mcp [--registry PATH]',
   details: ['One server answers for every repository in the registry; name the repository in each call (repo).'],
   options: {},

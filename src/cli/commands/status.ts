@@ -60,6 +60,11 @@ function describe(s: Result): void {
   if (s.projects_total > s.projects.length) print(`  … and ${s.projects_total - s.projects.length} more projects (see --json)`);
   const nav = s.capabilities?.navigation;
   if (nav) print(`  navigation: ${nav.available ? 'available' : 'unavailable'}${nav.reason ? ` — ${nav.reason}` : ''}`);
+  const coverage = s.searchCoverage;
+  if (coverage)
+    print(
+      `  search: ${coverage.indexed} of ${plural(coverage.expected, 'file')} searchable${s.searchCoverageReason ? ` — ${s.searchCoverageReason}` : ''}`,
+    );
   const run = s.last_index_run;
   if (run)
     print(

@@ -6,6 +6,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { Engine } from '../../engine.js';
 import { Lru } from '../../../lru.js';
 import type { Database } from '../../schema.js';
+import { sqliteTextIndex } from './text-index.js';
 
 export function openSqlite(file: string): Engine {
   mkdirSync(dirname(file), { recursive: true });
@@ -39,8 +40,10 @@ export function openSqlite(file: string): Engine {
       identityType: 'integer',
       identityAutoIncrement: true,
       maxParameters: 32766,
+      textIndex: 'fts5-trigram',
     },
     db,
+    textIndex: sqliteTextIndex(sqlite),
     async sizeBytes() {
       let total = 0;
       for (const suffix of ['', '-wal']) {

@@ -1,0 +1,85 @@
+// searchCode: text search over the stored files of every indexed repository.
+import { z } from 'zod';
+import { arg, params } from './common.js';
+
+export const name = 'searchCode';
+export const LIMIT = 100;
+export const CAP = 2000;
+export const MAX_CONTEXT = 10;
+/** Previews and context lines longer than this are cut around the match. */
+export const PREVIEW_CHARS = 300;
+export const TRUNCATION_REASONS = ['limit', 'match_budget', 'time_budget'] as const;
+
+export const description =
+  "Search the text of the tracked files of indexed repositories (at each one's indexed commit), like grep: a literal " +
+  'string by default, or an RE2 regular expression (linear time) with regex: true. Case-insensitive unless ' +
+  'case_sensitive. Narrow with repo, a path glob (src/**/*.ts; a glob without "/" matches file names) and extensions. ' +
+  `Returns one match per matching span with its line; limit defaults to ${LIMIT}, at most ${CAP}. total counts the ` +
+  'matches (a lower bound when total_exact is false: counting past limit stops after 8 MiB more text); truncated and ' +
+  'truncated_reason say when the answer is partial (limit reached, match or time budget spent). ' +
+  'Files whose text is not stored (binary, over 1 MiB) are not searched: getIndexStatus reports them in searchCoverage.';
+
+export const Params = params({
+  query: z
+    .string({ error: 'query must be a string: the text (or, with regex: true, the RE2 pattern) to find' })
+    .min(1, { error: 'query must not be empty: pass the text to find' })
+    .refine((q) => !/[\r\n]/.test(q), { error: 'query must be one line: matches never span lines' })
+    .describe('The text to find; an RE2 regular expression when regex is true'),
+  repo: arg.repo().optional().describe('Only this repository (default: every repository in the registry)'),
+  regex: z.boolean({ error: 'regex must be true or false' }).default(false).describe('Treat query as an RE2 regular expression'),
+  case_sensitive: z.boolean({ error: 'case_sensitive must be true or false' }).default(false).describe('Match case exactly'),
+  path: z
+    .string({ error: 'path must be a glob string such as src/**/*.ts' })
+    .min(1, { error: 'path must not be empty: pass a glob such as src/**/*.ts, or leave it out' })
+    .optional()
+    .describe('Glob on the repository-relative path (src/**/*.ts); without "/", it matches the file name at any depth'),
+  extensions: z
+    .array(z.string().min(1, { error: 'extensions must not contain empty strings' }), {
+      error: 'extensions must be a list of file extensions such as ["ts", ".py"]',
+    })
+    .optional()
+    .describe('Only files with these extensions, with or without the dot (["ts", ".py"])'),
+  context: z
+    .int({ error: `context must be a whole number from 0 to ${MAX_CONTEXT}` })
+    .min(0, { error: `context must be >= 0 (at most ${MAX_CONTEXT})` })
+    .max(MAX_CONTEXT, { error: `context must be at most ${MAX_CONTEXT}` })
+    .default(0)
+    .describe(`Lines of context before and after each match, at most ${MAX_CONTEXT}`),
+  limit: arg.limit(LIMIT, CAP),
+});
+export type Params = z.input<typeof Params>;
+
+export const Match = z.object({
+  repo: z.string(),
+  path: z.string(),
+  line: z.int(),
+  column: z.int(),
+  end_line: z.int(),
+  end_column: z.int(),
+  /** The line, cut to PREVIEW_CHARS around the match when longer. */
+  preview: z.string(),
+  /** The column the preview starts at, when it does not start the line. */
+  preview_column: z.int().optional(),
+  before: z.array(z.string()).optional(),
+  after: z.array(z.string()).optional(),
+});
+export type Match = z.infer<typeof Match>;
+
+export const Result = z.object({
+  matches: z.array(Match),
+  total: z.int(),
+  /** false when counting stopped at a budget, or after limit once 8 MiB of further text was read: total is then a lower bound. */
+  total_exact: z.boolean(),
+  truncated: z.boolean(),
+  truncated_reason: z.enum(TRUNCATION_REASONS).nullable(),
+  searched: z.array(z.object({ repo: z.string(), commit: z.string() })),
+  /** Files whose text was read and matched. */
+  files_searched: z.int(),
+  /** index: the substring index chose the files; scan: the query had no literal it could use, every file was read. */
+  strategy: z.enum(['index', 'scan']),
+  source: z.literal('search'),
+  limit: z.int(),
+  limit_clamped: z.boolean().optional(),
+  duration_ms: z.int(),
+});
+export type Result = z.infer<typeof Result>;

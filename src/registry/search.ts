@@ -1,0 +1,140 @@
+// Registry reads behind code and file search. Engine-neutral: the one
+// engine-specific part, the substring index, comes from the engine adapter.
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from './engine.js';
+import type { Database } from './schema.js';
+import type { TextQuery } from './text-query.js';
+import { chunks } from './writer.js';
+
+/** A repository with its current published index. */
+export interface SearchedIndex {
+  repo: string;
+  repoId: number;
+  root: string | null;
+  indexId: number;
+  commit: string;
+  /** Unix seconds; null for indexes published before it was recorded. */
+  commitTime: number | null;
+  generatedAt: string;
+}
+
+/** The current index of each repository (of `slugs`, when given), ordered by repository name. */
+export async function currentIndexes(db: Kysely<Database>, slugs?: readonly string[]): Promise<SearchedIndex[]> {
+  let query = db
+    .selectFrom('repos as r')
+    .innerJoin('indexes as i', 'i.id', 'r.current_index_id')
+    .select(['r.slug', 'r.id as repo_id', 'r.root_path', 'i.id as index_id', 'i.commit_sha', 'i.commit_time', 'i.generated_at'])
+    .where('i.state', '=', 'published')
+    .orderBy('r.slug');
+  if (slugs) query = query.where('r.slug', 'in', slugs.length ? [...slugs] : ['']);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    repo: r.slug,
+    repoId: r.repo_id,
+    root: r.root_path,
+    indexId: r.index_id,
+    commit: r.commit_sha,
+    commitTime: r.commit_time === null ? null : Number(r.commit_time),
+    generatedAt: r.generated_at,
+  }));
+}
+
+export interface CandidateFile {
+  indexId: number;
+  path: string;
+  blobSha: string;
+}
+
+/**
+ * The files of `indexIds` whose stored text may satisfy `query`, unordered:
+ * narrowed by the engine's substring index when the query has a literal
+ * it can use, otherwise every file with text. `indexed` says which it was.
+ */
+export async function candidateFiles(
+  engine: Engine,
+  indexIds: readonly number[],
+  query: TextQuery,
+): Promise<{ files: CandidateFile[]; indexed: boolean }> {
+  if (indexIds.length === 0) return { files: [], indexed: true };
+  const narrowed = engine.textIndex?.candidates(query) ?? null;
+  let select = engine.db
+    .selectFrom('index_files as f')
+    .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
+    .select(['f.index_id', 'f.path', 'f.blob_sha'])
+    .where('f.index_id', 'in', [...indexIds])
+    .where('b.skipped', 'is', null);
+  if (narrowed) select = select.where(sql<boolean>`f.blob_sha in (${narrowed})`);
+  const rows = await select.execute();
+  return { files: rows.map((r) => ({ indexId: r.index_id, path: r.path, blobSha: r.blob_sha })), indexed: narrowed !== null };
+}
+
+/** The stored texts of blobs, by hash (blobs without text are absent). */
+export async function blobTexts(engine: Engine, shas: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const chunk of chunks([...new Set(shas)], Math.min(500, engine.capabilities.maxParameters))) {
+    const rows = await engine.db.selectFrom('blobs').select(['sha', 'content']).where('sha', 'in', chunk).execute();
+    for (const r of rows) if (r.content !== null) out.set(r.sha, r.content);
+  }
+  return out;
+}
+
+export interface TrackedFile {
+  path: string;
+  blobSha: string;
+  size: number;
+}
+
+/** Every file an index lists, with its size, by path. */
+export async function trackedFiles(db: Kysely<Database>, indexId: number): Promise<TrackedFile[]> {
+  const rows = await db
+    .selectFrom('index_files as f')
+    .leftJoin('blobs as b', 'b.sha', 'f.blob_sha')
+    .select(['f.path', 'f.blob_sha', 'b.byte_size'])
+    .where('f.index_id', '=', indexId)
+    .orderBy('f.path')
+    .execute();
+  return rows.map((r) => ({ path: r.path, blobSha: r.blob_sha, size: Number(r.byte_size ?? 0) }));
+}
+
+export interface TextCoverage {
+  files: number;
+  withText: number;
+  bytes: number;
+  /** Files whose text is not searchable, by the reason stored with their blob. */
+  skipped: { reason: string; files: number; examples: string[] }[];
+}
+
+/** How much of an index's files have searchable text, and why the rest do not. */
+export async function textCoverage(db: Kysely<Database>, indexId: number, examples = 5): Promise<TextCoverage> {
+  const totals = await db
+    .selectFrom('index_files as f')
+    .leftJoin('blobs as b', 'b.sha', 'f.blob_sha')
+    .select([
+      sql<number>`count(*)`.as('files'),
+      sql<number>`sum(case when b.sha is not null and b.skipped is null then 1 else 0 end)`.as('with_text'),
+      sql<number>`coalesce(sum(b.byte_size), 0)`.as('bytes'),
+    ])
+    .where('f.index_id', '=', indexId)
+    .executeTakeFirstOrThrow();
+  const skipped = await db
+    .selectFrom('index_files as f')
+    .leftJoin('blobs as b', 'b.sha', 'f.blob_sha')
+    .select([sql<string>`coalesce(b.skipped, 'unreadable')`.as('reason'), 'f.path'])
+    .where('f.index_id', '=', indexId)
+    .where((eb) => eb.or([eb('b.sha', 'is', null), eb('b.skipped', 'is not', null)]))
+    .orderBy('f.path')
+    .execute();
+  const byReason = new Map<string, { reason: string; files: number; examples: string[] }>();
+  for (const row of skipped) {
+    const entry = byReason.get(row.reason) ?? { reason: row.reason, files: 0, examples: [] };
+    entry.files++;
+    if (entry.examples.length < examples) entry.examples.push(row.path);
+    byReason.set(row.reason, entry);
+  }
+  return {
+    files: Number(totals.files),
+    withText: Number(totals.with_text ?? 0),
+    bytes: Number(totals.bytes),
+    skipped: [...byReason.values()],
+  };
+}

@@ -1,0 +1,91 @@
+// registryStatus: what fsindex's status reports, for the registry.
+import type { Engine } from '../registry/engine.js';
+import { currentLocks, lastRun } from '../registry/repos.js';
+import { currentIndexes, textCoverage } from '../registry/search.js';
+import type { Result } from '../protocol/registry-status.js';
+import { repoEntries, repositoriesInScope } from './files.js';
+
+export async function registryStatus(engine: Engine, version: string): Promise<Result> {
+  const db = engine.db;
+  const registered = await db.selectFrom('repos').select(['id', 'slug', 'root_path', 'current_index_id']).orderBy('slug').execute();
+  const indexes = new Map((await currentIndexes(db)).map((i) => [i.repo, i]));
+  const indexing = new Set(await currentLocks(db));
+  const { scanState } = await repositoriesInScope(engine, { include_offline: true });
+  const repos: Result['repos'] = [];
+  for (const r of registered) {
+    const index = indexes.get(r.slug);
+    if (!index) {
+      const run = await lastRun(db, r.id);
+      repos.push({
+        repo: r.slug,
+        root: r.root_path,
+        online: false,
+        commit: null,
+        freshness: 'unknown',
+        entries: 0,
+        files: 0,
+        dirs: 0,
+        bytes: 0,
+        state: indexing.has(r.slug) ? 'indexing' : run?.outcome === 'failed' ? 'failed' : 'missing',
+        watcher: 'none',
+        searchable_files: 0,
+      });
+      continue;
+    }
+    const entries = await repoEntries(engine, index);
+    const freshness = entries.online ? await freshnessOf(engine, index.indexId, index.root!) : 'unknown';
+    const coverage = await textCoverage(db, index.indexId, 0);
+    repos.push({
+      repo: r.slug,
+      root: r.root_path,
+      online: entries.online,
+      commit: index.commit,
+      freshness,
+      entries: entries.files + entries.dirs,
+      files: entries.files,
+      dirs: entries.dirs,
+      bytes: entries.bytes,
+      state: indexing.has(r.slug) ? 'indexing' : freshness === 'stale' ? 'stale' : 'ready',
+      watcher: 'none',
+      searchable_files: coverage.withText,
+    });
+  }
+  const sum = (f: (r: Result['repos'][number]) => number) => repos.reduce((n, r) => n + f(r), 0);
+  return {
+    version,
+    pid: process.pid,
+    uptime_s: Math.floor(process.uptime()),
+    registry: {
+      engine: engine.name,
+      location: withoutCredentials(engine.location),
+      bytes: await engine.sizeBytes(),
+      text_index: engine.capabilities.textIndex,
+    },
+    totals: {
+      repos: repos.length,
+      entries: sum((r) => r.entries),
+      files: sum((r) => r.files),
+      dirs: sum((r) => r.dirs),
+      // Symlinks are not tracked entries of an index (only regular files are).
+      symlinks: 0,
+      bytes: sum((r) => r.bytes),
+    },
+    repos,
+    scan_state: scanState,
+  };
+}
+
+/** Fresh or stale against the worktree, by the same evidence getIndexStatus uses. */
+async function freshnessOf(engine: Engine, indexId: number, root: string): Promise<'fresh' | 'stale' | 'unknown'> {
+  const index = await engine.db.selectFrom('indexes').selectAll().where('id', '=', indexId).executeTakeFirstOrThrow();
+  try {
+    // Loaded on demand: git tooling is only needed here.
+    return (await (await import('../freshness/check.js')).checkFreshness(engine.db, index, root)).freshness;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function withoutCredentials(location: string): string {
+  return location.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1');
+}

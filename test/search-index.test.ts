@@ -1,0 +1,88 @@
+// The search index is content-addressed like the blobs: one entry per blob,
+// filled from the blobs a registry already held when it is created, and
+// collected with the blobs when the indexes that listed them are retired.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Migrator, sql } from 'kysely';
+import { migrations } from '../registry/migrations/index.js';
+import { openSqlite } from '../src/registry/dialect/sqlite/engine.js';
+import { openRegistry } from '../src/registry/open.js';
+import { searchOnlyIndexers } from './support/ripgrep.js';
+import { commitAll, fixtureRepo, removeDir, tempDir } from './support/repos.js';
+import { indexOrThrow, registryFile, sextant, testHome } from './support/sextant.js';
+
+async function phraseCount(file: string, phrase: string): Promise<number> {
+  const engine = await openRegistry({ registry: file });
+  try {
+    const r = await sql<{ n: number }>`select count(*) as n from search_trigrams where search_trigrams match ${`"${phrase}"`}`.execute(
+      engine.db,
+    );
+    return Number(r.rows[0]!.n);
+  } finally {
+    await engine.close();
+  }
+}
+
+test('a registry from before search gets its stored texts indexed when it is opened', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'registry.db');
+  try {
+    const old = openSqlite(file);
+    const before = Object.keys(migrations).filter((name) => name < '0004');
+    const migrator = new Migrator({
+      db: old.db,
+      provider: {
+        getMigrations: async () =>
+          Object.fromEntries(before.map((n) => [n, { up: (db: never) => migrations[n]!.up(db, old.capabilities) }])),
+      },
+    });
+    assert.equal((await migrator.migrateToLatest()).error, undefined);
+    await sql`insert into blobs (sha, content, byte_size, skipped) values ('aa', 'const legacyWidget = 1;', 23, null), ('bb', null, 9, 'binary')`.execute(
+      old.db,
+    );
+    await old.close();
+    assert.equal(await phraseCount(file, 'legacywidget'), 1);
+    const engine = await openRegistry({ registry: file });
+    const rows = await engine.db.selectFrom('search_blobs').select('sha').execute();
+    assert.deepEqual(
+      rows.map((r) => r.sha),
+      ['aa'],
+    );
+    await engine.close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('entries of blobs no kept index lists are collected with the blobs', async () => {
+  const { home, env } = testHome();
+  const indexEnv = { ...env, SEXTANT_INDEXERS: searchOnlyIndexers() };
+  const repo = fixtureRepo('ts-shapes');
+  writeFileSync(join(repo, 'src', 'marker.ts'), 'export const marker = "oldMarkerText";\n');
+  commitAll(repo, 'marker');
+  indexOrThrow(repo, indexEnv);
+  assert.equal(await phraseCount(registryFile(home), 'oldMarkerText'), 1);
+  // The current index and the two before it are kept; the fourth index retires the first.
+  for (let i = 1; i <= 3; i++) {
+    writeFileSync(join(repo, 'src', 'marker.ts'), `export const marker = "newMarkerText${i}";\n`);
+    commitAll(repo, `marker ${i}`);
+    indexOrThrow(repo, indexEnv);
+  }
+  assert.equal(await phraseCount(registryFile(home), 'oldMarkerText'), 0);
+  assert.equal(await phraseCount(registryFile(home), 'newMarkerText1'), 1);
+  const engine = await openRegistry({ registry: registryFile(home) });
+  try {
+    const blobs = await sql<{ n: number }>`select count(*) as n from blobs where content is not null`.execute(engine.db);
+    const entries = await sql<{ n: number }>`select count(*) as n from search_blobs`.execute(engine.db);
+    assert.equal(Number(entries.rows[0]!.n), Number(blobs.rows[0]!.n));
+  } finally {
+    await engine.close();
+  }
+  const r = sextant(['search', 'MarkerText', '--repo', 'ts-shapes', '--json'], { env });
+  assert.deepEqual(
+    JSON.parse(r.stdout).matches.map((m: { preview: string }) => m.preview),
+    ['export const marker = "newMarkerText3";'],
+  );
+});
