@@ -6,7 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { UserError } from '../errors.js';
+import { boundedMessage, quote, UserError } from '../errors.js';
 import type { Navigation } from '../navigation/index.js';
 import * as Definition from '../protocol/definition.js';
 import * as DocumentSymbols from '../protocol/document-symbols.js';
@@ -78,7 +78,7 @@ function resultOrError(result: z.ZodObject) {
 /** A failed call's result: `{"error": "..."}`, flagged isError. */
 export function errorResult(error: unknown) {
   const message = error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-  const body = { error: message };
+  const body = { error: boundedMessage(message) };
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
 }
 
@@ -98,15 +98,15 @@ function reshape(message: JSONRPCMessage): JSONRPCMessage {
   const result = message.result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] };
   if (result.isError !== true || result.structuredContent !== undefined) return message;
   const text = result.content?.find((c) => c.type === 'text')?.text ?? 'unknown error';
-  const body = { error: oneLine(text) };
+  const body = { error: boundedMessage(oneLine(text)) };
   return { ...message, result: { ...result, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] } };
 }
 
 /** "Input validation error: Invalid arguments for tool X: a at f\nb" -> "X: f: a; b". */
 function oneLine(text: string): string {
   const plain = text.replace(/^MCP error -?\d+: /, '');
-  const tool = /^Tool (\S+) not found$/.exec(plain);
-  if (tool) return `unknown tool "${tool[1]}": call tools/list for the tools this server has`;
+  const tool = /^Tool ([\s\S]+) not found$/.exec(plain);
+  if (tool) return `unknown tool ${quote(tool[1]!)}: call tools/list for the tools this server has`;
   const m = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(plain);
   if (!m) return plain.split('\n').join('; ');
   const issues = m[2]!.split('\n').map((line) => {
