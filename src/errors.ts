@@ -2,6 +2,11 @@
 // says what was wrong and how to fix it; it is shown as is, never with a stack.
 export class UserError extends Error {
   override name = 'UserError';
+
+  /** The command line's exit status for it. */
+  get exitCode(): number {
+    return 1;
+  }
 }
 
 /** Longest piece of a caller's argument a message quotes. */

@@ -1,7 +1,7 @@
 // sextant's command line: find the command, parse its options, run it, and
 // turn failures into one line on stderr with a non-zero exit.
 import { boundedMessage, quote, UserError } from '../errors.js';
-import { helpText, parseCommand, UsageError, type CommandSpec, type Parsed } from './parse.js';
+import { helpText, parseCommand, type CommandSpec, type Parsed } from './parse.js';
 import { VERSION } from './version.js';
 
 interface CommandModule {
@@ -66,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UserError) {
       process.stderr.write(`sextant ${name}: ${boundedMessage(error.message)}\n`);
-      return error instanceof UsageError ? 2 : 1;
+      return error.exitCode;
     }
     const detail = error instanceof Error ? error.message : String(error);
     process.stderr.write(

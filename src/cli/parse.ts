@@ -40,6 +40,10 @@ function clipQuoted(message: string): string {
 
 export class UsageError extends UserError {
   override name = 'UsageError';
+
+  override get exitCode(): number {
+    return 2;
+  }
 }
 
 export interface Parsed {
