@@ -3,12 +3,15 @@
 // and the same server keeps answering correctly afterwards. On the CLI: one
 // line on stderr, nothing on stdout, a non-zero exit.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from '../src/protocol/limits.js';
+import { SEXTANT_BIN } from './support/paths.js';
 import { at, where } from './support/positions.js';
 import { fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
@@ -286,6 +289,106 @@ describe('over MCP', () => {
     assert.equal(r.isError, false);
     assert.equal(r.result.found, false);
     assert.match(r.result.message, /case-sensitive/);
+  });
+});
+
+describe('malformed JSON-RPC frames to `sextant mcp`', () => {
+  /** `sextant mcp` spoken to line by line, as a careless client would. */
+  function rawServer() {
+    const child = spawn(process.execPath, [SEXTANT_BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const replies: any[] = [];
+    let waiting: (() => void) | undefined;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      replies.push(JSON.parse(line));
+      waiting?.();
+    });
+    return {
+      replies,
+      send: (line: string) => child.stdin.write(line + '\n'),
+      /** Waits (at most 3 s) until `count` replies have come. */
+      async until(count: number): Promise<void> {
+        const deadline = Date.now() + 3000;
+        while (replies.length < count) {
+          assert.ok(
+            Date.now() < deadline,
+            `only ${replies.length} of ${count} replies within 3 s: ${JSON.stringify(replies).slice(0, 500)}`,
+          );
+          await new Promise<void>((resolve) => {
+            waiting = resolve;
+            setTimeout(resolve, 100);
+          });
+        }
+      },
+      stop: () => child.kill(),
+      exitCode: () => child.exitCode,
+    };
+  }
+
+  test('each bad frame gets a one-line JSON-RPC error, and the server keeps answering', async () => {
+    const server = rawServer();
+    try {
+      server.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+        }),
+      );
+      await server.until(1);
+      server.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      const frames: [string, number | null, number, RegExp][] = [
+        [
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'oops' }),
+          1,
+          -32602,
+          /params of "tools\/call" must be an object/,
+        ],
+        [
+          JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'getIndexStatus', arguments: 'oops' } }),
+          2,
+          -32602,
+          /arguments must be an object/,
+        ],
+        [
+          JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getIndexStatus', arguments: [repo] } }),
+          3,
+          -32602,
+          /arguments must be an object/,
+        ],
+        ['this is not json', null, -32700, /parse error/],
+        [
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 4,
+            method: 'tools/call',
+            params: { name: 'getIndexStatus', arguments: { repo: 'x'.repeat(20 * 1024 * 1024) } },
+          }),
+          null,
+          -32600,
+          /dropped: messages are at most \d+ bytes/,
+        ],
+        [JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'no/such/method' }), 5, -32601, /not found/i],
+        [JSON.stringify({ jsonrpc: '1.0', id: 6, method: 'tools/list' }), 6, -32600, /not a JSON-RPC 2\.0 message/],
+      ];
+      for (const [i, [frame, id, code, message]] of frames.entries()) {
+        server.send(frame);
+        await server.until(2 + i);
+        const reply = server.replies[1 + i];
+        assert.equal(reply.id, id, JSON.stringify(reply));
+        assert.equal(reply.error?.code, code, JSON.stringify(reply));
+        assert.match(reply.error.message, message);
+        assert.doesNotMatch(reply.error.message, /\n/);
+        assert.ok(reply.error.message.length <= 400, reply.error.message.slice(0, 400));
+      }
+      server.send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'getIndexStatus', arguments: { repo } } }));
+      await server.until(2 + frames.length);
+      assert.equal(server.replies.at(-1).id, 9);
+      assert.equal(server.replies.at(-1).result.structuredContent.status, 'indexed');
+      assert.equal(server.exitCode(), null, 'the server is still running');
+    } finally {
+      server.stop();
+    }
   });
 });
 

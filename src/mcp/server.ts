@@ -2,12 +2,12 @@
 // Tools are thin adapters: the protocol module of each request gives its name,
 // description and zod schemas; the query layer answers.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { boundedMessage, quote, UserError } from '../errors.js';
 import type { Navigation } from '../navigation/index.js';
+import { LineTransport } from './stdio.js';
 import * as Definition from '../protocol/definition.js';
 import * as DocumentSymbols from '../protocol/document-symbols.js';
 import * as IndexStatus from '../protocol/index-status.js';
@@ -94,6 +94,8 @@ export function shapeToolErrors(transport: Transport): Transport {
 }
 
 function reshape(message: JSONRPCMessage): JSONRPCMessage {
+  // Protocol errors too are one bounded line (the SDK's can be a multi-line dump of its schema's issues).
+  if ('error' in message) return { ...message, error: { ...message.error, message: boundedMessage(message.error.message) } };
   if (!('result' in message)) return message;
   const result = message.result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] };
   if (result.isError !== true || result.structuredContent !== undefined) return message;
@@ -119,5 +121,5 @@ function oneLine(text: string): string {
 
 export async function serveStdio(nav: Navigation, version: string): Promise<void> {
   const server = createMcpServer(nav, version);
-  await server.connect(shapeToolErrors(new StdioServerTransport()));
+  await server.connect(shapeToolErrors(new LineTransport()));
 }
