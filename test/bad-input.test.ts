@@ -224,6 +224,12 @@ describe('over MCP', () => {
         tooLong('path', MAX_PATH_LENGTH),
       ],
       [
+        'a file in another folder',
+        'documentSymbols',
+        () => ({ repo, path: 'lib/main.ts' }),
+        /"lib\/main\.ts" is not a file of ts-shapes@\w+ \(did you mean "src\/main\.ts"\?\)/,
+      ],
+      [
         'a long path that is no file',
         'documentSymbols',
         () => ({ repo, path: longPath }),

@@ -63,7 +63,6 @@ export function parseCommand(spec: CommandSpec, argv: string[]): Parsed {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(`${clipQuoted(message)} (usage: ${spec.usage}; see \`sextant ${spec.name} --help\`)`);
   }
-
   if (parsed.positionals.length > spec.maxPositionals) {
     throw new UsageError(`unexpected argument ${quote(parsed.positionals[spec.maxPositionals]!)} (usage: ${spec.usage})`);
   }
