@@ -2,4 +2,31 @@
 // says what was wrong and how to fix it; it is shown as is, never with a stack.
 export class UserError extends Error {
   override name = 'UserError';
+
+  /** The command line's exit status for it. */
+  get exitCode(): number {
+    return 1;
+  }
+}
+
+/** Longest piece of a caller's argument a message quotes. */
+export const QUOTE_MAX = 100;
+/** Longest error message any answer carries (a last bound on text echoed from elsewhere). */
+export const MESSAGE_MAX = 2000;
+
+/**
+ * A caller's argument quoted for a message: JSON-escaped (so newlines and
+ * control characters cannot break the one-line rule) and cut to QUOTE_MAX
+ * characters with its full length said, so no message echoes unbounded input.
+ * Every message that repeats what the caller passed goes through here.
+ */
+export function quote(value: string): string {
+  if (value.length <= QUOTE_MAX) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, QUOTE_MAX)).slice(0, -1)}…" (${value.length} characters)`;
+}
+
+/** An error message on one line and within MESSAGE_MAX characters. */
+export function boundedMessage(message: string): string {
+  const line = message.replace(/\s*[\r\n]+\s*/g, '; ');
+  return line.length <= MESSAGE_MAX ? line : `${line.slice(0, MESSAGE_MAX)}… (message cut at ${MESSAGE_MAX} characters)`;
 }

@@ -12,13 +12,12 @@
 // time rather than assuming it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { npmPackage } from './support/corpus.js';
+import { registry, runningIndexers, scalar, workDirsOf } from './support/index-runs.js';
 import { SEXTANT_BIN } from './support/paths.js';
 import { at, find, where } from './support/positions.js';
 import { commitAll, fixtureRepo, removeDir, tempDir } from './support/repos.js';
@@ -35,40 +34,6 @@ let pristine: string;
 let env: NodeJS.ProcessEnv;
 let home: string;
 let killed: { documentsBefore: number; documentsAtKill: number; runId: number; pid: number; signal: string | null; orphans: number[] };
-
-function registry(dir: string): Database.Database {
-  const db = new Database(registryFile(dir), { readonly: true, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
-  return db;
-}
-
-function scalar<T>(db: Database.Database, query: string, ...params: unknown[]): T {
-  return Object.values(db.prepare(query).get(...params) as Record<string, T>)[0]!;
-}
-
-/**
- * SIGKILL cannot be forwarded: the indexer sextant started (in its own
- * process group) outlives it, until the next run stops it. The indexers
- * still working on `root`, by pid.
- */
-function runningIndexers(root: string): number[] {
-  const pids: number[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    if (argv.some((a) => a.includes('scip-typescript')) && argv.includes(root)) pids.push(Number(pid));
-  }
-  return pids;
-}
-
-/** Work directories a sextant process left in the temporary directory. */
-function workDirsOf(pid: number): string[] {
-  return readdirSync(tmpdir()).filter((d) => d.startsWith(`sextant-${pid}-`));
-}
 
 /** Starts `sextant index`, waits until it has stored documents (plus `delayMs`), and kills it with SIGKILL. */
 async function killDuringIngest(delayMs: number): Promise<typeof killed> {

@@ -3,10 +3,15 @@
 // and the same server keeps answering correctly afterwards. On the CLI: one
 // line on stderr, nothing on stdout, a non-zero exit.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from '../src/protocol/limits.js';
+import { SEXTANT_BIN } from './support/paths.js';
 import { at, where } from './support/positions.js';
 import { fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
@@ -15,11 +20,42 @@ const { home, env } = testHome();
 const repo = 'ts-shapes';
 let root: string;
 let session: McpSession;
+/** The registry's content right after indexing, to compare with at the end. */
+let registryBefore: string;
 const scratch = tempDir('sextant-bad-input-');
+
+/**
+ * A digest of everything the registry holds: its schema and every row of
+ * every table, read through SQLite (so it does not depend on whether a WAL
+ * has been checkpointed into the main file yet).
+ */
+function registryFingerprint(): string {
+  const db = new Database(registryFile(home), { readonly: true, fileMustExist: true });
+  try {
+    const hash = createHash('sha256');
+    const tables = db.prepare("select name, sql from sqlite_master where type = 'table' order by name").all() as {
+      name: string;
+      sql: string;
+    }[];
+    for (const { name, sql } of tables) {
+      hash.update(`${name}\n${sql}\n`);
+      const rows = (db.prepare(`select * from "${name}"`).raw().all() as unknown[][]).map((row) =>
+        JSON.stringify(row, (_k, v) =>
+          v?.type === 'Buffer' ? Buffer.from(v.data).toString('base64') : typeof v === 'bigint' ? String(v) : v,
+        ),
+      );
+      for (const row of rows.sort()) hash.update(row + '\n');
+    }
+    return hash.digest('hex');
+  } finally {
+    db.close();
+  }
+}
 
 before(async () => {
   root = fixtureRepo('ts-shapes');
   indexOrThrow(root, env);
+  registryBefore = registryFingerprint();
   session = await mcpSession(env);
 });
 
@@ -140,11 +176,225 @@ describe('over MCP', () => {
     });
   }
 
+  describe('overlong and malformed arguments: a short one-line error naming the limit, quickly', () => {
+    const huge = 'x'.repeat(1_000_000);
+    const hugePath = 'src/' + 'a/'.repeat(500_000) + 'main.ts';
+    // Just under the limit: it reaches the lookup, whose "did you mean" must not build a pattern from it.
+    const longPath = 'src/' + 'ab/'.repeat(Math.floor((MAX_PATH_LENGTH - 20) / 3)) + 'main.ts';
+    const position = { path: 'src/main.ts', line: 4, column: 17 };
+    const tooLong = (field: string, max: number) => new RegExp(`: ${field} is too long \\(\\d+ characters\\): at most ${max} characters`);
+    const cases: [string, string, () => Record<string, unknown>, RegExp][] = [
+      ['a huge repo (status)', 'getIndexStatus', () => ({ repo: huge }), tooLong('repo', MAX_REPO_LENGTH)],
+      ['a huge repo_path', 'getIndexStatus', () => ({ repo, repo_path: huge }), tooLong('repo_path', MAX_PATH_LENGTH)],
+      [
+        'a repo one past the limit',
+        'goToDefinition',
+        () => ({ repo: 'r'.repeat(MAX_REPO_LENGTH + 1), symbol: 'make' }),
+        tooLong('repo', MAX_REPO_LENGTH),
+      ],
+      ['a huge repo (definition)', 'goToDefinition', () => ({ repo: huge, symbol: 'make' }), tooLong('repo', MAX_REPO_LENGTH)],
+      ['a huge path (definition)', 'goToDefinition', () => ({ repo, ...position, path: hugePath }), tooLong('path', MAX_PATH_LENGTH)],
+      ['a huge symbol (definition)', 'goToDefinition', () => ({ repo, symbol: huge }), tooLong('symbol', MAX_SYMBOL_LENGTH)],
+      [
+        'a symbol one past the limit',
+        'findReferences',
+        () => ({ repo, symbol: 's'.repeat(MAX_SYMBOL_LENGTH + 1) }),
+        tooLong('symbol', MAX_SYMBOL_LENGTH),
+      ],
+      ['a huge path (references)', 'findReferences', () => ({ repo, ...position, path: hugePath }), tooLong('path', MAX_PATH_LENGTH)],
+      ['a huge path (document symbols)', 'documentSymbols', () => ({ repo, path: hugePath }), tooLong('path', MAX_PATH_LENGTH)],
+      ['a huge repo (document symbols)', 'documentSymbols', () => ({ repo: huge, path: 'src/main.ts' }), tooLong('repo', MAX_REPO_LENGTH)],
+      ['a huge query', 'workspaceSymbols', () => ({ repo, query: huge }), tooLong('query', MAX_QUERY_LENGTH)],
+      [
+        'a query of spaces past the limit',
+        'workspaceSymbols',
+        () => ({ repo, query: ' '.repeat(MAX_QUERY_LENGTH + 1) }),
+        tooLong('query', MAX_QUERY_LENGTH),
+      ],
+      [
+        'a huge path (calls)',
+        'callHierarchy',
+        () => ({ repo, ...position, path: hugePath, direction: 'incoming' }),
+        tooLong('path', MAX_PATH_LENGTH),
+      ],
+      [
+        'a huge path (types)',
+        'typeHierarchy',
+        () => ({ repo, ...position, path: hugePath, direction: 'supertypes' }),
+        tooLong('path', MAX_PATH_LENGTH),
+      ],
+      [
+        'a file in another folder',
+        'documentSymbols',
+        () => ({ repo, path: 'lib/main.ts' }),
+        /"lib\/main\.ts" is not a file of ts-shapes@\w+ \(did you mean "src\/main\.ts"\?\)/,
+      ],
+      [
+        'a long path that is no file',
+        'documentSymbols',
+        () => ({ repo, path: longPath }),
+        /"src\/ab\/ab.{80,}…" \(\d+ characters\) is not a file of ts-shapes@/,
+      ],
+      [
+        'a long unknown repository',
+        'findReferences',
+        () => ({ repo: 'n'.repeat(MAX_REPO_LENGTH), symbol: 'make' }),
+        /unknown repository "n{100}…" \(128 characters\)/,
+      ],
+      [
+        'a long unknown symbol',
+        'typeHierarchy',
+        () => ({ repo, symbol: 'q'.repeat(MAX_SYMBOL_LENGTH), direction: 'subtypes' }),
+        /unknown argument "symbol"/,
+      ],
+      [
+        'a huge unknown argument name',
+        'goToDefinition',
+        () => ({ repo, symbol: 'make', [huge]: 1 }),
+        /unknown argument "x{100}…" \(1000000 characters\): the arguments are repo, path/,
+      ],
+      [
+        'many unknown arguments',
+        'documentSymbols',
+        () => ({ repo, path: 'src/main.ts', ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`extra${i}`, i])) }),
+        /unknown arguments "extra0", "extra1", "extra2", "extra3", "extra4" and 995 more: the arguments are repo, path$/,
+      ],
+      ['a huge tool name', huge, () => ({ repo }), /unknown tool "x{100}…" \(1000000 characters\): call tools\/list/],
+      ['a huge string where a number goes', 'goToDefinition', () => ({ repo, ...position, line: huge }), /line must be a whole number/],
+      ['a negative line', 'goToDefinition', () => ({ repo, ...position, line: -4 }), /line must be >= 1/],
+      ['a huge line', 'findReferences', () => ({ repo, ...position, line: 1e300 }), /line must be a whole number/],
+      ['a line past the safe integers', 'findReferences', () => ({ repo, ...position, line: 2 ** 53 + 2 }), /line must be a whole number/],
+      ['NaN (sent as null) for a column', 'goToDefinition', () => ({ repo, ...position, column: NaN }), /column must be a whole number/],
+      ['a negative limit', 'workspaceSymbols', () => ({ repo, query: 'area', limit: -1 }), /limit must be >= 1/],
+      ['a huge limit that is no integer', 'findReferences', () => ({ repo, symbol: 'make', limit: 1e300 }), /limit must be a whole number/],
+      [
+        'a depth given as text',
+        'callHierarchy',
+        () => ({ repo, ...position, direction: 'incoming', depth: 'deep' }),
+        /depth must be a whole number/,
+      ],
+      ['a path given as an array', 'documentSymbols', () => ({ repo, path: ['src/main.ts'] }), /path must be a string/],
+      ['a symbol given as an object', 'goToDefinition', () => ({ repo, symbol: { name: 'make' } }), /symbol must be a string/],
+      ['a path with a newline', 'documentSymbols', () => ({ repo, path: 'src/\nmain.ts' }), /"src\/\\nmain\.ts" is not a file/],
+    ];
+    for (const [what, tool, args, expected] of cases) {
+      test(`${what}: {"error"} of one short line, well within 3 s`, async () => {
+        const started = Date.now();
+        const error = await toolError(session, tool, args());
+        // A bound on a hang, not a speed measurement: such input must be refused, not worked on.
+        assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
+        assert.ok(error.length <= 400, `a ${error.length}-character error: ${error.slice(0, 300)}`);
+        assert.match(error, expected);
+        await stillServes();
+      });
+    }
+  });
+
   test('an unknown exact name is an answer, not an error: found false, with what to try', async () => {
     const r = await session.call('goToDefinition', { repo, symbol: 'Make' });
     assert.equal(r.isError, false);
     assert.equal(r.result.found, false);
     assert.match(r.result.message, /case-sensitive/);
+  });
+});
+
+describe('malformed JSON-RPC frames to `sextant mcp`', () => {
+  /** `sextant mcp` spoken to line by line, as a careless client would. */
+  function rawServer() {
+    const child = spawn(process.execPath, [SEXTANT_BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const replies: any[] = [];
+    let waiting: (() => void) | undefined;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      replies.push(JSON.parse(line));
+      waiting?.();
+    });
+    return {
+      replies,
+      send: (line: string) => child.stdin.write(line + '\n'),
+      /** Waits (at most 3 s) until `count` replies have come. */
+      async until(count: number): Promise<void> {
+        const deadline = Date.now() + 3000;
+        while (replies.length < count) {
+          assert.ok(
+            Date.now() < deadline,
+            `only ${replies.length} of ${count} replies within 3 s: ${JSON.stringify(replies).slice(0, 500)}`,
+          );
+          await new Promise<void>((resolve) => {
+            waiting = resolve;
+            setTimeout(resolve, 100);
+          });
+        }
+      },
+      stop: () => child.kill(),
+      exitCode: () => child.exitCode,
+    };
+  }
+
+  test('each bad frame gets a one-line JSON-RPC error, and the server keeps answering', async () => {
+    const server = rawServer();
+    try {
+      server.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+        }),
+      );
+      await server.until(1);
+      server.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      const frames: [string, number | null, number, RegExp][] = [
+        [
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'oops' }),
+          1,
+          -32602,
+          /params of "tools\/call" must be an object/,
+        ],
+        [
+          JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'getIndexStatus', arguments: 'oops' } }),
+          2,
+          -32602,
+          /arguments must be an object/,
+        ],
+        [
+          JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getIndexStatus', arguments: [repo] } }),
+          3,
+          -32602,
+          /arguments must be an object/,
+        ],
+        ['this is not json', null, -32700, /parse error/],
+        [
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 4,
+            method: 'tools/call',
+            params: { name: 'getIndexStatus', arguments: { repo: 'x'.repeat(20 * 1024 * 1024) } },
+          }),
+          null,
+          -32600,
+          /dropped: messages are at most \d+ bytes/,
+        ],
+        [JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'no/such/method' }), 5, -32601, /not found/i],
+        [JSON.stringify({ jsonrpc: '1.0', id: 6, method: 'tools/list' }), 6, -32600, /not a JSON-RPC 2\.0 message/],
+      ];
+      for (const [i, [frame, id, code, message]] of frames.entries()) {
+        server.send(frame);
+        await server.until(2 + i);
+        const reply = server.replies[1 + i];
+        assert.equal(reply.id, id, JSON.stringify(reply));
+        assert.equal(reply.error?.code, code, JSON.stringify(reply));
+        assert.match(reply.error.message, message);
+        assert.doesNotMatch(reply.error.message, /\n/);
+        assert.ok(reply.error.message.length <= 400, reply.error.message.slice(0, 400));
+      }
+      server.send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'getIndexStatus', arguments: { repo } } }));
+      await server.until(2 + frames.length);
+      assert.equal(server.replies.at(-1).id, 9);
+      assert.equal(server.replies.at(-1).result.structuredContent.status, 'indexed');
+      assert.equal(server.exitCode(), null, 'the server is still running');
+    } finally {
+      server.stop();
+    }
   });
 });
 
@@ -241,8 +491,29 @@ describe('on the command line', () => {
     }
   });
 
+  test('overlong arguments on the command line: one short line naming the limit, exit 2', () => {
+    const huge = 'x'.repeat(100_000);
+    const short = (args: string[], expected: RegExp) => {
+      fails(args, 2, expected);
+      const r = sextant(args, { env, cwd: scratch });
+      assert.ok(r.stderr.length <= 400, `a ${r.stderr.length}-character error`);
+    };
+    short(['def', huge, '--repo', repo], /argument 1 is too long \(100000 characters\): at most \d+/);
+    short(['def', 's'.repeat(MAX_SYMBOL_LENGTH + 1), '--repo', repo], /symbol is too long \(1001 characters\): at most 1000/);
+    short(['refs', 'src/main.ts:4:17', '--repo', 'r'.repeat(MAX_REPO_LENGTH + 1)], /repo is too long \(129 characters\): at most 128/);
+    short(['symbols', 'q'.repeat(MAX_QUERY_LENGTH + 1), '--repo', repo], /query is too long/);
+    short(['status', 'r'.repeat(MAX_REPO_LENGTH + 1)], /repo is too long/);
+    short(['status', repo, '--path', 'p'.repeat(MAX_PATH_LENGTH + 1)], /repo_path is too long/);
+    short(['index', root, '--repo', huge], /argument 3 is too long/);
+    short(['def', 'make', `--${huge}`], /argument 2 is too long/);
+    short([`bogus${'y'.repeat(1000)}`], /unknown command "bogusy{95}…" \(1005 characters\)/);
+    short(['def', 'src/main.ts:0:1', '--repo', repo], /line must be >= 1/);
+    short(['def', `${'z'.repeat(1000)}:4`, '--repo', repo], /^sextant def: "z{100}…" \(1002 characters\) has a line but no column/);
+  });
+
   test('the real registry was not touched by any of this', () => {
     assert.ok(existsSync(registryFile(home)));
+    assert.equal(registryFingerprint(), registryBefore, 'every table of the registry holds the same rows as right after indexing');
     const s = sextant(['status', repo, '--json'], { env });
     assert.equal(s.code, 0, s.stderr);
     assert.equal(JSON.parse(s.stdout).status, 'indexed');

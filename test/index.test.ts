@@ -265,7 +265,7 @@ describe("sextant's own source", () => {
 
   test('goToDefinition of UserError from an import lands on its class in src/errors.ts', async () => {
     const decl = find(root(), 'src/errors.ts', /^export class (UserError)\b/);
-    const use = find(root(), 'src/cli/main.ts', /^import \{ (UserError) \}/);
+    const use = find(root(), 'src/cli/main.ts', /^import \{ (?:\w+, )*(UserError)\b/);
     assert.deepEqual(await definitionsAt(repo, use), [decl]);
   });
 

@@ -1,7 +1,7 @@
 // sextant's command line: find the command, parse its options, run it, and
 // turn failures into one line on stderr with a non-zero exit.
-import { UserError } from '../errors.js';
-import { helpText, parseCommand, UsageError, type CommandSpec, type Parsed } from './parse.js';
+import { boundedMessage, quote, UserError } from '../errors.js';
+import { helpText, parseCommand, type CommandSpec, type Parsed } from './parse.js';
 import { VERSION } from './version.js';
 
 interface CommandModule {
@@ -54,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`sextant: unknown command "${name}": run \`sextant --help\` for the commands\n`);
+    process.stderr.write(`sextant: unknown command ${quote(name)}: run \`sextant --help\` for the commands\n`);
     return 2;
   }
   const command = await load();
@@ -67,11 +67,12 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(parsed);
   } catch (error) {
     if (error instanceof UserError) {
-      process.stderr.write(`sextant ${name}: ${error.message}\n`);
-      return error instanceof UsageError ? 2 : 1;
+      process.stderr.write(`sextant ${name}: ${boundedMessage(error.message)}\n`);
+      return error.exitCode;
     }
+    const detail = error instanceof Error ? error.message : String(error);
     process.stderr.write(
-      `sextant ${name}: internal error: ${error instanceof Error ? (process.env.SEXTANT_DEBUG ? error.stack : error.message) : String(error)}\n`,
+      `sextant ${name}: internal error: ${process.env.SEXTANT_DEBUG && error instanceof Error ? error.stack : boundedMessage(detail)}\n`,
     );
     return 70;
   }

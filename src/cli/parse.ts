@@ -1,7 +1,8 @@
 // Command-line parsing, kept apart from what commands do. Options are declared
 // per command; anything undeclared is rejected with the command's usage.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UserError } from '../errors.js';
+import { MAX_PATH_LENGTH } from '../protocol/limits.js';
+import { QUOTE_MAX, quote, UserError } from '../errors.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -29,8 +30,20 @@ export const COMMON_HELP = [
   '  -h, --help        show this help',
 ];
 
+/** The longest command-line argument: a path, with room for a :LINE:COL after it. */
+export const MAX_ARGUMENT_LENGTH = MAX_PATH_LENGTH + 32;
+
+/** node's parseArgs quotes the offending option in '...': cut it like any echoed argument. */
+function clipQuoted(message: string): string {
+  return message.replace(/'([^']*)'/g, (whole, inner: string) => (inner.length > QUOTE_MAX ? quote(inner) : whole));
+}
+
 export class UsageError extends UserError {
   override name = 'UsageError';
+
+  override get exitCode(): number {
+    return 2;
+  }
 }
 
 export interface Parsed {
@@ -39,15 +52,19 @@ export interface Parsed {
 }
 
 export function parseCommand(spec: CommandSpec, argv: string[]): Parsed {
+  const long = argv.findIndex((a) => a.length > MAX_ARGUMENT_LENGTH);
+  if (long >= 0) {
+    throw new UsageError(`argument ${long + 1} is too long (${argv[long]!.length} characters): at most ${MAX_ARGUMENT_LENGTH}`);
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...spec.options }, allowPositionals: true, strict: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new UsageError(`${message} (usage: ${spec.usage}; see \`sextant ${spec.name} --help\`)`);
+    throw new UsageError(`${clipQuoted(message)} (usage: ${spec.usage}; see \`sextant ${spec.name} --help\`)`);
   }
   if (parsed.positionals.length > spec.maxPositionals) {
-    throw new UsageError(`unexpected argument "${parsed.positionals[spec.maxPositionals]}" (usage: ${spec.usage})`);
+    throw new UsageError(`unexpected argument ${quote(parsed.positionals[spec.maxPositionals]!)} (usage: ${spec.usage})`);
   }
   return { values: parsed.values as Parsed['values'], positionals: parsed.positionals };
 }
@@ -70,7 +87,7 @@ export function wholeNumberOption(value: string | boolean | undefined, name: str
   if (value === undefined) return undefined;
   const n = Number(value);
   if (typeof value !== 'string' || !Number.isInteger(n) || n < min) {
-    throw new UsageError(`--${name} must be a whole number >= ${min}, got "${String(value)}"`);
+    throw new UsageError(`--${name} must be a whole number >= ${min}, got ${quote(String(value))}`);
   }
   return n;
 }
@@ -80,7 +97,7 @@ export function secondsOption(value: string | boolean | undefined, name: string)
   if (value === undefined) return undefined;
   const n = Number(value);
   if (typeof value !== 'string' || !Number.isFinite(n) || n <= 0) {
-    throw new UsageError(`--${name} must be a number of seconds > 0, got "${String(value)}"`);
+    throw new UsageError(`--${name} must be a number of seconds > 0, got ${quote(String(value))}`);
   }
   return n;
 }
@@ -97,6 +114,6 @@ export function parseTarget(text: string): { path: string; line: number; column:
   const m = /^(.+):(\d+):(\d+)$/.exec(text);
   if (m) return { path: m[1]!, line: Number(m[2]), column: Number(m[3]) };
   if (/^(.+):\d+$/.test(text))
-    throw new UsageError(`"${text}" has a line but no column: write PATH:LINE:COL (1-based), e.g. src/a.ts:12:5`);
+    throw new UsageError(`${quote(text)} has a line but no column: write PATH:LINE:COL (1-based), e.g. src/a.ts:12:5`);
   return { symbol: text };
 }

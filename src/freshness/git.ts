@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { UserError } from '../errors.js';
+import { quote, UserError } from '../errors.js';
 
 export function gitAt(dir: string): SimpleGit {
   return simpleGit({ baseDir: dir, binary: 'git', maxConcurrentProcesses: 4, trimmed: false });
@@ -15,13 +15,13 @@ export async function gitRoot(path: string): Promise<string> {
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    throw new UserError(`${dir} does not exist: pass the path of a git repository`);
+    throw new UserError(`${quote(dir)} does not exist: pass the path of a git repository`);
   }
-  if (!isDir) throw new UserError(`${dir} is not a directory: pass the path of a git repository`);
+  if (!isDir) throw new UserError(`${quote(dir)} is not a directory: pass the path of a git repository`);
   try {
     return (await gitAt(dir).revparse(['--show-toplevel'])).trim();
   } catch {
-    throw new UserError(`${dir} is not inside a git repository: run \`git init\` and commit, or pass a repository's path`);
+    throw new UserError(`${quote(dir)} is not inside a git repository: run \`git init\` and commit, or pass a repository's path`);
   }
 }
 

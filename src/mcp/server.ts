@@ -2,12 +2,12 @@
 // Tools are thin adapters: the protocol module of each request gives its name,
 // description and zod schemas; the query layer answers.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { UserError } from '../errors.js';
+import { boundedMessage, quote, UserError } from '../errors.js';
 import type { Navigation } from '../navigation/index.js';
+import { LineTransport } from './stdio.js';
 import * as Definition from '../protocol/definition.js';
 import * as DocumentSymbols from '../protocol/document-symbols.js';
 import * as IndexStatus from '../protocol/index-status.js';
@@ -88,7 +88,7 @@ function resultOrError(result: z.ZodObject) {
 /** A failed call's result: `{"error": "..."}`, flagged isError. */
 export function errorResult(error: unknown) {
   const message = error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-  const body = { error: message };
+  const body = { error: boundedMessage(message) };
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
 }
 
@@ -104,19 +104,21 @@ export function shapeToolErrors(transport: Transport): Transport {
 }
 
 function reshape(message: JSONRPCMessage): JSONRPCMessage {
+  // Protocol errors too are one bounded line (the SDK's can be a multi-line dump of its schema's issues).
+  if ('error' in message) return { ...message, error: { ...message.error, message: boundedMessage(message.error.message) } };
   if (!('result' in message)) return message;
   const result = message.result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] };
   if (result.isError !== true || result.structuredContent !== undefined) return message;
   const text = result.content?.find((c) => c.type === 'text')?.text ?? 'unknown error';
-  const body = { error: oneLine(text) };
+  const body = { error: boundedMessage(oneLine(text)) };
   return { ...message, result: { ...result, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] } };
 }
 
 /** "Input validation error: Invalid arguments for tool X: a at f\nb" -> "X: f: a; b". */
 function oneLine(text: string): string {
   const plain = text.replace(/^MCP error -?\d+: /, '');
-  const tool = /^Tool (\S+) not found$/.exec(plain);
-  if (tool) return `unknown tool "${tool[1]}": call tools/list for the tools this server has`;
+  const tool = /^Tool ([\s\S]+) not found$/.exec(plain);
+  if (tool) return `unknown tool ${quote(tool[1]!)}: call tools/list for the tools this server has`;
   const m = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(plain);
   if (!m) return plain.split('\n').join('; ');
   const issues = m[2]!.split('\n').map((line) => {
@@ -129,5 +131,5 @@ function oneLine(text: string): string {
 
 export async function serveStdio(nav: Navigation, version: string): Promise<void> {
   const server = createMcpServer(nav, version);
-  await server.connect(shapeToolErrors(new StdioServerTransport()));
+  await server.connect(shapeToolErrors(new LineTransport()));
 }

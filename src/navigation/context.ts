@@ -1,7 +1,7 @@
 // Resolving what a request names — repository, published index, file,
 // position — with errors that say how to fix the request.
 import { posix } from 'node:path';
-import { UserError } from '../errors.js';
+import { quote, UserError } from '../errors.js';
 import type { IndexFileRow, Lookups, StoredDocument } from '../registry/lookups.js';
 import type { IndexRow, Repo } from '../registry/schema.js';
 import type { LanguageTier } from '../protocol/index-status.js';
@@ -25,7 +25,7 @@ export async function openRepo(lookups: Lookups, slug: string): Promise<RepoCont
   if (!repo) {
     const known = await lookups.repoSlugs();
     const list = known.length ? `known repositories: ${known.slice(0, 20).join(', ')}` : 'the registry holds no repositories yet';
-    throw new UserError(`unknown repository "${slug}" (${list}): index it with \`sextant index PATH\` or pass a known name`);
+    throw new UserError(`unknown repository ${quote(slug)} (${list}): index it with \`sextant index PATH\` or pass a known name`);
   }
   const index = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
   if (!index) {
@@ -65,14 +65,14 @@ export function requirePrecise(ctx: RepoContext): void {
 /** A request's path as a clean repository-relative path. */
 export function normalizeQueryPath(path: string): string {
   if (path.includes('\0')) throw new UserError('path contains a NUL byte: pass a repository-relative file path');
-  if (path.includes('\\')) throw new UserError(`path "${path}" uses '\\': pass a repository-relative path with '/' separators`);
+  if (path.includes('\\')) throw new UserError(`path ${quote(path)} uses '\\': pass a repository-relative path with '/' separators`);
   if (posix.isAbsolute(path))
-    throw new UserError(`path "${path}" is absolute: pass it relative to the repository root (e.g. src/index.ts)`);
+    throw new UserError(`path ${quote(path)} is absolute: pass it relative to the repository root (e.g. src/index.ts)`);
   const normal = posix.normalize(path);
   if (normal === '..' || normal.startsWith('../')) {
-    throw new UserError(`path "${path}" leaves the repository: pass a path inside it, relative to its root`);
+    throw new UserError(`path ${quote(path)} leaves the repository: pass a path inside it, relative to its root`);
   }
-  if (normal === '.' || normal.endsWith('/')) throw new UserError(`path "${path}" is a directory: pass a file path`);
+  if (normal === '.' || normal.endsWith('/')) throw new UserError(`path ${quote(path)} is a directory: pass a file path`);
   return normal;
 }
 
@@ -83,7 +83,7 @@ export async function openFile(lookups: Lookups, ctx: RepoContext, rawPath: stri
   if (!file) {
     const similar = await lookups.similarPaths(ctx.index.id, posix.basename(path));
     const hint = similar.length ? ` (did you mean ${similar.map((s) => `"${s}"`).join(', ')}?)` : '';
-    throw new UserError(`"${path}" is not a file of ${at}${hint}: pass a repository-relative path of an indexed file`);
+    throw new UserError(`${quote(path)} is not a file of ${at}${hint}: pass a repository-relative path of an indexed file`);
   }
   if (file.document_id === null) {
     const tier = file.language ? ctx.languages[file.language] : undefined;

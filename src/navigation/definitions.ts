@@ -1,5 +1,5 @@
 // Definitions of symbols: by position, by exact name, across repositories.
-import { UserError } from '../errors.js';
+import { quote, UserError } from '../errors.js';
 import { isLocalSymbol, isParameterSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { rangeTouches } from '../scip/range.js';
@@ -212,7 +212,7 @@ export async function goToDefinition(lookups: Lookups, params: Params): Promise<
       ...(definitions.length
         ? {}
         : {
-            message: `no definition named exactly "${params.symbol}" in ${ctx.repo.slug}: names are case-sensitive and unqualified; try workspaceSymbols for a substring search`,
+            message: `no definition named exactly ${quote(params.symbol)} in ${ctx.repo.slug}: names are case-sensitive and unqualified; try workspaceSymbols for a substring search`,
           }),
     };
   }

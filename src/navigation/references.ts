@@ -1,4 +1,5 @@
 // References of symbols: by position or by exact name, with their kinds.
+import { quote } from '../errors.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, rangeRecords, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
@@ -34,7 +35,7 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
         references: [],
         total: 0,
         truncated: false,
-        message: `no definition named exactly "${params.symbol}" in ${ctx.repo.slug}: names are case-sensitive and unqualified; try workspaceSymbols for a substring search`,
+        message: `no definition named exactly ${quote(params.symbol)} in ${ctx.repo.slug}: names are case-sensitive and unqualified; try workspaceSymbols for a substring search`,
       };
     }
   } else {

@@ -3,6 +3,7 @@
 // run can leave navigation available on a previously published index, so the
 // last run's outcome and the capabilities are reported separately.
 import { sql } from 'kysely';
+import { quote } from '../errors.js';
 import type { Freshness } from '../freshness/check.js';
 import type { Engine } from '../registry/engine.js';
 import type { Lookups } from '../registry/lookups.js';
@@ -50,7 +51,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
       lifecycle: 'missing',
       index_missing: true,
       root_path: null,
-      message: `no repository named "${params.repo}" is registered${known.length ? ` (known: ${known.slice(0, 20).join(', ')})` : ''}: index it with \`sextant index PATH\``,
+      message: `no repository named ${quote(params.repo)} is registered${known.length ? ` (known: ${known.slice(0, 20).join(', ')})` : ''}: index it with \`sextant index PATH\``,
     };
   }
 

@@ -21,6 +21,7 @@ import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
 import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
 import { planProjects, type ProjectGap } from './projects.js';
+import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
 import { indexSyntactic } from './syntactic.js';
 
@@ -38,6 +39,8 @@ export interface IndexOptions {
   progress?: Progress;
   /** Give the indexers CPU priority over this process (the CLI does; a library caller may not want its process reniced). */
   yieldCpu?: boolean;
+  /** Aborting it (with the signal's name as the reason) stops the run before it publishes: see interrupt.ts. */
+  signal?: AbortSignal;
 }
 
 export interface LanguageReport {
@@ -102,15 +105,18 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   const started = performance.now();
   const progress = options.progress ?? silentProgress;
   const env = options.env ?? process.env;
-  const { engine } = options;
+  const { engine, signal } = options;
   const db = engine.db;
 
   progress.update('reading the worktree…');
   const worktree = await readWorktree(options.path);
   const manifests = loadManifests(env);
   const slug = options.slug ?? basename(worktree.root);
+  throwIfInterrupted(signal);
   const repo = await ensureRepo(db, slug, worktree.root);
   const run = await startRun(db, { repoId: repo.id, origin: options.origin, commit: worktree.head });
+  // Written blobs, awaited before the run is recorded failed, so the registry is not closed under them.
+  let blobsStored: Promise<unknown> = Promise.resolve();
 
   try {
     const writer = new RegistryWriter(engine);
@@ -118,9 +124,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     const languageCounts = countLanguages(byPath.keys());
 
     progress.update(`storing the text of ${worktree.files.length} files…`);
-    const blobsStored = storeBlobs(writer, worktree.root, worktree.files);
+    const storing = storeBlobs(writer, worktree.root, worktree.files);
+    blobsStored = storing;
     // A failure here surfaces when awaited below; do not let it go unhandled meanwhile.
-    blobsStored.catch(() => undefined);
+    storing.catch(() => undefined);
 
     const documentIds = new Map<string, number>();
     const counters = { documents: 0, occurrences: 0, definitions: 0 };
@@ -133,7 +140,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     for (const manifest of manifests) {
       const languageFiles = worktree.files.filter((f) => manifest.languages.includes(languageOf(f.path) ?? ''));
       if (languageFiles.length === 0) continue;
+      throwIfInterrupted(signal);
       const { report: result, gaps } = await runOne(manifest, languageFiles);
+      throwIfInterrupted(signal);
       indexerReports.push(result);
       for (const language of manifest.languages) {
         const files = languageCounts[language];
@@ -179,7 +188,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       };
     }
 
-    const blobs = await blobsStored;
+    const blobs = await storing;
     // The syntactic tier (./syntactic.ts): languages still search-only get their definitions from ctags.
     const syntactic = await indexSyntactic({
       engine,
@@ -227,6 +236,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       recovery,
     };
     progress.update('publishing…');
+    throwIfInterrupted(signal);
     const indexId = await publishIndex(engine, {
       run,
       commit: worktree.head,
@@ -240,6 +250,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       occurrenceCount: counters.occurrences,
       definitionCount: counters.definitions,
       end: { outcome, reason, recovery, report },
+      // Checked last inside the publishing transaction: a signal that came during it rolls it back.
+      beforeCommit: () => throwIfInterrupted(signal),
     });
     progress.done();
     return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
@@ -283,13 +295,17 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
+            signal,
           },
           async (document, bytes) => {
-            await blobsStored;
+            // Stops reading the indexer's output: the run is over.
+            throwIfInterrupted(signal);
+            await storing;
             await ingest.add(document, bytes);
             progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
           },
         );
+        throwIfInterrupted(signal);
         await ingest.flush();
       } finally {
         // The parsing worker must not outlive the run, whatever happened.
@@ -320,11 +336,19 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       };
       return { report, gaps: plan.gaps };
     }
-  } catch (error) {
+  } catch (caught) {
+    // However the run failed, a signal received meanwhile is why it stopped.
+    const error = signal?.aborted && !(caught instanceof Interrupted) ? new Interrupted(signal.reason) : caught;
+    await blobsStored.catch(() => undefined);
+    const interrupted = error instanceof Interrupted;
     await failRun(db, run, {
       outcome: 'failed',
-      reason: error instanceof Error ? error.message : String(error),
-      recovery: 'fix the problem named in the reason, then run `sextant index` again',
+      reason: interrupted
+        ? `interrupted by ${error.signal} before it published; the previous index, if any, is still served`
+        : error instanceof Error
+          ? error.message
+          : String(error),
+      recovery: interrupted ? 'run `sextant index` again' : 'fix the problem named in the reason, then run `sextant index` again',
       indexId: null,
       report: null,
     }).catch(() => undefined);

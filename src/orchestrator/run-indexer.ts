@@ -36,6 +36,8 @@ export interface IndexerInvocation {
   env?: NodeJS.ProcessEnv;
   /** Lower this process's CPU priority once the indexer runs (see below). */
   yieldCpu?: boolean | undefined;
+  /** Aborted when the run is interrupted: the indexer is stopped (and the run fails). */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -112,10 +114,10 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       timedOut = true;
       killGroup();
     }, inv.timeoutMs);
-    // If sextant itself is stopped, do not leave the indexer running.
-    const onSignal = () => killGroup();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // If the run is interrupted, do not leave the indexer running. (The
+    // process's signal handling belongs to the caller: see interrupt.ts.)
+    inv.signal?.addEventListener('abort', killGroup, { once: true });
+    if (inv.signal?.aborted) killGroup();
 
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
       child.once('error', (error) => resolve({ code: null, signal: null, spawnError: error }));
@@ -139,13 +141,13 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     }
     const exit = await exited;
     clearTimeout(timer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    inv.signal?.removeEventListener('abort', killGroup);
 
     const durationMs = performance.now() - started;
     const result = (status: IndexerStatus, reason: string | null): IndexerResult => ({ status, reason, documents, metadata, durationMs });
     const name = inv.manifest.name;
     if (exit.spawnError) return result('failed', `${name} could not start: ${exit.spawnError.message}`);
+    if (inv.signal?.aborted) return result('failed', `${name} was stopped: the run was interrupted by ${String(inv.signal.reason)}`);
     if (timedOut) return result('timeout', `${name} did not finish within ${+(inv.timeoutMs / 1000).toFixed(3)} s and was stopped`);
     if (exit.code !== 0) {
       const said = tail.lastMeaningfulLine();

@@ -3,10 +3,26 @@
 // query layer returns them. Positions are 1-based lines and columns counted
 // in UTF-16 code units; paths are repository-relative with '/'.
 import { z } from 'zod';
+import { quote } from '../errors.js';
+import { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from './limits.js';
 import { REF_KINDS } from '../registry/payload.js';
 import { SYMBOL_KINDS } from '../scip/kind.js';
 
+export { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH };
+
 export const SOURCES = ['precise', 'syntactic', 'search'] as const;
+
+/** `.max()` with a message that names the limit (and never echoes the text). */
+function tooLong(field: string, max: number) {
+  return {
+    // abort: the other checks of a string this long are not worth running or reporting.
+    abort: true,
+    error: (issue: { input?: unknown }) =>
+      typeof issue.input === 'string'
+        ? `${field} is too long (${issue.input.length} characters): at most ${max} characters`
+        : `${field} is too long: at most ${max} characters`,
+  };
+}
 
 /** Arguments, with messages that say how to fix a bad value. */
 export const arg = {
@@ -14,11 +30,13 @@ export const arg = {
     z
       .string({ error: 'repo is required: the repository name that getIndexStatus and `sextant status` list' })
       .min(1, { error: 'repo must not be empty: pass a repository name' })
+      .max(MAX_REPO_LENGTH, tooLong('repo', MAX_REPO_LENGTH))
       .describe('The repository name (slug), as `sextant status` lists it'),
   path: () =>
     z
       .string({ error: 'path must be a string: a repository-relative file path such as src/index.ts' })
       .min(1, { error: 'path must not be empty: pass a repository-relative file path' })
+      .max(MAX_PATH_LENGTH, tooLong('path', MAX_PATH_LENGTH))
       .describe("Repository-relative file path with '/' separators"),
   line: () =>
     z
@@ -34,7 +52,21 @@ export const arg = {
     z
       .string({ error: "symbol must be a string: an exact unqualified name such as 'parseConfig'" })
       .min(1, { error: 'symbol must not be empty' })
+      .max(MAX_SYMBOL_LENGTH, tooLong('symbol', MAX_SYMBOL_LENGTH))
       .describe("Exact unqualified symbol name (e.g. 'compute_total', not 'util.compute_total')"),
+  query: () =>
+    z
+      .string({ error: 'query must be a string: part of a symbol name' })
+      .max(MAX_QUERY_LENGTH, tooLong('query', MAX_QUERY_LENGTH))
+      .trim()
+      .min(1, { error: 'query must not be empty: pass part of a symbol name' })
+      .describe('Part of a symbol name, matched case-insensitively'),
+  repoPath: () =>
+    z
+      .string({ error: 'repo_path must be a string: the path of a local git worktree of this repository' })
+      .min(1, { error: 'repo_path must not be empty' })
+      .max(MAX_PATH_LENGTH, tooLong('repo_path', MAX_PATH_LENGTH))
+      .describe('Local git working directory: compares the indexed commit against its HEAD and uncommitted changes'),
   depth: (max: number) =>
     z
       .int({ error: `depth must be a whole number from 1 to ${max}` })
@@ -100,13 +132,19 @@ export const SymbolItem = z.object({
 });
 export type SymbolItem = z.infer<typeof SymbolItem>;
 
+/** The first few unknown argument names, each quoted within bounds. */
+function unknownKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).map(quote).join(', ');
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown;
+}
+
 /** A tool's arguments: unknown ones are rejected with the list of known ones. */
 export function params<S extends z.ZodRawShape>(shape: S) {
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: the arguments are ${known}`
+        ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${unknownKeys(issue.keys)}: the arguments are ${known}`
         : `arguments must be an object with ${known}`,
   });
 }

@@ -13,11 +13,7 @@ export const description =
 
 export const Params = params({
   repo: arg.repo(),
-  repo_path: z
-    .string({ error: 'repo_path must be a string: the path of a local git worktree of this repository' })
-    .min(1, { error: 'repo_path must not be empty' })
-    .optional()
-    .describe('Local git working directory: compares the indexed commit against its HEAD and uncommitted changes'),
+  repo_path: arg.repoPath().optional(),
 });
 export type Params = z.infer<typeof Params>;
 

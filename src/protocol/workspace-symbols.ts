@@ -11,11 +11,7 @@ export const description =
 
 export const Params = params({
   repo: arg.repo(),
-  query: z
-    .string({ error: 'query must be a string: part of a symbol name' })
-    .trim()
-    .min(1, { error: 'query must not be empty: pass part of a symbol name' })
-    .describe('Part of a symbol name, matched case-insensitively'),
+  query: arg.query(),
   kind: z
     .enum(SymbolKind.options, { error: `kind must be one of ${SymbolKind.options.join(', ')}` })
     .optional()

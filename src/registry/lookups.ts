@@ -92,7 +92,8 @@ export class Lookups {
       .selectFrom('index_files')
       .select('path')
       .where('index_id', '=', indexId)
-      .where(sql<boolean>`path like ${'%' + escapeLike(name)} escape '\\'`)
+      // A suffix comparison, not LIKE: a pattern built from the caller's text could be too complex for SQLite.
+      .where(sql<boolean>`substr(path, -length(${name})) = ${name}`)
       .limit(limit)
       .execute();
     return rows.map((r) => r.path);
@@ -303,8 +304,4 @@ export class Lookups {
       .orderBy('d.start_line')
       .orderBy('d.start_char');
   }
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => '\\' + c);
 }

@@ -30,6 +30,8 @@ export interface PublishInput {
   occurrenceCount: number;
   definitionCount: number;
   end: Omit<RunEnd, 'indexId'>;
+  /** Runs last inside the transaction; throwing rolls the publish back (an interrupted run publishes nothing). */
+  beforeCommit?: () => void;
 }
 
 /** Older published indexes kept per repository besides the current one. */
@@ -78,6 +80,7 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
       .execute();
     await trx.updateTable('repos').set({ current_index_id: id }).where('id', '=', input.run.repo_id).execute();
     await finishRun(trx, input.run, { ...input.end, indexId: id });
+    input.beforeCommit?.();
     return id;
   });
   await collectGarbage(engine, input.run.repo_id);

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { UserError } from '../errors.js';
+import { quote, UserError } from '../errors.js';
 import type { Database, IndexRun, Repo } from './schema.js';
 
 export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -18,7 +18,9 @@ export async function findRepo(db: Kysely<Database>, slug: string): Promise<Repo
 /** The repository named `slug`, registered at `rootPath` if it is new. */
 export async function ensureRepo(db: Kysely<Database>, slug: string, rootPath: string | null): Promise<Repo> {
   if (!SLUG_PATTERN.test(slug)) {
-    throw new UserError(`"${slug}" is not a usable repository name: use letters, digits, '.', '_' or '-' (pass --repo NAME)`);
+    throw new UserError(
+      `${quote(slug)} is not a usable repository name: use at most 128 letters, digits, '.', '_' or '-' (pass --repo NAME)`,
+    );
   }
   const existing = await findRepo(db, slug);
   if (existing) {

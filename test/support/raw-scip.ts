@@ -1,11 +1,47 @@
 // A SCIP index decoded directly, without sextant, and read by the rules of a
 // precise answer: the ground truth of what the indexer said, for differential
-// tests that hold sextant's answers against it.
+// tests that hold sextant's answers against it. Nothing here comes from
+// src/scip: the whole Index message is decoded in one piece with protobufjs
+// from proto/scip.proto (sextant streams it field by field with its own
+// reader), and ranges and roles are read by the SCIP spec's rules.
 import assert from 'node:assert/strict';
-import { readIndexFields } from '../../src/scip/stream.js';
-import { decodeDocument } from '../../src/scip/decode.js';
-import { IndexField, PositionEncoding, SymbolRole } from '../../src/scip/schema.js';
-import { normalizeRange, type Range } from '../../src/scip/range.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import protobuf from 'protobufjs';
+import { PROJECT_ROOT } from './paths.js';
+
+/** [startLine, startChar, endLine, endChar], 0-based, half-open. */
+export type Range = [number, number, number, number];
+
+/** SymbolRole.Definition in the SCIP spec (a bit of Occurrence.symbol_roles). */
+export const DEFINITION_ROLE = 0x1;
+
+interface DecodedIndex {
+  documents: {
+    relativePath: string;
+    positionEncoding: number;
+    occurrences: { range: number[]; symbol: string; symbolRoles: number; enclosingRange: number[] }[];
+    symbols: { symbol: string; relationships: { symbol: string; isReference: boolean }[] }[];
+  }[];
+}
+
+let proto: protobuf.Root | undefined;
+function scipProto(): protobuf.Root {
+  return (proto ??= protobuf.loadSync(join(PROJECT_ROOT, 'proto', 'scip.proto')));
+}
+
+function decodeIndex(bytes: Uint8Array): DecodedIndex {
+  const Index = scipProto().lookupType('scip.Index');
+  return Index.toObject(Index.decode(bytes), { defaults: true, arrays: true, enums: Number, longs: Number }) as DecodedIndex;
+}
+
+/** A SCIP range ([line, start, end] on one line, or four numbers) as four numbers; undefined when malformed. */
+function toRange(r: readonly number[]): Range | undefined {
+  const range: Range | undefined =
+    r.length === 3 ? [r[0]!, r[1]!, r[0]!, r[2]!] : r.length === 4 ? [r[0]!, r[1]!, r[2]!, r[3]!] : undefined;
+  if (!range || range.some((n) => n < 0) || range[2] < range[0] || (range[2] === range[0] && range[3] < range[1])) return undefined;
+  return range;
+}
 
 export interface RawOccurrence {
   path: string;
@@ -31,19 +67,20 @@ export async function readRawIndex(file: string): Promise<RawIndex> {
     if (!raw.referenceRelated.has(a)) raw.referenceRelated.set(a, new Set());
     raw.referenceRelated.get(a)!.add(b);
   };
-  for await (const field of readIndexFields(file)) {
-    if (field.field !== IndexField.documents) continue;
-    const doc = decodeDocument(field.bytes);
+  const index = decodeIndex(await readFile(file));
+  const positionEncodings = scipProto().lookupEnum('scip.PositionEncoding').values;
+  for (const doc of index.documents) {
     // Ranges are compared as they are: that holds only while the indexer counts UTF-16 units as sextant does.
     assert.ok(
-      doc.positionEncoding === PositionEncoding.Unspecified || doc.positionEncoding === PositionEncoding.Utf16,
+      doc.positionEncoding === positionEncodings.UnspecifiedPositionEncoding ||
+        doc.positionEncoding === positionEncodings.UTF16CodeUnitOffsetFromLineStart,
       `${doc.relativePath}: position encoding ${doc.positionEncoding}`,
     );
     const occurrences: RawOccurrence[] = [];
     for (const o of doc.occurrences) {
-      const range = normalizeRange(o.range);
+      const range = toRange(o.range);
       assert.ok(range && o.symbol, `${doc.relativePath}: occurrence without a symbol or a valid range: ${JSON.stringify(o)}`);
-      const enclosing = o.enclosingRange?.length ? normalizeRange(o.enclosingRange) : undefined;
+      const enclosing = o.enclosingRange.length ? toRange(o.enclosingRange) : undefined;
       const occurrence: RawOccurrence = { path: doc.relativePath, range, symbol: o.symbol, roles: o.symbolRoles };
       if (enclosing) occurrence.enclosing = enclosing;
       occurrences.push(occurrence);
@@ -92,7 +129,7 @@ export function rawOccurrences(raw: RawIndex, path: string, symbols: readonly st
 /** The definition occurrences of `symbols`, as rangeKeys. */
 export function rawDefinitions(raw: RawIndex, path: string, symbols: readonly string[]): string[] {
   return rawOccurrences(raw, path, symbols)
-    .filter((o) => o.roles & SymbolRole.Definition)
+    .filter((o) => o.roles & DEFINITION_ROLE)
     .map((o) => rangeKey(o.path, o.range));
 }
 

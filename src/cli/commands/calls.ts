@@ -1,6 +1,8 @@
 // sextant calls PATH:LINE:COL: who calls this, or what it calls.
 import type { Call } from '../../protocol/call-hierarchy.js';
+import * as CallHierarchy from '../../protocol/call-hierarchy.js';
 import { LIMIT, MAX_DEPTH } from '../../protocol/call-hierarchy.js';
+import { request } from '../request.js';
 import { positionIn, withNavigation } from '../context.js';
 import { positionArgument, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -23,13 +25,15 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const target = positionArgument(positionals, spec);
   const depth = wholeNumberOption(values.depth, 'depth', 1) ?? 1;
   return withNavigation(values.registry as string | undefined, async (nav) => {
-    const result = await nav.callHierarchy({
-      ...(await positionIn(nav, values.repo as string | undefined, target)),
-      direction: values.outgoing ? 'outgoing' : 'incoming',
-      depth,
-      include_references: Boolean(values.references),
-      limit: LIMIT,
-    });
+    const result = await nav.callHierarchy(
+      request(CallHierarchy.Params, {
+        ...(await positionIn(nav, values.repo as string | undefined, target)),
+        direction: values.outgoing ? 'outgoing' : 'incoming',
+        depth,
+        include_references: Boolean(values.references),
+        limit: LIMIT,
+      }),
+    );
     if (values.json) {
       printJson(result);
       return 0;

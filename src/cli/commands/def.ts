@@ -1,4 +1,6 @@
 // sextant def PATH:LINE:COL | SYMBOL: where something is defined.
+import * as Definition from '../../protocol/definition.js';
+import { request } from '../request.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
 import { parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { print, printJson } from '../output.js';
@@ -17,10 +19,12 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const target = parseTarget(positionals[0]);
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
-    const result = await nav.goToDefinition({
-      repo: choice.slug,
-      ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
-    });
+    const result = await nav.goToDefinition(
+      request(Definition.Params, {
+        repo: choice.slug,
+        ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
+      }),
+    );
     if (values.json) printJson(result);
     else if (!result.found) print(result.message ?? 'no definition found');
     else {

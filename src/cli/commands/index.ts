@@ -1,6 +1,7 @@
 // sextant index [PATH]: index a repository and publish it to the registry.
 import { openRegistry } from '../../registry/open.js';
 import { indexRepository, type IndexReport } from '../../orchestrator/index-repository.js';
+import { abortOnSignals } from '../../orchestrator/interrupt.js';
 import { terminalProgress } from '../../progress.js';
 import { secondsOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -13,6 +14,7 @@ export const spec: CommandSpec = {
     'PATH defaults to the current directory; the git worktree containing it is indexed, uncommitted changes included.',
     'Languages whose indexer is missing or fails get definitions from universal-ctags (syntactic), else are published',
     'search-only, with the reason and how to fix it.',
+    'Ctrl-C (SIGINT) or SIGTERM stops the run: nothing is published, the previous index keeps serving, exit 130 / 143.',
     '  --repo NAME          the name to register it under (default: the worktree folder name)',
     '  --timeout SECONDS    stop each indexer after this long (default: per indexer manifest)',
   ],
@@ -22,8 +24,11 @@ export const spec: CommandSpec = {
 
 export async function run({ values, positionals }: Parsed): Promise<number> {
   const engine = await openRegistry({ registry: values.registry as string | undefined });
+  // Ctrl-C and SIGTERM stop the run cleanly (nothing published, exit 130 / 143) instead of killing it midway.
+  const interrupt = abortOnSignals();
   try {
     const report = await indexRepository({
+      signal: interrupt.signal,
       engine,
       path: positionals[0] ?? '.',
       slug: values.repo as string | undefined,
@@ -37,6 +42,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     return 0;
   } finally {
     await engine.close();
+    interrupt.dispose();
   }
 }
 

@@ -1,6 +1,9 @@
 // sextant refs PATH:LINE:COL | SYMBOL: every reference to something.
+import { quote } from '../../errors.js';
 import { REF_KINDS } from '../../registry/payload.js';
+import * as References from '../../protocol/references.js';
 import { CAP, LIMIT } from '../../protocol/references.js';
+import { request } from '../request.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
 import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -24,18 +27,20 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const target = parseTarget(positionals[0]);
   const kind = values.kind as string | undefined;
   if (kind !== undefined && !(REF_KINDS as readonly string[]).includes(kind)) {
-    throw new UsageError(`--kind must be one of ${REF_KINDS.join(', ')}, got "${kind}"`);
+    throw new UsageError(`--kind must be one of ${REF_KINDS.join(', ')}, got ${quote(kind)}`);
   }
   const limit = wholeNumberOption(values.limit, 'limit', 1) ?? LIMIT;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
-    const result = await nav.findReferences({
-      repo: choice.slug,
-      ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
-      include_declaration: !values['no-declaration'],
-      ...(kind ? { kind: kind as (typeof REF_KINDS)[number] } : {}),
-      limit,
-    });
+    const result = await nav.findReferences(
+      request(References.Params, {
+        repo: choice.slug,
+        ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
+        include_declaration: !values['no-declaration'],
+        ...(kind ? { kind: kind as (typeof REF_KINDS)[number] } : {}),
+        limit,
+      }),
+    );
     if (values.json) {
       printJson(result);
       return 0;

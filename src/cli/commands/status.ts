@@ -1,6 +1,8 @@
 // sextant status [REPO]: what is indexed and how fresh it is.
 import { UserError } from '../../errors.js';
+import * as IndexStatus from '../../protocol/index-status.js';
 import type { Result } from '../../protocol/index-status.js';
+import { request } from '../request.js';
 import { chooseRepo, withNavigation } from '../context.js';
 import type { CommandSpec, Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -34,7 +36,9 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     }
     const choice = positionals[0] ? { slug: positionals[0], root: undefined } : await chooseRepo(nav, undefined);
     const repoPath = (values.path as string | undefined) ?? choice.root;
-    const status = await nav.getIndexStatus({ repo: choice.slug, ...(repoPath ? { repo_path: repoPath } : {}) });
+    const status = await nav.getIndexStatus(
+      request(IndexStatus.Params, { repo: choice.slug, ...(repoPath ? { repo_path: repoPath } : {}) }),
+    );
     if (values.json) printJson(status);
     else describe(status);
     if (status.status === null && status.message) throw new UserError(status.message);

@@ -1,6 +1,9 @@
 // sextant symbols QUERY: find defined symbols by part of their name.
 import { SYMBOL_KINDS } from '../../scip/kind.js';
+import { quote } from '../../errors.js';
+import * as WorkspaceSymbols from '../../protocol/workspace-symbols.js';
 import { CAP, LIMIT } from '../../protocol/workspace-symbols.js';
+import { request } from '../request.js';
 import { chooseRepo, withNavigation } from '../context.js';
 import { wholeNumberOption, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -23,17 +26,19 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   if (!query) throw new UsageError(`what to search for is missing (usage: ${spec.usage})`);
   const kind = values.kind as string | undefined;
   if (kind !== undefined && !(SYMBOL_KINDS as readonly string[]).includes(kind)) {
-    throw new UsageError(`--kind must be one of ${SYMBOL_KINDS.join(', ')}, got "${kind}"`);
+    throw new UsageError(`--kind must be one of ${SYMBOL_KINDS.join(', ')}, got ${quote(kind)}`);
   }
   const limit = wholeNumberOption(values.limit, 'limit', 1) ?? LIMIT;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
-    const result = await nav.workspaceSymbols({
-      repo: choice.slug,
-      query,
-      limit,
-      ...(kind ? { kind: kind as (typeof SYMBOL_KINDS)[number] } : {}),
-    });
+    const result = await nav.workspaceSymbols(
+      request(WorkspaceSymbols.Params, {
+        repo: choice.slug,
+        query,
+        limit,
+        ...(kind ? { kind: kind as (typeof SYMBOL_KINDS)[number] } : {}),
+      }),
+    );
     if (values.json) {
       printJson(result);
       return 0;

@@ -1,6 +1,8 @@
 // sextant types PATH:LINE:COL: supertypes or subtypes of a type (or overrides of a method).
 import type { TypeItem } from '../../protocol/type-hierarchy.js';
+import * as TypeHierarchy from '../../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../../protocol/type-hierarchy.js';
+import { request } from '../request.js';
 import { positionIn, withNavigation } from '../context.js';
 import { positionArgument, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { print, printJson } from '../output.js';
@@ -22,11 +24,13 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const target = positionArgument(positionals, spec);
   const depth = wholeNumberOption(values.depth, 'depth', 1) ?? 1;
   return withNavigation(values.registry as string | undefined, async (nav) => {
-    const result = await nav.typeHierarchy({
-      ...(await positionIn(nav, values.repo as string | undefined, target)),
-      direction: values.subtypes ? 'subtypes' : 'supertypes',
-      depth,
-    });
+    const result = await nav.typeHierarchy(
+      request(TypeHierarchy.Params, {
+        ...(await positionIn(nav, values.repo as string | undefined, target)),
+        direction: values.subtypes ? 'subtypes' : 'supertypes',
+        depth,
+      }),
+    );
     if (values.json) {
       printJson(result);
       return 0;

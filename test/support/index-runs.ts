@@ -1,0 +1,39 @@
+// Watching a `sextant index` from outside, as the atomic-publish and
+// interrupt tests do: the registry read-only while the run writes it, the
+// indexers it started, the work directories it keeps in the temporary directory.
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import Database from 'better-sqlite3';
+import { registryFile } from './sextant.js';
+
+/** The registry of a test home, opened read-only beside a running index. */
+export function registry(home: string): Database.Database {
+  const db = new Database(registryFile(home), { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** The first column of a query's first row. */
+export function scalar<T>(db: Database.Database, query: string, ...params: unknown[]): T {
+  return Object.values(db.prepare(query).get(...params) as Record<string, T>)[0]!;
+}
+
+/** The scip-typescript processes working on `root`, by pid. */
+export function runningIndexers(root: string): number[] {
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv.some((a) => a.includes('scip-typescript')) && argv.includes(root)) pids.push(Number(pid));
+  }
+  return pids;
+}
+
+/** Work directories a sextant process left in the temporary directory. */
+export function workDirsOf(pid: number): string[] {
+  return readdirSync(tmpdir()).filter((d) => d.startsWith(`sextant-${pid}-`));
+}
