@@ -17,6 +17,8 @@ import { goToDefinition } from './definitions.js';
 import { findReferences } from './references.js';
 import { documentSymbols } from './document-symbols.js';
 import { indexStatus } from './status.js';
+import type * as SrcIndexStatus from '../protocol/src-index-status.js';
+import { srcIndexStatus } from './src-index-status.js';
 
 export class Navigation {
   readonly lookups: Lookups;
@@ -29,6 +31,11 @@ export class Navigation {
 
   getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
     return indexStatus(this.engine, this.lookups, params);
+  }
+
+  /** SRC's get_index_status for the repository containing a directory; `cwd` resolves a relative one. */
+  srcIndexStatus(params: SrcIndexStatus.Params, cwd: string): Promise<SrcIndexStatus.Result> {
+    return srcIndexStatus(this.engine, this.lookups, params, cwd);
   }
 
   goToDefinition(params: Definition.Params): Promise<Definition.Result> {
