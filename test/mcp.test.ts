@@ -86,11 +86,12 @@ describe('tools/list', () => {
       assert.equal(tool.annotations?.readOnlyHint, true, `${name} is read-only`);
       assert.equal(tool.annotations?.destructiveHint, false);
       assert.equal(tool.inputSchema.type, 'object');
-      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), [...c.params].sort(), `${name} parameters`);
+      // Every tool also takes max_bytes, its reply budget.
+      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), [...c.params, 'max_bytes'].sort(), `${name} parameters`);
       assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), [...c.required].sort(), `${name} required parameters`);
       assert.ok(tool.outputSchema, `${name} has an output schema`);
       const results = Object.keys(tool.outputSchema.properties ?? {});
-      for (const field of c.results) assert.ok(results.includes(field), `${name} result declares ${field}`);
+      for (const field of [...c.results, 'meta']) assert.ok(results.includes(field), `${name} result declares ${field}`);
       // Every answer says where it came from and at which commit.
       if (name !== 'getIndexStatus')
         for (const field of ['repo', 'commit', 'source']) assert.ok(results.includes(field), `${name}: ${field}`);

@@ -20,6 +20,10 @@ import * as FindFiles from '../protocol/find-files.js';
 import * as CountFiles from '../protocol/count-files.js';
 import * as RegistryStatus from '../protocol/registry-status.js';
 import { Search } from '../search/index.js';
+import * as SrcIndexStatus from '../protocol/src-index-status.js';
+import { Meta } from '../protocol/meta.js';
+import { budgetHint, DEFAULT_MAX_BYTES, fitToBudget, MAX_BYTES_CAP } from '../trust/budget.js';
+import { buildMeta } from '../trust/envelope.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   name: string;
@@ -33,28 +37,57 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 export function createMcpServer(nav: Navigation, version: string): McpServer {
   const server = new McpServer({ name: 'sextant', version }, { capabilities: { tools: {} } });
 
+  // One result path for every tool: validate (the SDK, against Params),
+  // answer, fit the reply to its byte budget, and wrap it in the envelope.
   const register = <P extends z.ZodType, R extends z.ZodObject>(
     tool: ToolModule<P, R>,
     handler: (params: z.infer<P>) => Promise<z.infer<R>>,
+    provenance: Meta['provenance'] = 'local-index',
   ) => {
     server.registerTool(
       tool.name,
       {
         description: tool.description,
         inputSchema: tool.Params as never,
-        outputSchema: resultOrError(tool.Result) as never,
+        outputSchema: resultOrError(enveloped(tool.Result)) as never,
         annotations: READ_ONLY,
       },
       (async (params: z.infer<P>) => {
         try {
-          const result = await handler(params);
-          return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
+          const answer = (await handler(params)) as Record<string, unknown>;
+          const maxBytes = Math.min((params as { max_bytes?: number }).max_bytes ?? DEFAULT_MAX_BYTES, MAX_BYTES_CAP);
+          // The envelope is built from what is kept, so its signals and flags describe the reply sent.
+          const { result, cut } = fitToBudget(answer, maxBytes, ENVELOPE_RESERVE);
+          const body: Record<string, unknown> = cut ? { ...result, truncated: true, truncation_hint: budgetHint(cut, maxBytes) } : result;
+          body.meta = buildMeta(body, { provenance });
+          return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
         } catch (error) {
           return errorResult(error);
         }
       }) as never,
     );
   };
+
+  // SRC's get_index_status has its own envelope and failure shape (the SRC
+  // schema forbids extra fields), so it is registered as the SRC tool it is.
+  server.registerTool(
+    SrcIndexStatus.name,
+    {
+      description: SrcIndexStatus.description,
+      inputSchema: SrcIndexStatus.Params as never,
+      outputSchema: SrcIndexStatus.Result as never,
+      annotations: READ_ONLY,
+    },
+    (async (params: SrcIndexStatus.Params) => {
+      try {
+        const body = await nav.srcIndexStatus(params, process.cwd());
+        return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+      } catch (error) {
+        const body = srcFailure(messageOf(error));
+        return { isError: true, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+      }
+    }) as never,
+  );
 
   register(IndexStatus, (p) => nav.getIndexStatus(p));
   register(Definition, (p) => nav.goToDefinition(p));
@@ -64,11 +97,29 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   register(CallHierarchy, (p) => nav.callHierarchy(p));
   register(TypeHierarchy, (p) => nav.typeHierarchy(p));
   const search = new Search(nav.engine, version);
-  register(SearchCode, (p) => search.searchCode(p));
-  register(FindFiles, (p) => search.findFiles(p));
-  register(CountFiles, (p) => search.countFiles(p));
-  register(RegistryStatus, () => search.registryStatus());
+  register(SearchCode, (p) => search.searchCode(p), 'local-analysis');
+  register(FindFiles, (p) => search.findFiles(p), 'local-filesystem');
+  register(CountFiles, (p) => search.countFiles(p), 'local-filesystem');
+  register(RegistryStatus, () => search.registryStatus(), 'local-filesystem');
   return server;
+}
+
+/** Room kept for the envelope when a reply is fitted to its budget (its signals list is capped). */
+const ENVELOPE_RESERVE = 32 * 1024;
+
+/** Every tool's result with the provenance envelope, and the flags a byte budget may add. */
+function enveloped(result: z.ZodObject) {
+  const budget = { meta: Meta, truncation_hint: z.string().optional() };
+  return 'truncated' in result.shape ? result.extend(budget) : result.extend({ ...budget, truncated: z.boolean().optional() });
+}
+
+/** An SRC get_index_status failure: the SRC envelope with success false. */
+function srcFailure(message: string): SrcIndexStatus.Result {
+  return { schema_version: 1, success: false, meta: buildMeta({}, { provenance: 'local-index' }), error: message };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /**
@@ -87,8 +138,7 @@ function resultOrError(result: z.ZodObject) {
 
 /** A failed call's result: `{"error": "..."}`, flagged isError. */
 export function errorResult(error: unknown) {
-  const message = error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-  const body = { error: boundedMessage(message) };
+  const body = { error: boundedMessage(messageOf(error)) };
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
 }
 
@@ -110,7 +160,7 @@ function reshape(message: JSONRPCMessage): JSONRPCMessage {
   const result = message.result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] };
   if (result.isError !== true || result.structuredContent !== undefined) return message;
   const text = result.content?.find((c) => c.type === 'text')?.text ?? 'unknown error';
-  const body = { error: boundedMessage(oneLine(text)) };
+  const body = text.includes(`for tool ${SrcIndexStatus.name}:`) ? srcFailure(boundedMessage(oneLine(text))) : { error: boundedMessage(oneLine(text)) };
   return { ...message, result: { ...result, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] } };
 }
 

@@ -31,6 +31,8 @@ import {
   syntacticReferences,
 } from './syntactic.js';
 import { SyntacticSymbolTables, syntacticWorkspaceSymbols, withSyntacticSymbols } from './syntactic-symbols.js';
+import type * as SrcIndexStatus from '../protocol/src-index-status.js';
+import { srcIndexStatus } from './src-index-status.js';
 
 export class Navigation {
   readonly lookups: Lookups;
@@ -45,6 +47,11 @@ export class Navigation {
 
   getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
     return indexStatus(this.engine, this.lookups, params);
+  }
+
+  /** SRC's get_index_status for the repository containing a directory; `cwd` resolves a relative one. */
+  srcIndexStatus(params: SrcIndexStatus.Params, cwd: string): Promise<SrcIndexStatus.Result> {
+    return srcIndexStatus(this.engine, this.lookups, params, cwd);
   }
 
   async goToDefinition(params: Definition.Params): Promise<Definition.Result> {

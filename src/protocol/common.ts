@@ -7,6 +7,7 @@ import { quote } from '../errors.js';
 import { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from './limits.js';
 import { REF_KINDS } from '../registry/payload.js';
 import { SYMBOL_KINDS } from '../scip/kind.js';
+import { DEFAULT_MAX_BYTES, MAX_BYTES_CAP, MIN_MAX_BYTES } from '../trust/budget.js';
 
 export { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH };
 
@@ -138,8 +139,17 @@ function unknownKeys(keys: readonly string[]): string {
   return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown;
 }
 
-/** A tool's arguments: unknown ones are rejected with the list of known ones. */
-export function params<S extends z.ZodRawShape>(shape: S) {
+/** The reply budget every tool takes: past it, the answer is cut at whole items and flagged truncated. */
+export const maxBytesArg = () =>
+  z
+    .int({ error: `max_bytes must be a whole number from ${MIN_MAX_BYTES} to ${MAX_BYTES_CAP}` })
+    .min(MIN_MAX_BYTES, { error: `max_bytes must be >= ${MIN_MAX_BYTES}` })
+    .optional()
+    .describe(`Most bytes of JSON in the reply; default ${DEFAULT_MAX_BYTES}, at most ${MAX_BYTES_CAP} (larger values are clamped)`);
+
+/** A tool's arguments: unknown ones are rejected with the list of known ones. Every tool takes max_bytes. */
+export function params<S extends z.ZodRawShape>(fields: S) {
+  const shape = { ...fields, max_bytes: maxBytesArg() };
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
     error: (issue) =>

@@ -1,0 +1,166 @@
+// The provenance envelope (`meta`) on every tool's answer, SRC's
+// get_index_status against the SRC output schema copied verbatim from
+// reference/src-get_index_status.txt, instruction signals found in the
+// repository text answers carry, and byte budgets on replies.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { FIXTURES } from './support/paths.js';
+import { at } from './support/positions.js';
+import { fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+
+const SRC_SCHEMA = JSON.parse(readFileSync(join(FIXTURES, 'src-get_index_status.output.schema.json'), 'utf8'));
+const validator = new Ajv2020({ strict: false }).compile(SRC_SCHEMA);
+/** Why a value fails the SRC schema, or null. */
+const srcSchemaErrors = (value: unknown): string | null => (validator(value) ? null : JSON.stringify(validator.errors));
+const PROVENANCES = ['local-analysis', 'local-filesystem', 'local-index', 'local-lsp'];
+const KINDS = SRC_SCHEMA.properties.meta.properties.instruction_signals.properties.kinds.items.enum as string[];
+
+interface Planted {
+  path: string;
+  line: number;
+  column: number | null;
+  kind: string;
+  in?: string;
+}
+const planted = (JSON.parse(readFileSync(join(FIXTURES, 'signals', 'expected.json'), 'utf8')) as { planted: Planted[] }).planted;
+
+const { home, env } = testHome();
+let session: McpSession;
+let ts: string;
+let signals: string;
+let outside: string;
+
+before(async () => {
+  ts = fixtureRepo('ts-shapes');
+  signals = fixtureRepo('signals');
+  outside = tempDir('sextant-outside-');
+  for (const root of [ts, signals]) indexOrThrow(root, env);
+  session = await mcpSession(env);
+});
+
+after(async () => {
+  await session?.close();
+  for (const root of [ts, signals]) if (root) removeDir(join(root, '..'));
+  removeDir(outside);
+  removeDir(home);
+});
+
+/** The envelope's fields hold the values SRC allows. */
+function assertMeta(meta: any, commit: string | null) {
+  assert.ok(meta, 'meta is present');
+  assert.ok(!Number.isNaN(Date.parse(meta.generated_at)));
+  assert.equal(meta.local_only, true);
+  assert.equal(meta.bounded, true);
+  assert.ok(PROVENANCES.includes(meta.provenance), meta.provenance);
+  assert.ok(['precise', 'approximate', 'unknown'].includes(meta.coverage));
+  assert.ok(meta.confidence >= 0 && meta.confidence <= 1);
+  assert.ok(['fresh', 'stale', 'unknown'].includes(meta.index_freshness));
+  if (commit) assert.equal(meta.source_revision, commit);
+  assert.equal(typeof meta.truncated, 'boolean');
+  assert.equal(typeof meta.source_is_untrusted, 'boolean');
+  const s = meta.instruction_signals;
+  assert.equal(s.detected, s.count > 0);
+  assert.ok(s.kinds.every((k: string) => KINDS.includes(k)));
+  assert.ok(s.scanned_bytes >= 0);
+}
+
+describe('meta on every answer', () => {
+  test('every tool answers with an envelope whose enums are valid, naming the commit it read', async () => {
+    const commit = git(ts, 'rev-parse', 'HEAD').trim();
+    const position = { repo: 'ts-shapes', ...at(ts, 'src/main.ts', 5, 'report') };
+    const circle = { repo: 'ts-shapes', ...at(ts, 'src/shapes.ts', 12, 'Circle') };
+    const answers = {
+      getIndexStatus: await session.ok('getIndexStatus', { repo: 'ts-shapes' }),
+      goToDefinition: await session.ok('goToDefinition', { repo: 'ts-shapes', symbol: 'report' }),
+      findReferences: await session.ok('findReferences', { repo: 'ts-shapes', symbol: 'report' }),
+      documentSymbols: await session.ok('documentSymbols', { repo: 'ts-shapes', path: 'src/geometry.ts' }),
+      workspaceSymbols: await session.ok('workspaceSymbols', { repo: 'ts-shapes', query: 'area' }),
+      callHierarchy: await session.ok('callHierarchy', { ...position, direction: 'incoming' }),
+      typeHierarchy: await session.ok('typeHierarchy', { ...circle, direction: 'supertypes' }),
+    };
+    for (const [tool, answer] of Object.entries(answers)) {
+      assertMeta(answer.meta, commit);
+      assert.equal(answer.meta.provenance, 'local-index', tool);
+    }
+    assert.equal(answers.goToDefinition.meta.coverage, 'precise');
+    // Previews are repository text; a status is not.
+    assert.equal(answers.findReferences.meta.source_is_untrusted, true);
+    assert.ok(answers.findReferences.meta.instruction_signals.scanned_bytes > 0);
+    assert.equal(answers.findReferences.meta.instruction_signals.detected, false);
+  });
+});
+
+describe('get_index_status (SRC)', () => {
+  test('a directory inside an indexed repository: its index, valid against the SRC output schema', async () => {
+    const r = await session.ok('get_index_status', { directory: join(ts, 'src') });
+    assert.equal(srcSchemaErrors(r), null);
+    assert.equal(r.schema_version, 1);
+    assert.equal(r.success, true);
+    assert.equal(r.data.exists, true);
+    assert.equal(r.data.directory, join(ts, 'src'));
+    const tracked = git(ts, 'ls-files').trim().split('\n');
+    assert.equal(r.data.totalFiles, tracked.length);
+    assert.equal(r.data.languages.typescript, tracked.filter((p) => p.endsWith('.ts')).length);
+    assert.ok(r.data.totalChunks > 0);
+    assert.equal(r.data.index_freshness, 'fresh');
+    assert.equal(r.meta.source_revision, git(ts, 'rev-parse', 'HEAD').trim());
+  });
+
+  test('a directory outside every repository is exists: false, not an error', async () => {
+    const r = await session.ok('get_index_status', { directory: outside });
+    assert.equal(srcSchemaErrors(r), null);
+    assert.equal(r.success, true);
+    assert.equal(r.data.exists, false);
+    assert.equal(r.data.totalFiles, 0);
+  });
+
+  test('bad arguments get an SRC envelope with success false and a one-line error', async () => {
+    for (const args of [{ directory: 42 }, { directory: '.', extra: 1 }, { directory: 'x'.repeat(5000) }]) {
+      const r = await session.call('get_index_status', args);
+      assert.equal(r.isError, true);
+      assert.equal(srcSchemaErrors(r.result), null);
+      assert.equal(r.result.success, false);
+      assert.doesNotMatch(r.result.error, /\n/);
+      assert.ok(r.result.error.length < 300, 'the error does not echo the argument');
+    }
+  });
+});
+
+describe('instruction signals in answers', () => {
+  test('definitions whose previews carry planted text report each signal with its kind and position', async () => {
+    const lines = readFileSync(join(FIXTURES, 'signals', 'src', 'planted.ts'), 'utf8').split('\n');
+    // The planted lines that declare a constant: goToDefinition's preview is that line.
+    const declared = planted.filter((p) => p.in === undefined && /^(export )?const (\w+)/.test(lines[p.line - 1]!));
+    assert.ok(declared.length >= 10, `${declared.length} planted declarations`);
+    let found = 0;
+    for (const p of declared) {
+      const name = /^(?:export )?const (\w+)/.exec(lines[p.line - 1]!)![1]!;
+      const r = await session.ok('goToDefinition', { repo: 'signals', symbol: name });
+      const def = r.definitions.find((d: any) => d.line === p.line);
+      assert.ok(def, `${name} is defined at line ${p.line}`);
+      assert.equal(r.meta.source_is_untrusted, true);
+      const s = r.meta.instruction_signals.signals.find((s: any) => s.kind === p.kind && s.line === p.line);
+      if (s && s.column === p.column && s.source === 'src/planted.ts') found++;
+    }
+    assert.ok(found / declared.length >= 0.95, `${found} of ${declared.length} found with kind and position`);
+  });
+});
+
+describe('reply budgets', () => {
+  test('a reply over max_bytes is cut at whole items, flagged, and says how to narrow the query', async () => {
+    const full = await session.ok('findReferences', { repo: 'ts-shapes', symbol: 'Shape' });
+    assert.ok(full.references.length > 3, 'enough references to cut');
+    const budget = Buffer.byteLength(JSON.stringify(full)) - 200;
+    const cut = await session.ok('findReferences', { repo: 'ts-shapes', symbol: 'Shape', max_bytes: Math.max(1024, budget) });
+    assert.ok(Buffer.byteLength(JSON.stringify(cut)) <= Math.max(1024, budget));
+    assert.ok(cut.references.length < full.references.length);
+    assert.deepEqual(cut.references, full.references.slice(0, cut.references.length), 'whole items, in order');
+    assert.equal(cut.truncated, true);
+    assert.equal(cut.meta.truncated, true);
+    assert.match(cut.truncation_hint, /narrow the query/);
+  });
+});
