@@ -257,7 +257,7 @@ describe('over MCP', () => {
         'many unknown arguments',
         'documentSymbols',
         () => ({ repo, path: 'src/main.ts', ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`extra${i}`, i])) }),
-        /unknown arguments "extra0", "extra1", "extra2", "extra3", "extra4" and 995 more: the arguments are repo, path$/,
+        /unknown arguments "extra0", "extra1", "extra2", "extra3", "extra4" and 995 more: the arguments are repo, path, max_bytes$/,
       ],
       ['a huge tool name', huge, () => ({ repo }), /unknown tool "x{100}…" \(1000000 characters\): call tools\/list/],
       ['a huge string where a number goes', 'goToDefinition', () => ({ repo, ...position, line: huge }), /line must be a whole number/],

@@ -46,7 +46,8 @@ describe('search over MCP', () => {
     const { tools } = await session.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     const params = (name: string) => Object.keys(byName.get(name)?.inputSchema.properties ?? {}).sort();
-    assert.deepEqual(params('searchCode'), ['case_sensitive', 'context', 'extensions', 'limit', 'path', 'query', 'regex', 'repo']);
+    // Every tool also takes max_bytes, its reply budget.
+    assert.deepEqual(params('searchCode'), ['case_sensitive', 'context', 'extensions', 'limit', 'max_bytes', 'path', 'query', 'regex', 'repo']);
     const filters = [
       'name',
       'path',
@@ -63,9 +64,9 @@ describe('search over MCP', () => {
       'modified_before',
       'include_offline',
     ];
-    assert.deepEqual(params('countFiles'), [...filters].sort());
-    assert.deepEqual(params('findFiles'), [...filters, 'sort', 'desc', 'offset', 'limit'].sort());
-    assert.deepEqual(params('registryStatus'), []);
+    assert.deepEqual(params('countFiles'), [...filters, 'max_bytes'].sort());
+    assert.deepEqual(params('findFiles'), [...filters, 'sort', 'desc', 'offset', 'limit', 'max_bytes'].sort());
+    assert.deepEqual(params('registryStatus'), ['max_bytes']);
     const results = (name: string) => Object.keys(byName.get(name)?.outputSchema?.properties ?? {});
     for (const f of ['matches', 'total', 'truncated', 'searched', 'truncated_reason']) assert.ok(results('searchCode').includes(f), f);
     for (const f of ['hits', 'total', 'duration_ms', 'scan_state']) assert.ok(results('findFiles').includes(f), f);
