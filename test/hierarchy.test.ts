@@ -86,6 +86,12 @@ function calls(list: any[]): CallTree[] {
   }));
 }
 
+/** An MCP answer without its envelope, which only MCP answers carry (the CLI prints the answer itself). */
+function withoutMeta(answer: any): any {
+  const { meta: _meta, ...rest } = answer;
+  return rest;
+}
+
 interface TypeTree {
   type: string;
   types?: TypeTree[];
@@ -98,16 +104,18 @@ function types(list: any[]): TypeTree[] {
 const tsRepo = 'ts-shapes';
 const pyRepo = 'py-shapes';
 
-function incoming(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
-  return session.ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'incoming', ...extra });
+async function incoming(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
+  return withoutMeta(await session.ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'incoming', ...extra }));
 }
 
-function outgoing(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
-  return session.ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'outgoing', ...extra });
+async function outgoing(repo: string, root: string, path: string, line: number, needle: string, extra: Record<string, unknown> = {}) {
+  return withoutMeta(await session.ok('callHierarchy', { repo, ...at(root, path, line, needle), direction: 'outgoing', ...extra }));
 }
 
-function hierarchy(repo: string, root: string, path: string, line: number, needle: string, direction: string, depth?: number) {
-  return session.ok('typeHierarchy', { repo, ...at(root, path, line, needle), direction, ...(depth === undefined ? {} : { depth }) });
+async function hierarchy(repo: string, root: string, path: string, line: number, needle: string, direction: string, depth?: number) {
+  return withoutMeta(
+    await session.ok('typeHierarchy', { repo, ...at(root, path, line, needle), direction, ...(depth === undefined ? {} : { depth }) }),
+  );
 }
 
 describe('tools/list', () => {
@@ -135,7 +143,8 @@ describe('tools/list', () => {
       const tool = byName.get(name);
       assert.ok(tool, `${name} is listed`);
       assert.equal(tool.annotations?.readOnlyHint, true);
-      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), [...c.params].sort(), `${name} parameters`);
+      // Every tool also takes max_bytes, its reply budget.
+      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), [...c.params, 'max_bytes'].sort(), `${name} parameters`);
       assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), [...c.required].sort(), `${name} required parameters`);
       const results = Object.keys(tool.outputSchema?.properties ?? {});
       for (const field of c.results) assert.ok(results.includes(field), `${name} result declares ${field}`);
@@ -819,7 +828,7 @@ describe('on the command line', () => {
   test('sextant calls --json answers what callHierarchy answers, with --outgoing, --depth and --references', async () => {
     const report = at(ts, 'src/geometry.ts', 22, 'report');
     const cli = json(ts, ['calls', pos(ts, 'src/geometry.ts', 22, 'report'), '--outgoing', '--depth', '2', '--references']);
-    const mcp = await session.ok('callHierarchy', { repo: tsRepo, ...report, direction: 'outgoing', depth: 2, include_references: true });
+    const mcp = withoutMeta(await session.ok('callHierarchy', { repo: tsRepo, ...report, direction: 'outgoing', depth: 2, include_references: true }));
     assert.deepEqual(cli, mcp);
     const pyCli = json(py, ['calls', pos(py, 'shapes/geometry.py', 10, 'format_area')]);
     assert.deepEqual(pyCli, await incoming(pyRepo, py, 'shapes/geometry.py', 10, 'format_area'));
