@@ -222,8 +222,8 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
 }
 
 /**
- * Methods, accessors and function-valued properties of object literals are
- * functions, but scip-typescript defines none of them: it records the name as
+ * Methods and accessors of object literals are functions, but scip-typescript
+ * defines none of them: it records the name as
  * a use of a local symbol without definition (no contextual type, as in
  * `export const X = freeze({ create() {...} })` in JavaScript) or of the
  * property of the contextual type it implements (`{ get(target, key) {...} }`

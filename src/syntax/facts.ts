@@ -16,7 +16,7 @@ export interface Declaration {
   /** How many arguments a call may pass: [required, most], most = Infinity with a rest parameter. */
   parameters?: [number, number] | undefined;
   /**
-   * A method, accessor or function-valued property of an object literal, with
+   * A method or accessor of an object literal, with
    * [line, character] of the name of the const it initializes (`export const X =
    * freeze({ create() {...} })`), when it does.
    */

@@ -308,10 +308,6 @@ function declarationOf(
     const value = skipOuterExpressions(node.initializer);
     const isFunction = tsc.isArrowFunction(value) || tsc.isFunctionExpression(value);
     if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
-      // A function held by an object-literal property is a member of the object, as a method is.
-      if (isFunction && tsc.isPropertyAssignment(node)) {
-        return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
-      }
       const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
       return { name: node.name, callable: isFunction && isConst };
     }
