@@ -216,6 +216,20 @@ describe('a real Go repository (logrus, from Debian) is syntactic', () => {
     );
   });
 
+  test('a bad position in a Go file gets a one-line error that says how to fix it', async () => {
+    const lines = linesOf(root, 'entry.go');
+    const n = lines.length;
+    assert.match(
+      await toolError(session, 'goToDefinition', { repo: 'logrus', path: 'entry.go', line: n + 5, column: 1 }),
+      new RegExp(`^line ${n + 5} is past the end of entry\\.go \\(${n} lines\\): pass a line between 1 and ${n}$`),
+    );
+    assert.match(
+      await toolError(session, 'findReferences', { repo: 'logrus', path: 'entry.go', line: 1, column: lines[0]!.length + 5 }),
+      /^column \d+ is past the end of line 1 of entry\.go/,
+    );
+    assert.match(await toolError(session, 'documentSymbols', { repo: 'logrus', path: '../entry.go' }), /leaves the repository/);
+  });
+
   test('callHierarchy and typeHierarchy explain that they need the precise tier', async () => {
     const d = declarations.find((x) => x.name === 'NewEntry')!;
     const calls = await toolError(session, 'callHierarchy', {

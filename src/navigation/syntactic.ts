@@ -67,8 +67,11 @@ export async function refuseHierarchy(lookups: Lookups, ctx: RepoContext, path: 
   if (!file && !namesAreSyntactic(ctx)) return;
   const language = file?.language ?? syntacticLanguages(ctx)[0]!;
   const tier = ctx.languages[language]!;
+  const subject = file
+    ? `${file.path} is ${language}, which ${ctx.repo.slug} has indexed syntactic`
+    : `${ctx.repo.slug} has no precise index (${language} is syntactic)`;
   throw new UserError(
-    `${tool} needs the precise tier: ${file ? `${file.path} is ${language}, which` : ctx.repo.slug + "'s " + language} ${file ? `${ctx.repo.slug} has indexed` : 'is indexed'} syntactic ` +
+    `${tool} needs the precise tier: ${subject} ` +
       `(definitions found by ${tier.indexer ?? 'a parser'}, which knows no calls, references or type relations). ` +
       'goToDefinition, documentSymbols and workspaceSymbols answer from its definitions, and findReferences with whole-word text matches.' +
       (tier.recovery ? ` For a ${tool}, index it precisely: ${tier.recovery}` : ''),
