@@ -1,6 +1,6 @@
 // searchCode: text search over the stored files of every indexed repository.
 import { z } from 'zod';
-import { arg, params } from './common.js';
+import { arg, Location, params } from './common.js';
 
 export const name = 'searchCode';
 export const LIMIT = 100;
@@ -49,13 +49,7 @@ export const Params = params({
 });
 export type Params = z.input<typeof Params>;
 
-export const Match = z.object({
-  repo: z.string(),
-  path: z.string(),
-  line: z.int(),
-  column: z.int(),
-  end_line: z.int(),
-  end_column: z.int(),
+export const Match = Location.pick({ repo: true, path: true, line: true, column: true, end_line: true, end_column: true }).extend({
   /** The line, cut to PREVIEW_CHARS around the match when longer. */
   preview: z.string(),
   /** The column the preview starts at, when it does not start the line. */
