@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { rgPath } from '@vscode/ripgrep';
 import { npmPackage } from '../test/support/corpus.js';
 import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
-import { searchOnlyIndexers } from '../test/support/ripgrep.js';
+import { searchOnlyEnv } from '../test/support/ripgrep.js';
 import { gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
 
 export const SEARCH_TARGETS = { small_median_ratio: 0.5, large_median_ratio: 0.2, index_added: 0.15 };
@@ -238,7 +238,7 @@ async function compare(
   progress: (m: string) => void,
 ): Promise<SearchComparison> {
   progress(`${name}: indexing ${roots.length} repositories…`);
-  const indexed = await indexAll(roots, home, { SEXTANT_INDEXERS: searchOnlyIndexers() });
+  const indexed = await indexAll(roots, home, searchOnlyEnv());
   const facts = registryFacts(home);
   const transport = new StdioClientTransport({
     command: process.execPath,

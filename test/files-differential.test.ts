@@ -8,7 +8,7 @@ import { renameSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { requestsRepo, rxjsRepo } from './support/corpus.js';
-import { searchOnlyIndexers } from './support/ripgrep.js';
+import { searchOnlyEnv } from './support/ripgrep.js';
 import { indexOrThrow, mcpSession, testHome, toolError, type McpSession } from './support/sextant.js';
 
 interface Entry {
@@ -69,7 +69,7 @@ const hitShape = (h: Entry) => ({
 
 describe('findFiles and countFiles match git ls-files and stat', () => {
   const { env } = testHome();
-  env.SEXTANT_INDEXERS = searchOnlyIndexers();
+  Object.assign(env, searchOnlyEnv());
   let session: McpSession;
   let all: Entry[];
   let rxjs: string;

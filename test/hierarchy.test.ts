@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { at, linesOf } from './support/positions.js';
 import { fixtureRepo, removeDir, tempDir } from './support/repos.js';
-import { indexOrThrow, mcpSession, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
+import { indexOrThrow, mcpSession, sextant, testHome, toolError, withoutMeta, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
 const scratch = tempDir('sextant-hierarchy-');
@@ -84,12 +84,6 @@ function calls(list: any[]): CallTree[] {
     ...(c.calls ? { calls: calls(c.calls) } : {}),
     ...(c.cycle ? { cycle: true as const } : {}),
   }));
-}
-
-/** An MCP answer without its envelope, which only MCP answers carry (the CLI prints the answer itself). */
-function withoutMeta(answer: any): any {
-  const { meta: _meta, ...rest } = answer;
-  return rest;
 }
 
 interface TypeTree {
@@ -801,7 +795,7 @@ describe('on the command line', () => {
   function json(root: string, args: string[]): any {
     const r = sextant([...args, '--json'], { env, cwd: root });
     assert.equal(r.code, 0, `sextant ${args.join(' ')}: ${r.stderr}`);
-    return JSON.parse(r.stdout);
+    return withoutMeta(JSON.parse(r.stdout));
   }
 
   function text(root: string, args: string[]): string[] {

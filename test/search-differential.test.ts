@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { requestsRepo, rxjsRepo } from './support/corpus.js';
-import { ripgrepLines, searchOnlyIndexers, type RgQuery } from './support/ripgrep.js';
+import { ripgrepLines, searchOnlyEnv, type RgQuery } from './support/ripgrep.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 
 type Case = RgQuery & { strategy?: 'index' | 'scan' };
@@ -66,7 +66,7 @@ const REQUESTS: Case[] = [
 
 describe('searchCode matches ripgrep on real repositories', () => {
   const { env } = testHome();
-  env.SEXTANT_INDEXERS = searchOnlyIndexers();
+  Object.assign(env, searchOnlyEnv());
   let rxjs: string;
   let requests: string;
   let session: McpSession;

@@ -9,7 +9,7 @@ import { Migrator, sql } from 'kysely';
 import { migrations } from '../registry/migrations/index.js';
 import { openSqlite } from '../src/registry/dialect/sqlite/engine.js';
 import { openRegistry } from '../src/registry/open.js';
-import { searchOnlyIndexers } from './support/ripgrep.js';
+import { searchOnlyEnv } from './support/ripgrep.js';
 import { commitAll, fixtureRepo, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, registryFile, sextant, testHome } from './support/sextant.js';
 
@@ -58,7 +58,7 @@ test('a registry from before search gets its stored texts indexed when it is ope
 
 test('entries of blobs no kept index lists are collected with the blobs', async () => {
   const { home, env } = testHome();
-  const indexEnv = { ...env, SEXTANT_INDEXERS: searchOnlyIndexers() };
+  const indexEnv = { ...env, ...searchOnlyEnv() };
   const repo = fixtureRepo('ts-shapes');
   writeFileSync(join(repo, 'src', 'marker.ts'), 'export const marker = "oldMarkerText";\n');
   commitAll(repo, 'marker');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openRegistry } from '../src/registry/open.js';
 import { searchCode } from '../src/search/code.js';
-import { searchOnlyIndexers } from './support/ripgrep.js';
+import { searchOnlyEnv } from './support/ripgrep.js';
 import { fixtureRepo, git, gitRepoFrom, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
 
@@ -37,7 +37,7 @@ describe('search over MCP', () => {
     ts = fixtureRepo('ts-shapes');
     stress = stressRepo();
     indexOrThrow(ts, env);
-    indexOrThrow(stress, { ...env, SEXTANT_INDEXERS: searchOnlyIndexers() });
+    indexOrThrow(stress, { ...env, ...searchOnlyEnv() });
     session = await mcpSession(env);
   });
   after(async () => session?.close());

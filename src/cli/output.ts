@@ -1,6 +1,14 @@
 // Writing results: JSON for machines, short lines for people.
+import type { Meta } from '../protocol/meta.js';
+import { reply } from '../trust/reply.js';
+
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** A tool's answer as `--json` prints it: within the same byte budget and envelope as over MCP. */
+export function printAnswer(answer: object, provenance: Meta['provenance'] = 'local-index'): void {
+  printJson(reply(answer as Record<string, unknown>, provenance));
 }
 
 export function print(line = ''): void {

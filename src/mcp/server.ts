@@ -22,8 +22,8 @@ import * as RegistryStatus from '../protocol/registry-status.js';
 import { Search } from '../search/index.js';
 import * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { Meta } from '../protocol/meta.js';
-import { budgetHint, DEFAULT_MAX_BYTES, fitToBudget, MAX_BYTES_CAP } from '../trust/budget.js';
 import { buildMeta } from '../trust/envelope.js';
+import { reply } from '../trust/reply.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   name: string;
@@ -55,11 +55,7 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
       (async (params: z.infer<P>) => {
         try {
           const answer = (await handler(params)) as Record<string, unknown>;
-          const maxBytes = Math.min((params as { max_bytes?: number }).max_bytes ?? DEFAULT_MAX_BYTES, MAX_BYTES_CAP);
-          // The envelope is built from what is kept, so its signals and flags describe the reply sent.
-          const { result, cut } = fitToBudget(answer, maxBytes, ENVELOPE_RESERVE);
-          const body: Record<string, unknown> = cut ? { ...result, truncated: true, truncation_hint: budgetHint(cut, maxBytes) } : result;
-          body.meta = buildMeta(body, { provenance });
+          const body = reply(answer, provenance, (params as { max_bytes?: number }).max_bytes);
           return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
         } catch (error) {
           return errorResult(error);
@@ -103,9 +99,6 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   register(RegistryStatus, () => search.registryStatus(), 'local-filesystem');
   return server;
 }
-
-/** Room kept for the envelope when a reply is fitted to its budget (its signals list is capped). */
-const ENVELOPE_RESERVE = 32 * 1024;
 
 /** Every tool's result with the provenance envelope, and the flags a byte budget may add. */
 function enveloped(result: z.ZodObject) {

@@ -52,8 +52,11 @@ export function ripgrepLines(root: string, q: RgQuery): Set<string> {
   return out;
 }
 
-/** Indexer manifests that name no installed program: repositories index as search-only, in seconds. */
-export function searchOnlyIndexers(): string {
+/**
+ * An environment where no indexer and no ctags is installed: repositories index
+ * as search-only, in seconds, so the search tier is tested apart from the others.
+ */
+export function searchOnlyEnv(): { SEXTANT_INDEXERS: string; SEXTANT_CTAGS: string } {
   const dir = join(tempDir('sextant-indexers-'), 'indexers');
   mkdirSync(dir, { recursive: true });
   for (const [name, languages] of [
@@ -65,5 +68,5 @@ export function searchOnlyIndexers(): string {
       JSON.stringify({ name, languages, command: { path: join(dir, 'not-installed') }, args: [], timeoutSeconds: 60, recovery: {} }),
     );
   }
-  return dir;
+  return { SEXTANT_INDEXERS: dir, SEXTANT_CTAGS: join(dir, 'not-installed') };
 }

@@ -106,3 +106,10 @@ export async function toolError(session: McpSession, tool: string, args: Record<
   assert.doesNotMatch(r.result.error, /\n/, 'one line');
   return r.result.error;
 }
+
+/** An answer without its `meta` envelope, whose `generated_at` differs from one call to the next. */
+export function withoutMeta(answer: any): any {
+  assert.equal(typeof answer.meta, 'object', 'the answer carries its meta envelope');
+  const { meta: _meta, ...rest } = answer;
+  return rest;
+}

@@ -5,7 +5,7 @@ import { LIMIT, MAX_DEPTH } from '../../protocol/call-hierarchy.js';
 import { request } from '../request.js';
 import { positionIn, withNavigation } from '../context.js';
 import { positionArgument, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
-import { plural, print, printJson } from '../output.js';
+import { plural, print, printAnswer } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'calls',
@@ -35,7 +35,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       }),
     );
     if (values.json) {
-      printJson(result);
+      printAnswer(result);
       return 0;
     }
     const item = result.item;

@@ -3,7 +3,7 @@ import * as Definition from '../../protocol/definition.js';
 import { request } from '../request.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
 import { parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
-import { print, printJson } from '../output.js';
+import { print, printAnswer } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'def',
@@ -25,7 +25,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
         ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
       }),
     );
-    if (values.json) printJson(result);
+    if (values.json) printAnswer(result);
     else if (!result.found) print(result.message ?? 'no definition found');
     else {
       for (const d of result.definitions) {

@@ -3,7 +3,7 @@ import { CAP, KINDS, LIMIT, SORTS, type Params } from '../../protocol/find-files
 import { Search } from '../../search/index.js';
 import { withNavigation } from '../context.js';
 import { UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
-import { counted, print, printJson } from '../output.js';
+import { counted, print, printAnswer } from '../output.js';
 import { VERSION } from '../version.js';
 
 export const spec: CommandSpec = {
@@ -84,7 +84,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
         throw new UsageError('--count takes no --sort, --desc, --offset or --limit');
       }
       const result = await search.countFiles(filters);
-      if (values.json) printJson(result);
+      if (values.json) printAnswer(result, 'local-filesystem');
       else print(counted(result.count, 'entry', 'entries'));
       return 0;
     }
@@ -96,7 +96,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       ...optionalNumber('limit', wholeNumberOption(v.limit as string | undefined, 'limit', 1)),
     });
     if (values.json) {
-      printJson(result);
+      printAnswer(result, 'local-filesystem');
       return 0;
     }
     const rows = result.hits.map((h) => [

@@ -6,7 +6,7 @@ import { CAP, LIMIT } from '../../protocol/references.js';
 import { request } from '../request.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
 import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
-import { plural, print, printJson } from '../output.js';
+import { plural, print, printAnswer } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'refs',
@@ -42,7 +42,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       }),
     );
     if (values.json) {
-      printJson(result);
+      printAnswer(result);
       return 0;
     }
     if (result.message) print(result.message);

@@ -3,7 +3,7 @@ import { CAP, LIMIT, MAX_CONTEXT, type Match } from '../../protocol/search-code.
 import { Search } from '../../search/index.js';
 import { chooseRepo, withNavigation } from '../context.js';
 import { UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
-import { counted, print, printJson } from '../output.js';
+import { counted, print, printAnswer } from '../output.js';
 import { VERSION } from '../version.js';
 
 export const spec: CommandSpec = {
@@ -57,7 +57,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       ...(limit !== undefined ? { limit } : {}),
     });
     if (values.json) {
-      printJson(result);
+      printAnswer(result, 'local-analysis');
       return 0;
     }
     const color = process.stdout.isTTY === true && !process.env.NO_COLOR;

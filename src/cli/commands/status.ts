@@ -5,7 +5,7 @@ import type { Result } from '../../protocol/index-status.js';
 import { request } from '../request.js';
 import { chooseRepo, withNavigation } from '../context.js';
 import type { CommandSpec, Parsed } from '../parse.js';
-import { plural, print, printJson } from '../output.js';
+import { plural, print, printAnswer, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'status',
@@ -39,7 +39,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     const status = await nav.getIndexStatus(
       request(IndexStatus.Params, { repo: choice.slug, ...(repoPath ? { repo_path: repoPath } : {}) }),
     );
-    if (values.json) printJson(status);
+    if (values.json) printAnswer(status);
     else describe(status);
     if (status.status === null && status.message) throw new UserError(status.message);
     return 0;

@@ -6,7 +6,7 @@ import { CAP, LIMIT } from '../../protocol/workspace-symbols.js';
 import { request } from '../request.js';
 import { chooseRepo, withNavigation } from '../context.js';
 import { wholeNumberOption, UsageError, type CommandSpec, type Parsed } from '../parse.js';
-import { plural, print, printJson } from '../output.js';
+import { plural, print, printAnswer } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'symbols',
@@ -40,7 +40,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       }),
     );
     if (values.json) {
-      printJson(result);
+      printAnswer(result);
       return 0;
     }
     for (const s of result.symbols)

@@ -5,7 +5,7 @@ import { MAX_DEPTH } from '../../protocol/type-hierarchy.js';
 import { request } from '../request.js';
 import { positionIn, withNavigation } from '../context.js';
 import { positionArgument, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
-import { print, printJson } from '../output.js';
+import { print, printAnswer } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'types',
@@ -32,7 +32,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       }),
     );
     if (values.json) {
-      printJson(result);
+      printAnswer(result);
       return 0;
     }
     const line = (t: TypeItem) =>
