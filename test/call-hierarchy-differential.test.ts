@@ -39,6 +39,7 @@ import type * as CallHierarchy from '../src/protocol/call-hierarchy.js';
 import { SymbolRole } from '../src/scip/schema.js';
 import { parseSymbol } from '../src/scip/symbol.js';
 import { isLocal, rawSymbolsAt, type RawOccurrence } from './support/raw-scip.js';
+import { isCallHierarchyDeclaration } from './support/ts-call-hierarchy.js';
 import { startRxjsDifferential, type RxjsDifferential } from './support/rxjs-differential.js';
 import { fmt, formatSummary, prng, score, shuffle, summarize, type Score } from './support/stats.js';
 
@@ -286,29 +287,6 @@ function nodeAt(p: Place): ts.Node {
     if (!child) return node;
     node = child;
   }
-}
-
-/** TypeScript's own rule (services/callHierarchy.ts): the declarations that own the calls in them. */
-function isCallHierarchyDeclaration(node: ts.Node): boolean {
-  const assigned =
-    (ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isClassExpression(node)) &&
-    (ts.isVariableDeclaration(node.parent) || ts.isPropertyDeclaration(node.parent)) &&
-    node.parent.initializer === node &&
-    ts.isIdentifier(node.parent.name) &&
-    (ts.isPropertyDeclaration(node.parent) || (ts.getCombinedNodeFlags(node.parent) & ts.NodeFlags.Const) !== 0);
-  return (
-    ts.isSourceFile(node) ||
-    (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) ||
-    ts.isFunctionDeclaration(node) ||
-    ts.isClassDeclaration(node) ||
-    ts.isClassStaticBlockDeclaration(node) ||
-    ts.isMethodDeclaration(node) ||
-    ts.isMethodSignature(node) ||
-    ts.isGetAccessorDeclaration(node) ||
-    ts.isSetAccessorDeclaration(node) ||
-    ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name !== undefined) ||
-    assigned
-  );
 }
 
 function ancestors(node: ts.Node): ts.Node[] {

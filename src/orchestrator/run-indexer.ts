@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { decodeDocument, decodeMetadata } from '../scip/decode.js';
 import { IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
 import { readIndexFields } from '../scip/stream.js';
+import { watchGroup } from '../process-group.js';
 import type { IndexerManifest } from './manifests.js';
 
 export type IndexerStatus = 'ok' | 'failed' | 'timeout' | 'empty';
@@ -102,27 +103,12 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
 
-    let timedOut = false;
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, inv.timeoutMs);
+    const { exited, kill: killGroup, timedOut } = watchGroup(child, inv.timeoutMs);
     // If the run is interrupted, do not leave the indexer running. (The
     // process's signal handling belongs to the caller: see interrupt.ts.)
     inv.signal?.addEventListener('abort', killGroup, { once: true });
     if (inv.signal?.aborted) killGroup();
 
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, signal: null, spawnError: error }));
-      child.once('close', (code, signal) => resolve({ code, signal }));
-    });
 
     let documents = 0;
     let metadata: ScipMetadata | undefined;
@@ -140,15 +126,14 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       killGroup();
     }
     const exit = await exited;
-    clearTimeout(timer);
     inv.signal?.removeEventListener('abort', killGroup);
 
     const durationMs = performance.now() - started;
     const result = (status: IndexerStatus, reason: string | null): IndexerResult => ({ status, reason, documents, metadata, durationMs });
     const name = inv.manifest.name;
-    if (exit.spawnError) return result('failed', `${name} could not start: ${exit.spawnError.message}`);
+    if (exit.error) return result('failed', `${name} could not start: ${exit.error.message}`);
     if (inv.signal?.aborted) return result('failed', `${name} was stopped: the run was interrupted by ${String(inv.signal.reason)}`);
-    if (timedOut) return result('timeout', `${name} did not finish within ${+(inv.timeoutMs / 1000).toFixed(3)} s and was stopped`);
+    if (timedOut()) return result('timeout', `${name} did not finish within ${+(inv.timeoutMs / 1000).toFixed(3)} s and was stopped`);
     if (exit.code !== 0) {
       const said = tail.lastMeaningfulLine();
       if (/no files got indexed/i.test(said ?? '')) return result('empty', `${name} found no files to index: ${said}`);

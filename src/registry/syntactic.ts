@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { SyntaxDefinition } from '../syntax/ctags.js';
 import type { Engine } from './engine.js';
-import type { Database } from './schema.js';
+import type { Database, SyntaxDefinitionTable } from './schema.js';
 import { chunks } from './writer.js';
 
 export interface PreparedSyntaxDocument {
@@ -93,23 +93,8 @@ export async function collectSyntaxDocuments(trx: Kysely<Database>): Promise<voi
   }
 }
 
-export interface SyntaxDefinitionRow {
-  path: string;
-  blob_sha: string;
-  language: string | null;
-  syntax_id: number;
-  ordinal: number;
-  parent_ordinal: number | null;
-  name: string;
-  kind: string;
-  container: string | null;
-  start_line: number;
-  start_char: number;
-  end_char: number;
-  span_end_line: number;
-  span_end_char: number;
-  signature: string | null;
-}
+/** A syntactic definition with the file it is in. */
+export type SyntaxDefinitionRow = SyntaxDefinitionTable & { path: string; blob_sha: string; language: string | null };
 
 /** Read queries over the syntactic definitions of published indexes. */
 export class SyntaxLookups {

@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { watchGroup } from '../process-group.js';
 import type { SymbolKind } from '../scip/kind.js';
 
 /** Bumped when what is derived from ctags' output changes, so stored syntax documents are derived again. */
@@ -104,22 +105,7 @@ export async function runCtags<F extends SyntaxFile>(
       if (/cannot open input file/.test(line)) unreadable++;
       else if (line.trim() && !/^ctags: Notice/.test(line)) lastError = line.trim().slice(0, 300);
     });
-    let timedOut = false;
-    const kill = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, options.timeoutMs);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      child.once('close', (code, signal) => resolve({ code, signal }));
-    });
+    const { exited, kill, timedOut } = watchGroup(child, options.timeoutMs);
 
     let next = 0;
     let current = -1;
@@ -147,9 +133,8 @@ export async function runCtags<F extends SyntaxFile>(
       kill();
     }
     const exit = await exited;
-    clearTimeout(timer);
     if (exit.error) return outcome('failed', `universal-ctags could not start: ${exit.error.message}`);
-    if (timedOut)
+    if (timedOut())
       return outcome('timeout', `universal-ctags did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped`);
     if (parseError) return outcome('failed', `universal-ctags printed output sextant could not read: ${parseError.message}`);
     if (unreadable > 0)

@@ -30,6 +30,7 @@ import { isEmpty, isLocal, rawOccurrences, rawSymbolsAt, readRawIndex, type RawI
 import { removeDir, tempDir } from './repos.js';
 import { indexOrThrow, registryFile, testHome } from './sextant.js';
 import { fmt, formatSummary, prng, shuffle, summarize, type Score } from './stats.js';
+import { isCallHierarchyDeclaration } from './ts-call-hierarchy.js';
 import { TypeScriptLanguageServer, type LspLocation } from './typescript-language-server.js';
 
 export const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
@@ -502,31 +503,6 @@ function definitionKey(h: HeldOut, p: Place): string {
     return pointKey(first.path, first.range[0], first.range[1]);
   }
   return pointKey(p.path, p.line, p.character);
-}
-
-/**
- * TypeScript's rule (services/callHierarchy.ts) for the declarations that own the calls in them: a function held
- * by an object-literal property is not one, where sextant makes it a function of its own.
- */
-function isCallHierarchyDeclaration(node: ts.Node): boolean {
-  const assigned =
-    (ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isClassExpression(node)) &&
-    (ts.isVariableDeclaration(node.parent) || ts.isPropertyDeclaration(node.parent)) &&
-    node.parent.initializer === node &&
-    ts.isIdentifier(node.parent.name) &&
-    (ts.isPropertyDeclaration(node.parent) || (ts.getCombinedNodeFlags(node.parent) & ts.NodeFlags.Const) !== 0);
-  return (
-    ts.isSourceFile(node) ||
-    (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) ||
-    ts.isFunctionDeclaration(node) ||
-    ts.isClassDeclaration(node) ||
-    ts.isClassStaticBlockDeclaration(node) ||
-    ts.isMethodDeclaration(node) ||
-    ts.isGetAccessorDeclaration(node) ||
-    ts.isSetAccessorDeclaration(node) ||
-    ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name !== undefined) ||
-    assigned
-  );
 }
 
 /**
