@@ -1,10 +1,6 @@
 // `sextant mcp`: one stdio MCP server for every repository in the registry.
 // Tools are thin adapters: the protocol module of each request gives its name,
 // description and zod schemas; the query layer answers.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import type { Navigation } from '../navigation/index.js';
@@ -15,6 +11,7 @@ import * as References from '../protocol/references.js';
 import * as WorkspaceSymbols from '../protocol/workspace-symbols.js';
 import * as CallHierarchy from '../protocol/call-hierarchy.js';
 import * as TypeHierarchy from '../protocol/type-hierarchy.js';
+import { ToolServer, type ToolOutcome } from './tool-server.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   name: string;
@@ -25,8 +22,8 @@ interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-export function createMcpServer(nav: Navigation, version: string): McpServer {
-  const server = new McpServer({ name: 'sextant', version }, { capabilities: { tools: {} } });
+export function createMcpServer(nav: Navigation, version: string): ToolServer {
+  const server = new ToolServer({ name: 'sextant', version });
 
   const register = <P extends z.ZodType, R extends z.ZodObject>(
     tool: ToolModule<P, R>,
@@ -36,18 +33,19 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
       tool.name,
       {
         description: tool.description,
-        inputSchema: tool.Params as never,
-        outputSchema: resultOrError(tool.Result) as never,
+        inputSchema: tool.Params,
+        outputSchema: () => resultOrError(tool.Result),
         annotations: READ_ONLY,
       },
-      (async (params: z.infer<P>) => {
+      async (args): Promise<ToolOutcome> => {
+        const params = tool.Params.safeParse(args);
+        if (!params.success) return { error: invalidArguments(tool.name, params.error) };
         try {
-          const result = await handler(params);
-          return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
+          return { result: await handler(params.data) };
         } catch (error) {
-          return errorResult(error);
+          return { error: errorMessage(error) };
         }
-      }) as never,
+      },
     );
   };
 
@@ -75,49 +73,33 @@ function resultOrError(result: z.ZodObject) {
     .meta({ anyOf: [{ required }, { required: ['error'] }] });
 }
 
-/** A failed call's result: `{"error": "..."}`, flagged isError. */
-export function errorResult(error: unknown) {
-  const message = error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-  const body = { error: message };
-  return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
+/** A failed call's message: a UserError's own, anything else flagged internal. */
+function errorMessage(error: unknown): string {
+  return error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /**
- * The SDK answers arguments that fail the input schema (and unknown tools)
- * with a plain-text error result. The contract says every failure is an
- * `{"error": "..."}` object, so such results are reshaped on their way out.
+ * Arguments that fail the input schema, in one line naming the tool:
+ * "X: field: problem; other problem" (the messages usually name the field
+ * already; where not, it is put in front).
  */
-export function shapeToolErrors(transport: Transport): Transport {
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage, options) => send(reshape(message), options);
-  return transport;
-}
-
-function reshape(message: JSONRPCMessage): JSONRPCMessage {
-  if (!('result' in message)) return message;
-  const result = message.result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] };
-  if (result.isError !== true || result.structuredContent !== undefined) return message;
-  const text = result.content?.find((c) => c.type === 'text')?.text ?? 'unknown error';
-  const body = { error: oneLine(text) };
-  return { ...message, result: { ...result, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] } };
-}
-
-/** "Input validation error: Invalid arguments for tool X: a at f\nb" -> "X: f: a; b". */
-function oneLine(text: string): string {
-  const plain = text.replace(/^MCP error -?\d+: /, '');
-  const tool = /^Tool (\S+) not found$/.exec(plain);
-  if (tool) return `unknown tool "${tool[1]}": call tools/list for the tools this server has`;
-  const m = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(plain);
-  if (!m) return plain.split('\n').join('; ');
-  const issues = m[2]!.split('\n').map((line) => {
-    // The SDK appends " at <field>"; our messages usually name the field already.
-    const at = /^(.*) at ([\w.[\]]+)$/.exec(line.trim());
-    return at ? (at[1]!.includes(at[2]!) ? at[1]! : `${at[2]}: ${at[1]}`) : line.trim();
+function invalidArguments(tool: string, error: z.ZodError): string {
+  const issues = error.issues.flatMap((issue) => {
+    const lines = issue.message.split('\n').map((line) => line.trim());
+    const field = dotPath(issue.path);
+    if (field === undefined) return lines;
+    const last = lines.pop()!;
+    return [...lines, last.includes(field) ? last : `${field}: ${last}`];
   });
-  return `${m[1]}: ${issues.filter(Boolean).join('; ')}`;
+  return `${tool}: ${issues.filter(Boolean).join('; ')}`;
+}
+
+/** a.b[0].c, as the SDK names an issue's field; undefined at the root. */
+function dotPath(path: readonly PropertyKey[]): string | undefined {
+  if (path.length === 0) return undefined;
+  return path.reduce<string>((acc, seg, i) => (i === 0 ? String(seg) : typeof seg === 'number' ? `${acc}[${seg}]` : `${acc}.${String(seg)}`), '');
 }
 
 export async function serveStdio(nav: Navigation, version: string): Promise<void> {
-  const server = createMcpServer(nav, version);
-  await server.connect(shapeToolErrors(new StdioServerTransport()));
+  createMcpServer(nav, version).listen(process.stdin, process.stdout);
 }

@@ -1,6 +1,6 @@
 // sextant calls PATH:LINE:COL: who calls this, or what it calls.
 import type { Call } from '../../protocol/call-hierarchy.js';
-import { LIMIT, MAX_DEPTH } from '../../protocol/call-hierarchy.js';
+import { callHierarchy } from '../../protocol/limits.js';
 import { positionIn, withNavigation } from '../context.js';
 import { positionArgument, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
   usage: 'sextant calls PATH:LINE:COL [--outgoing] [--depth N] [--references] [--repo NAME] [--json]',
   details: [
     '  --outgoing     list what it calls instead of who calls it',
-    `  --depth N      follow N levels (default 1, at most ${MAX_DEPTH})`,
+    `  --depth N      follow N levels (default 1, at most ${callHierarchy.MAX_DEPTH})`,
     '  --references   also list mentions that are not calls (a function passed as a value)',
     '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
   ],
@@ -28,7 +28,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       direction: values.outgoing ? 'outgoing' : 'incoming',
       depth,
       include_references: Boolean(values.references),
-      limit: LIMIT,
+      limit: callHierarchy.LIMIT,
     });
     if (values.json) {
       printJson(result);

@@ -1,7 +1,5 @@
 // sextant index [PATH]: index a repository and publish it to the registry.
-import { openRegistry } from '../../registry/open.js';
-import { indexRepository, type IndexReport } from '../../orchestrator/index-repository.js';
-import { terminalProgress } from '../../progress.js';
+import type { IndexReport } from '../../orchestrator/index-repository.js';
 import { secondsOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
 
@@ -20,6 +18,12 @@ export const spec: CommandSpec = {
 };
 
 export async function run({ values, positionals }: Parsed): Promise<number> {
+  // Loaded here, not with the module: `sextant --help` reads every command's spec.
+  const [{ openRegistry }, { indexRepository }, { terminalProgress }] = await Promise.all([
+    import('../../registry/open.js'),
+    import('../../orchestrator/index-repository.js'),
+    import('../../progress.js'),
+  ]);
   const engine = await openRegistry({ registry: values.registry as string | undefined });
   try {
     const report = await indexRepository({

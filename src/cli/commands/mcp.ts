@@ -1,7 +1,4 @@
 // sextant mcp: the MCP server on stdio, over every repository in the registry.
-import { openRegistry } from '../../registry/open.js';
-import { Navigation } from '../../navigation/index.js';
-import { serveStdio } from '../../mcp/server.js';
 import type { CommandSpec, Parsed } from '../parse.js';
 import { VERSION } from '../version.js';
 
@@ -15,6 +12,12 @@ export const spec: CommandSpec = {
 };
 
 export async function run({ values }: Parsed): Promise<number> {
+  // Loaded here, not with the module: `sextant --help` reads every command's spec.
+  const [{ openRegistry }, { Navigation }, { serveStdio }] = await Promise.all([
+    import('../../registry/open.js'),
+    import('../../navigation/index.js'),
+    import('../../mcp/server.js'),
+  ]);
   const engine = await openRegistry({ registry: values.registry as string | undefined });
   await serveStdio(new Navigation(engine), VERSION);
   // Serve until the client closes stdin.

@@ -1,6 +1,6 @@
 // sextant refs PATH:LINE:COL | SYMBOL: every reference to something.
 import { REF_KINDS } from '../../registry/payload.js';
-import { CAP, LIMIT } from '../../protocol/references.js';
+import { references } from '../../protocol/limits.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
 import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -12,7 +12,7 @@ export const spec: CommandSpec = {
   details: [
     '  --repo NAME        the repository (default: the indexed repository containing the current directory)',
     `  --kind KIND        only references of this kind: ${REF_KINDS.join(', ')}`,
-    `  --limit N          at most N references (default ${LIMIT}, at most ${CAP})`,
+    `  --limit N          at most N references (default ${references.LIMIT}, at most ${references.CAP})`,
     '  --no-declaration   leave out the declarations',
   ],
   options: { repo: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' }, 'no-declaration': { type: 'boolean' } },
@@ -26,7 +26,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   if (kind !== undefined && !(REF_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`--kind must be one of ${REF_KINDS.join(', ')}, got "${kind}"`);
   }
-  const limit = wholeNumberOption(values.limit, 'limit', 1) ?? LIMIT;
+  const limit = wholeNumberOption(values.limit, 'limit', 1) ?? references.LIMIT;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
     const result = await nav.findReferences({
@@ -44,7 +44,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     for (const r of result.references) print(`${r.path}:${r.line}:${r.column}  ${r.kind.padEnd(10)} ${r.preview?.trim() ?? ''}`);
     const shown = result.truncated ? `${result.references.length} of ${result.total}` : `${result.total}`;
     print(
-      `${plural(result.total, 'reference').replace(/^[\d,]+/, shown)}${result.truncated ? ` (truncated: raise --limit, at most ${CAP})` : ''}`,
+      `${plural(result.total, 'reference').replace(/^[\d,]+/, shown)}${result.truncated ? ` (truncated: raise --limit, at most ${references.CAP})` : ''}`,
     );
     return 0;
   });

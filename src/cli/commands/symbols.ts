@@ -1,6 +1,6 @@
 // sextant symbols QUERY: find defined symbols by part of their name.
 import { SYMBOL_KINDS } from '../../scip/kind.js';
-import { CAP, LIMIT } from '../../protocol/workspace-symbols.js';
+import { workspaceSymbols } from '../../protocol/limits.js';
 import { chooseRepo, withNavigation } from '../context.js';
 import { wholeNumberOption, UsageError, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
   usage: 'sextant symbols QUERY [--kind KIND] [--limit N] [--repo NAME] [--json]',
   details: [
     `  --kind KIND    only this kind: ${SYMBOL_KINDS.join(', ')}`,
-    `  --limit N      at most N symbols (default ${LIMIT}, at most ${CAP})`,
+    `  --limit N      at most N symbols (default ${workspaceSymbols.LIMIT}, at most ${workspaceSymbols.CAP})`,
     '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
   ],
   options: { kind: { type: 'string' }, limit: { type: 'string' }, repo: { type: 'string' } },
@@ -25,7 +25,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   if (kind !== undefined && !(SYMBOL_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`--kind must be one of ${SYMBOL_KINDS.join(', ')}, got "${kind}"`);
   }
-  const limit = wholeNumberOption(values.limit, 'limit', 1) ?? LIMIT;
+  const limit = wholeNumberOption(values.limit, 'limit', 1) ?? workspaceSymbols.LIMIT;
   return withNavigation(values.registry as string | undefined, async (nav) => {
     const choice = await chooseRepo(nav, values.repo as string | undefined);
     const result = await nav.workspaceSymbols({

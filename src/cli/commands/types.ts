@@ -1,6 +1,6 @@
 // sextant types PATH:LINE:COL: supertypes or subtypes of a type (or overrides of a method).
 import type { TypeItem } from '../../protocol/type-hierarchy.js';
-import { MAX_DEPTH } from '../../protocol/type-hierarchy.js';
+import { typeHierarchy } from '../../protocol/limits.js';
 import { positionIn, withNavigation } from '../context.js';
 import { positionArgument, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { print, printJson } from '../output.js';
@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
   usage: 'sextant types PATH:LINE:COL [--subtypes] [--depth N] [--repo NAME] [--json]',
   details: [
     '  --subtypes     list what extends or implements it instead of what it extends or implements',
-    `  --depth N      follow N levels (default 1, at most ${MAX_DEPTH})`,
+    `  --depth N      follow N levels (default 1, at most ${typeHierarchy.MAX_DEPTH})`,
     '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
   ],
   options: { subtypes: { type: 'boolean' }, depth: { type: 'string' }, repo: { type: 'string' } },
