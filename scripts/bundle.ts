@@ -58,5 +58,5 @@ await build({
 });
 
 // Rendering the schemas calls no tool: the query layer is never reached.
-const tools = createMcpServer(undefined as unknown as Navigation, '').renderTools();
+const tools = await createMcpServer(undefined as unknown as Navigation, '').renderTools();
 writeFileSync(projectFile('dist', 'bundle', PREBUILT_TOOLS), JSON.stringify(tools));

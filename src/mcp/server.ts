@@ -22,8 +22,8 @@ interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-export function createMcpServer(nav: Navigation, version: string): ToolServer {
-  const server = new ToolServer({ name: 'sextant', version });
+/** The MCP tools over `nav`, registered on `server` (a new one by default). */
+export function createMcpServer(nav: Navigation, version: string, server = new ToolServer({ name: 'sextant', version })): ToolServer {
 
   const register = <P extends z.ZodType, R extends z.ZodObject>(
     tool: ToolModule<P, R>,
@@ -100,6 +100,3 @@ function dotPath(path: readonly PropertyKey[]): string | undefined {
   return path.reduce<string>((acc, seg, i) => (i === 0 ? String(seg) : typeof seg === 'number' ? `${acc}[${seg}]` : `${acc}.${String(seg)}`), '');
 }
 
-export async function serveStdio(nav: Navigation, version: string): Promise<void> {
-  createMcpServer(nav, version).listen(process.stdin, process.stdout);
-}

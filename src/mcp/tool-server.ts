@@ -4,10 +4,12 @@
 // `sextant mcp`'s time to its first answer. This loop implements what a tools
 // server answers (initialize, ping, tools/list, tools/call) as the SDK's
 // server does, and serves tools/list from JSON Schemas prebuilt at build time
-// (scripts/bundle.ts), rendered exactly as the SDK renders them.
+// (scripts/bundle.ts), rendered exactly as the SDK renders them. It loads
+// nothing else: it can answer the handshake and tools/list while the tools
+// themselves (zod, the registry, the query layer) are still loading.
 import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** The protocol versions the SDK's server accepts (its SUPPORTED_PROTOCOL_VERSIONS), newest first. */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
@@ -52,8 +54,27 @@ export const PREBUILT_TOOLS = 'tools.json';
 export class ToolServer {
   private readonly tools = new Map<string, { config: ToolConfig; handler: Handler }>();
   private advertised: AdvertisedTool[] | undefined;
+  /** Settles once the tools are registered (see `loading`). */
+  private ready: Promise<void> = Promise.resolve();
+  /** Why the tools could not be loaded, if they could not. */
+  private failure: string | undefined;
 
   constructor(private readonly info: { name: string; version: string }) {}
+
+  /**
+   * Serves while `load` registers the tools: tools/call waits for it,
+   * initialize, ping and a prebuilt tools/list do not. Its outcome is returned.
+   */
+  async loading<T>(load: () => Promise<T>): Promise<T> {
+    const loaded = load();
+    this.ready = loaded.then(
+      () => undefined,
+      (error: unknown) => {
+        this.failure = error instanceof Error ? error.message : String(error);
+      },
+    );
+    return loaded;
+  }
 
   registerTool(name: string, config: ToolConfig, handler: Handler): void {
     if (this.tools.has(name)) throw new Error(`tool ${name} is registered twice`);
@@ -67,7 +88,8 @@ export class ToolServer {
   }
 
   /** The tools/list answer, rendered as the SDK renders zod schemas (draft-7, input/output). */
-  renderTools(): AdvertisedTool[] {
+  async renderTools(): Promise<AdvertisedTool[]> {
+    const { z } = await import('zod');
     return this.definitions().map(([name, config]) => ({
       name,
       description: config.description,
@@ -79,23 +101,25 @@ export class ToolServer {
     }));
   }
 
-  /** The prebuilt tools/list when it lists exactly these tools, else rendered now. */
-  private listTools(): AdvertisedTool[] {
+  /**
+   * The tools/list answer: the prebuilt one (written by the same build as
+   * the code that registers the tools), else, once the tools are registered,
+   * rendered from them.
+   */
+  private async listTools(): Promise<AdvertisedTool[]> {
     if (this.advertised) return this.advertised;
-    let prebuilt: AdvertisedTool[] | undefined;
     try {
-      prebuilt = JSON.parse(readFileSync(new URL(`./${PREBUILT_TOOLS}`, import.meta.url), 'utf8')) as AdvertisedTool[];
+      this.advertised = JSON.parse(readFileSync(new URL(`./${PREBUILT_TOOLS}`, import.meta.url), 'utf8')) as AdvertisedTool[];
     } catch {
-      prebuilt = undefined;
+      await this.ready;
+      this.advertised = await this.renderTools();
     }
-    const names = [...this.tools.keys()];
-    const matches = prebuilt?.length === names.length && prebuilt.every((t, i) => t.name === names[i]);
-    this.advertised = matches ? prebuilt! : this.renderTools();
     return this.advertised;
   }
 
-  /** Serves requests from `input` until it ends; answers go to `output`, one JSON line each. */
-  listen(input: Readable, output: Writable): void {
+  /** Serves requests from `input` until it closes (when the returned promise settles); answers go to `output`, one JSON line each. */
+  listen(input: Readable, output: Writable): Promise<void> {
+    const closed = new Promise<void>((resolve) => input.once('close', resolve));
     let buffer = '';
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => {
@@ -116,6 +140,7 @@ export class ToolServer {
         });
       }
     });
+    return closed;
   }
 
   /** The JSON text of the answer to one message; undefined for notifications and responses. */
@@ -135,17 +160,20 @@ export class ToolServer {
         case 'ping':
           return ok('{}');
         case 'tools/list':
-          return ok(JSON.stringify({ tools: this.listTools() }));
+          return ok(JSON.stringify({ tools: await this.listTools() }));
         case 'tools/call': {
           const name = message.params?.name;
           const args = message.params?.arguments;
           if (typeof name !== 'string') return fail(INVALID_PARAMS, 'Invalid params: tools/call needs a tool name (params.name)');
           if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
             return fail(INVALID_PARAMS, 'Invalid params: tools/call arguments must be an object');
+          await this.ready;
           const tool = this.tools.get(name);
-          const outcome: ToolOutcome = tool
-            ? await tool.handler(args ?? {})
-            : { error: `unknown tool "${name}": call tools/list for the tools this server has` };
+          const outcome: ToolOutcome = this.failure
+            ? { error: this.failure }
+            : tool
+              ? await tool.handler(args ?? {})
+              : { error: `unknown tool "${name}": call tools/list for the tools this server has` };
           return ok(callResult(outcome));
         }
         default:

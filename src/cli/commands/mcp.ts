@@ -12,16 +12,32 @@ export const spec: CommandSpec = {
 };
 
 export async function run({ values }: Parsed): Promise<number> {
-  // Loaded here, not with the module: `sextant --help` reads every command's spec.
-  const [{ openRegistry }, { Navigation }, { serveStdio }] = await Promise.all([
-    import('../../registry/open.js'),
-    import('../../navigation/index.js'),
-    import('../../mcp/server.js'),
-  ]);
-  const engine = await openRegistry({ registry: values.registry as string | undefined });
-  await serveStdio(new Navigation(engine), VERSION);
+  // The server answers the handshake and tools/list at once, while the tools
+  // load: a client spends that time on its own start (validators for the
+  // tools' output schemas). Loaded here, not with the module: `sextant --help`
+  // reads every command's spec.
+  const { ToolServer } = await import('../../mcp/tool-server.js');
+  const server = new ToolServer({ name: 'sextant', version: VERSION });
+  const served = server.listen(process.stdin, process.stdout);
+  let engine;
+  try {
+    engine = await server.loading(async () => {
+      const [{ openRegistry }, { Navigation }, { createMcpServer }] = await Promise.all([
+        import('../../registry/open.js'),
+        import('../../navigation/index.js'),
+        import('../../mcp/server.js'),
+      ]);
+      const engine = await openRegistry({ registry: values.registry as string | undefined });
+      createMcpServer(new Navigation(engine), VERSION, server);
+      return engine;
+    });
+  } catch (error) {
+    // Nothing to serve: stop reading, so that the process ends with the error.
+    process.stdin.destroy();
+    throw error;
+  }
   // Serve until the client closes stdin.
-  await new Promise<void>((resolve) => process.stdin.once('close', resolve));
+  await served;
   await engine.close();
   return 0;
 }
