@@ -3,6 +3,11 @@
 // over several repetitions and reporting medians (the machine is noisy, so
 // only ratios measured together mean anything).
 //
+// Sections (a), (b), (c) and issue 3 run on each corpus: zod's sources (one
+// tsconfig), and two shapes the tests do not tune for: kysely's ES module
+// build (object-literal factories in .js beside .d.ts, no config) and a
+// monorepo of packages with tsconfigs of their own (test/support/corpus.ts).
+//
 //   (a) `sextant index` wall time / the raw indexer's wall time, same repo
 //   (b) cold start: spawn `sextant mcp` -> first findReferences answer, against
 //       typescript-language-server spawn -> initialize -> didOpen -> first references
@@ -14,9 +19,10 @@
 //       its memory should follow the largest document, not the index); and
 //       effect@4.1.0 apart, a different corpus with larger files
 //   issue 3: callHierarchy (depth 1 and 3) and workspaceSymbols p50/p99, when served
+//
 //   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
-// Usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search] [--json]
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -27,7 +33,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import ts from 'typescript';
-import { npmPackage } from '../test/support/corpus.js';
+import { factoryRepo, monorepoRepo, npmPackage } from '../test/support/corpus.js';
 import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
 import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
 import { prng } from '../test/support/stats.js';
@@ -40,23 +46,37 @@ import { benchSearch, printSearch, searchTargets, type SearchSection } from './b
 const MEMORY_SCALES = [1, 2, 4] as const;
 const MEMORY_RUNS = 3;
 
-const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search] [--json]
+/** The corpora of (a), (b), (c) and issue 3, by the name --corpus takes. */
+const CORPORA = {
+  zod: { name: 'zod@4.6.7', make: () => npmSourceRepo('zod', '4.6.7') },
+  factory: { name: 'kysely@0.28.19 (factories)', make: factoryRepo },
+  monorepo: { name: 'monorepo (tRPC, TanStack, rxjs)', make: monorepoRepo },
+} as const;
+type CorpusKey = keyof typeof CORPORA;
+const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-  --repo PATH    benchmark this git repository (TypeScript) instead of the default corpus
-                 (zod@4.6.7 sources); (d) still measures copies of the zod sources, and
-                 effect@4.1.0 (the large index of (c') and (d)) is left out
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search] [--json]
+
+  --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
+                 (default all: zod@4.6.7's sources, kysely's object-literal factories,
+                 a monorepo of packages with their own tsconfigs)
+  --repo PATH    benchmark this git repository (TypeScript) instead of the corpora;
+                 (d) still measures copies of the zod sources, and effect@4.1.0 (the
+                 large index of (c') and (d)) is left out
   --runs N       repetitions of each side-by-side comparison (default 5); (d) and (c')
                  repeat at most ${MEMORY_RUNS} times
   --only memory  run section (d) alone (ingest memory), not with --repo
+  --only speed   leave out (d), (c') and (s): speed on the corpora only
   --only search  run section (s) alone (code search against ripgrep), not with --repo
-  --json         print one JSON object on stdout instead of the table`;
+  --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'search'] as const;
+const SECTIONS = ['memory', 'speed', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
   repo: string | undefined;
+  corpora: CorpusKey[];
   runs: number;
   only: Section | undefined;
   json: boolean;
@@ -69,6 +89,7 @@ function parseOptions(argv: string[]): Options {
       args: argv,
       options: {
         repo: { type: 'string' },
+        corpus: { type: 'string' },
         runs: { type: 'string' },
         only: { type: 'string' },
         json: { type: 'boolean' },
@@ -104,9 +125,17 @@ function parseOptions(argv: string[]): Options {
   if (v.only !== undefined) {
     if (!(SECTIONS as readonly string[]).includes(v.only)) fail(`--only takes one of ${SECTIONS.join(', ')}, not "${v.only}"\n${USAGE}`);
     only = v.only as Section;
-    if (repo !== undefined) fail(`--only ${only} measures corpora of its own: it does not take --repo`);
+    if (repo !== undefined && (only === 'memory' || only === 'search')) fail(`--only ${only} measures corpora of its own: it does not take --repo`);
   }
-  return { repo, runs, only, json: v.json === true };
+  let corpora = CORPUS_KEYS;
+  if (v.corpus !== undefined) {
+    if (repo !== undefined) fail('--corpus and --repo exclude each other: --repo benchmarks that repository instead of the corpora');
+    const names = v.corpus.split(',').map((n) => n.trim());
+    const unknown = names.filter((n) => !(CORPUS_KEYS as string[]).includes(n));
+    if (names.length === 0 || unknown.length > 0) fail(`--corpus takes names from ${CORPUS_KEYS.join(', ')}, not "${unknown.join(',') || v.corpus}"`);
+    corpora = CORPUS_KEYS.filter((k) => names.includes(k));
+  }
+  return { repo, corpora, runs, only, json: v.json === true };
 }
 
 function fail(message: string): never {
@@ -243,12 +272,40 @@ function scipTypescriptMain(): string {
   return join(dir, bin);
 }
 
+const SOURCE = /\.[cm]?[jt]sx?$/;
+
+/**
+ * The projects a language server would load, as scip-typescript arguments:
+ * every tracked tsconfig.json/jsconfig.json, and for the sources under none
+ * of their folders a config listing them, with the options sextant's manifest
+ * gives an inferred project (written to `dir`). So the raw indexer covers the
+ * same projects as `sextant index`; no configs and no sources: none (the
+ * indexer's default).
+ */
+function rawProjects(repo: string, dir: string): string[] {
+  const tracked = git(repo, 'ls-files', '-z').split('\0').filter(Boolean);
+  const configs = tracked.filter((p) => /(^|\/)(tsconfig|jsconfig)\.json$/.test(p));
+  const folders = configs.map((c) => (c.includes('/') ? c.slice(0, c.lastIndexOf('/') + 1) : ''));
+  const rest = tracked.filter((p) => SOURCE.test(p) && !folders.some((f) => p.startsWith(f)));
+  const projects = configs.map((c) => join(repo, c));
+  if (rest.length > 0) {
+    const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'indexers', 'scip-typescript.json'), 'utf8')) as {
+      projects?: { inferred?: { compilerOptions: Record<string, unknown> } };
+    };
+    const compilerOptions = manifest.projects?.inferred?.compilerOptions ?? { allowJs: true, noEmit: true };
+    const config = join(dir, 'tsconfig.json');
+    writeFileSync(config, JSON.stringify({ compilerOptions, files: rest.map((p) => join(repo, p)) }));
+    projects.push(config);
+  }
+  return projects;
+}
+
 async function rawIndex(repo: string): Promise<ProcessRun> {
   const out = tempDir('sextant-bench-scip-');
   try {
     const run = await runProcess(
       process.execPath,
-      [scipTypescriptMain(), 'index', '--cwd', repo, '--output', join(out, 'x.scip'), '--no-progress-bar'],
+      [scipTypescriptMain(), 'index', '--cwd', repo, '--output', join(out, 'x.scip'), '--no-progress-bar', ...rawProjects(repo, out)],
       { cwd: repo },
     );
     if (run.code !== 0) throw new Error(`scip-typescript on ${repo} failed (exit ${run.code}): ${run.stderr.trim().split('\n').pop()}`);
@@ -317,10 +374,11 @@ function npmSourceRepo(name: string, version: string, copies = 1): string {
   }
 }
 
+/** The TypeScript and JavaScript sources (declaration files left out): where positions are sampled. */
 function sourceFiles(root: string): string[] {
   return git(root, 'ls-files', '-z')
     .split('\0')
-    .filter((p) => /\.[cm]?tsx?$/.test(p) && !/\.d\.[cm]?ts$/.test(p))
+    .filter((p) => /\.[cm]?[jt]sx?$/.test(p) && !/\.d\.[cm]?ts$/.test(p))
     .sort();
 }
 
@@ -347,8 +405,13 @@ class Mcp {
     readonly pid: number | null,
   ) {}
 
-  /** Spawns `sextant mcp` on a registry and completes the MCP handshake. */
-  static async start(home: string): Promise<Mcp> {
+  /**
+   * Spawns `sextant mcp` on a registry, completes the MCP handshake and lists
+   * the tools, as MCP clients do: from then on the client checks every result
+   * against its tool's output schema, and that check is part of each figure.
+   */
+  static async start(home: string, times?: { handshake_ms: number; list_ms: number }): Promise<Mcp> {
+    const t0 = performance.now();
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [SEXTANT_BIN, 'mcp'],
@@ -357,6 +420,12 @@ class Mcp {
     });
     const client = new Client({ name: 'sextant-bench', version: '0' });
     await client.connect(transport);
+    const t1 = performance.now();
+    await client.listTools();
+    if (times) {
+      times.handshake_ms = t1 - t0;
+      times.list_ms = performance.now() - t1;
+    }
     return new Mcp(client, transport.pid);
   }
 
@@ -366,7 +435,7 @@ class Mcp {
     return { isError: r.isError === true, result: r.structuredContent ?? (text ? JSON.parse(text) : {}) };
   }
 
-  /** Tool names; through a plain request, so the client does not start validating results (that cost is the client's, not sextant's). */
+  /** Tool names, through a plain request. */
   async toolNames(): Promise<string[]> {
     const r = await this.client.request({ method: 'tools/list' }, ListToolsResultSchema);
     return r.tools.map((t) => t.name);
@@ -447,7 +516,9 @@ function identifierCandidates(root: string, count: number, options: { seed: numb
     if (list) return list;
     list = [];
     const text = readFileSync(join(root, path), 'utf8');
-    const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const js = /\.[cm]?jsx?$/.test(path);
+    const kind = path.endsWith('x') ? (js ? ts.ScriptKind.JSX : ts.ScriptKind.TSX) : js ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+    const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
     const visit = (node: ts.Node): void => {
       if (ts.isIdentifier(node) && (!options.callable || isCallee(node))) {
         const { line, character } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
@@ -753,7 +824,7 @@ function printMemory(m: MemorySection, print: (s?: string) => void, rawRssKb?: n
 interface ColdSection {
   position: Position;
   node_ms: number[];
-  sextant: { total_ms: number; handshake_ms: number; references: number }[];
+  sextant: { total_ms: number; handshake_ms: number; list_ms: number; references: number }[];
   lsp: { total_ms: number; start_ms: number; references: number }[] | null;
   lsp_note?: string;
 }
@@ -770,13 +841,13 @@ async function benchCold(
   for (let i = 0; i < Math.max(5, runs); i++) section.node_ms.push((await runProcess(process.execPath, ['-e', '0'])).wallMs);
   const sextantCold = async () => {
     const t0 = performance.now();
-    const mcp = await Mcp.start(home);
-    const t1 = performance.now();
+    const times = { handshake_ms: 0, list_ms: 0 };
+    const mcp = await Mcp.start(home, times);
     const r = await mcp.call('findReferences', { repo: c.slug, path: position.path, line: position.line, column: position.column });
     const t2 = performance.now();
     await mcp.close();
     if (r.isError) throw new Error(`sextant findReferences at ${position.path}:${position.line}:${position.column}: ${r.result.error}`);
-    section.sextant.push({ total_ms: t2 - t0, handshake_ms: t1 - t0, references: r.result.total });
+    section.sextant.push({ total_ms: t2 - t0, ...times, references: r.result.total });
   };
   const lspCold = async (L: LanguageServerClass) => {
     const t0 = performance.now();
@@ -1053,6 +1124,9 @@ const TARGETS = {
   cold_ratio: 0.1,
   warm_p50_ratio: 0.1,
   warm_p99_ms: 5,
+  /** callHierarchy p99 at depth 1 and at depth 3, both directions. */
+  calls_depth1_p99_ms: 10,
+  calls_depth3_p99_ms: 20,
   /** (d) sextant's own peak RSS of ingest, the most copies of the corpus over one copy: "does not grow", with room for noise. */
   rss_growth: 1.25,
 };
@@ -1102,6 +1176,249 @@ const ratio = (x: number | null) => (x === null || !Number.isFinite(x) ? '–' :
 // ---------------------------------------------------------------------------
 // Main
 
+type Target = { value: number | null; target: string; met: boolean | null };
+
+function atMost(value: number | null, limit: number, digits = 3): Target {
+  const v = value === null || !Number.isFinite(value) ? null : round(value, digits);
+  return { value: v, target: `<= ${limit}`, met: v === null ? null : v <= limit };
+}
+
+/**
+ * (a), (b), (c) and issue 3 on one corpus: its figures, its targets, the
+ * lines of its tables, and the registry of its last index (kept in `homes`).
+ */
+async function benchCorpus(
+  c: Corpus,
+  options: Options,
+  Lsp: LanguageServerClass | string,
+  homes: string[],
+): Promise<{ result: Record<string, unknown>; targets: Record<string, Target>; lines: string[] }> {
+  const out: string[] = [];
+  const print = (s = '') => out.push(s);
+
+  // (a) sextant index vs the raw indexer over the same projects, alternating.
+  const index = await benchIndex(c, options.runs);
+  const last = index.runs.at(-1)!.sextant;
+  homes.push(last.home);
+  const sWall = median(index.runs.map((r) => r.sextant.wallMs));
+  const rWall = median(index.runs.map((r) => r.raw.wallMs));
+  // Each pair ran back to back, so the median of the pair ratios is the least disturbed by load that comes and goes.
+  const pairRatios = index.runs.map((r) => r.sextant.wallMs / r.raw.wallMs);
+  const indexRatio = median(pairRatios);
+  const phase = {
+    wall_ms: sWall,
+    report_duration_ms: median(index.runs.map((r) => r.sextant.report.duration_ms)),
+    indexer_ms: median(index.runs.map((r) => r.sextant.report.indexers.reduce((a, x) => a + x.duration_ms, 0))),
+    cli_overhead_ms: median(index.runs.map((r) => r.sextant.wallMs - r.sextant.report.duration_ms)),
+    in_process_other_ms: median(
+      index.runs.map((r) => r.sextant.report.duration_ms - r.sextant.report.indexers.reduce((a, x) => a + x.duration_ms, 0)),
+    ),
+    own_cpu_ms: median(index.runs.flatMap((r) => (r.sextant.own ? [r.sextant.own.cpuMs] : []))),
+    tree_cpu_ms: median(index.runs.flatMap((r) => (r.sextant.tree ? [r.sextant.tree.cpuMs] : []))),
+    raw_cpu_ms: median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.cpuMs] : []))),
+  };
+  const occurrences = last.report.occurrences;
+  const sampleNotes: string[] = [];
+
+  // Positions, with a long-lived sextant session that (c) and issue 3 reuse.
+  progress(`${c.name}: starting sextant mcp…`);
+  const mcp = await Mcp.start(last.home);
+  let warm: WarmSection;
+  let issue3: Issue3Section;
+  let cold: ColdSection;
+  try {
+    const sample = await chooseSample(c, mcp);
+    if (sample.positions.length < 200)
+      sampleNotes.push(`only ${sample.positions.length} sampled positions resolved to a symbol (fewer than 200)`);
+    if (sample.positions.length === 0) throw new Error(`${c.name}: no sampled position resolved to a symbol`);
+    // (b) cold start, before (c) so that no language server is running meanwhile.
+    const coldAt = coldPosition(c, sample.positions);
+    cold = await benchCold(c, last.home, coldAt, options.runs, Lsp);
+    warm = await benchWarm(c, mcp, sample.positions, sample.candidates, options.runs, Lsp);
+    issue3 = await benchIssue3(c, mcp, sample.positions, options.runs);
+  } finally {
+    await mcp.close();
+  }
+
+  // ---- figures
+  const coldS = median(cold.sextant.map((r) => r.total_ms));
+  const coldHandshake = median(cold.sextant.map((r) => r.handshake_ms));
+  const coldList = median(cold.sextant.map((r) => r.list_ms));
+  const coldL = cold.lsp ? median(cold.lsp.map((r) => r.total_ms)) : NaN;
+  const coldLStart = cold.lsp ? median(cold.lsp.map((r) => r.start_ms)) : NaN;
+  const coldPairs = cold.lsp ? cold.sextant.map((r, i) => r.total_ms / cold.lsp![i]!.total_ms) : null;
+  const coldRatio = coldPairs ? median(coldPairs) : null;
+  const nodeMs = median(cold.node_ms);
+  const sd = summarizeLatency(warm.sextant.definition);
+  const sr = summarizeLatency(warm.sextant.references);
+  const ld = warm.lsp ? summarizeLatency(warm.lsp.definition) : null;
+  const lr = warm.lsp ? summarizeLatency(warm.lsp.references) : null;
+  const ping = summarizeLatency(warm.ping);
+  const p50Ratio = (s: { p50_ms: number | null }, l: { p50_ms: number | null } | null) =>
+    l && s.p50_ms !== null && l.p50_ms ? s.p50_ms / l.p50_ms : null;
+  const defRatio = p50Ratio(sd, ld);
+  const refRatio = p50Ratio(sr, lr);
+  const calls = issue3.callHierarchy
+    ? Object.fromEntries(Object.entries(issue3.callHierarchy).map(([k, v]) => [k, summarizeLatency(v)]))
+    : null;
+  const worstCalls = (depth: number) =>
+    calls
+      ? Math.max(...Object.entries(calls).flatMap(([k, v]) => (k.endsWith(`depth ${depth}`) && v.p99_ms !== null ? [v.p99_ms] : [])))
+      : null;
+
+  const targets: Record<string, Target> = {
+    index_ratio: atMost(indexRatio, TARGETS.index_ratio),
+    cold_ratio: atMost(coldRatio, TARGETS.cold_ratio),
+    definition_p50_ratio: atMost(defRatio, TARGETS.warm_p50_ratio),
+    references_p50_ratio: atMost(refRatio, TARGETS.warm_p50_ratio),
+    definition_p99_ms: atMost(sd.p99_ms, TARGETS.warm_p99_ms, 2),
+    references_p99_ms: atMost(sr.p99_ms, TARGETS.warm_p99_ms, 2),
+    callHierarchy_depth1_p99_ms: atMost(worstCalls(1), TARGETS.calls_depth1_p99_ms, 2),
+    callHierarchy_depth3_p99_ms: atMost(worstCalls(3), TARGETS.calls_depth3_p99_ms, 2),
+  };
+
+  const result = {
+    corpus: { name: c.name, root: c.root, source_files: c.tsFiles, occurrences, documents: last.report.documents },
+    index: {
+      sextant_wall_ms: index.runs.map((r) => round(r.sextant.wallMs, 0)),
+      raw_wall_ms: index.runs.map((r) => round(r.raw.wallMs, 0)),
+      order: index.runs.map((r) => r.order),
+      pair_ratios: pairRatios.map((x) => round(x, 3)),
+      median_sextant_ms: round(sWall, 0),
+      median_raw_ms: round(rWall, 0),
+      ratio: round(indexRatio, 3),
+      ratio_of_medians: round(sWall / rWall, 3),
+      phases: Object.fromEntries(Object.entries(phase).map(([k, v]) => [k, round(v, 0)])),
+      raw_indexer_max_rss_mb: round(median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.maxRssKb] : []))) / 1024, 1),
+    },
+    cold_start: {
+      position: cold.position,
+      node_e0_ms: round(nodeMs, 1),
+      sextant_ms: cold.sextant.map((r) => round(r.total_ms, 1)),
+      sextant_median_ms: round(coldS, 1),
+      sextant_handshake_median_ms: round(coldHandshake, 1),
+      sextant_tools_list_median_ms: round(coldList, 1),
+      sextant_references: cold.sextant[0]?.references ?? null,
+      lsp_ms: cold.lsp?.map((r) => round(r.total_ms, 1)) ?? null,
+      lsp_median_ms: round(coldL, 1),
+      lsp_start_median_ms: round(coldLStart, 1),
+      lsp_references: cold.lsp?.[0]?.references ?? null,
+      pair_ratios: coldPairs?.map((x) => round(x, 3)) ?? null,
+      ratio: coldRatio === null ? null : round(coldRatio, 3),
+      ...(cold.lsp_note ? { lsp_note: cold.lsp_note } : {}),
+    },
+    warm: {
+      sample: warm.sample,
+      rounds: warm.rounds,
+      mcp_ping: ping,
+      sextant: { definition: sd, references: sr, references_truncated: warm.sextant.references_truncated },
+      lsp: ld && lr ? { definition: ld, references: lr } : null,
+      definition_p50_ratio: defRatio === null ? null : round(defRatio, 3),
+      references_p50_ratio: refRatio === null ? null : round(refRatio, 3),
+      notes: sampleNotes,
+      ...(warm.lsp_note ? { lsp_note: warm.lsp_note } : {}),
+    },
+    issue3: {
+      tools: issue3.tools,
+      callHierarchy: calls,
+      callHierarchy_positions: issue3.callHierarchy_positions,
+      callHierarchy_candidates: issue3.callHierarchy_candidates,
+      workspaceSymbols: issue3.workspaceSymbols ? summarizeLatency(issue3.workspaceSymbols) : null,
+      workspaceSymbols_queries: issue3.workspaceSymbols_queries,
+      notes: issue3.notes,
+    },
+    targets,
+  };
+
+  // ---- tables
+  print(
+    `== ${c.name}: ${c.tsFiles} source files, ${occurrences.toLocaleString('en-US')} occurrences; ` +
+      `${options.runs} runs per comparison, alternating sides; medians`,
+  );
+  print();
+  print(`(a) index wall time: \`sextant index --json\` (fresh SEXTANT_HOME) vs scip-typescript alone over the same projects`);
+  print(
+    table(
+      [
+        ...index.runs.map((r, i) => [`run ${i + 1} (${r.order})`, sec(r.sextant.wallMs), sec(r.raw.wallMs), ratio(r.sextant.wallMs / r.raw.wallMs)]),
+        ['median', sec(sWall), sec(rWall), ratio(indexRatio)],
+      ],
+      ['', 'sextant', 'scip-typescript', 'ratio'],
+    ),
+  );
+  print(`  ratio: the median of the per-run ratios (each pair ran back to back); the ratio of the medians is ${ratio(sWall / rWall)}`);
+  print(`  target ratio <= ${TARGETS.index_ratio}: ${verdict(targets.index_ratio!.met)}`);
+  print(
+    `  sextant phases (medians): indexer run with streamed ingest ${sec(phase.indexer_ms)}, rest in process (worktree, blobs, publish) ` +
+      `${sec(phase.in_process_other_ms)}, CLI start-up and exit ${sec(phase.cli_overhead_ms)}`,
+  );
+  if (Number.isFinite(phase.own_cpu_ms))
+    print(
+      `  CPU (medians): sextant process ${sec(phase.own_cpu_ms)}, sextant + indexer child ${sec(phase.tree_cpu_ms)}, ` +
+        `scip-typescript alone ${sec(phase.raw_cpu_ms)} (CPU ratio ${ratio(phase.tree_cpu_ms / phase.raw_cpu_ms)}, less sensitive to load than wall time)`,
+    );
+  print();
+  print(
+    `(b) cold start: spawn -> handshake -> tools/list -> first findReferences answer (official MCP client, validating) at ` +
+      `${cold.position.path}:${cold.position.line}:${cold.position.column} (${cold.position.name})`,
+  );
+  const coldRows: (string | number)[][] = [
+    [
+      'sextant mcp (MCP client)',
+      ms(coldS),
+      `handshake ${ms(coldHandshake)}, tools/list ${ms(coldList)}`,
+      String(cold.sextant[0]?.references ?? '–'),
+    ],
+  ];
+  if (cold.lsp) coldRows.push(['typescript-language-server', ms(coldL), `initialize ${ms(coldLStart)}`, String(cold.lsp[0]?.references ?? '–')]);
+  coldRows.push(['node -e 0 (for scale)', ms(nodeMs), '', '']);
+  print(table(coldRows, ['', 'median', 'of which', 'references']));
+  print(
+    cold.lsp
+      ? `  ratio sextant / language server (median of the per-run ratios) ${ratio(coldRatio)}; target <= ${TARGETS.cold_ratio}: ${verdict(targets.cold_ratio!.met)}`
+      : `  language server side skipped: ${cold.lsp_note}`,
+  );
+  print();
+  print(
+    `(c) warm latency, client round trip (results validated by the client): ${warm.sample.positions} identifier positions in ${warm.sample.files} files ` +
+      `(seed ${SEED.toString(16)}; ${warm.sample.without_symbol} of ${warm.sample.candidates} candidates had no symbol), ${warm.rounds} rounds after a warm-up pass`,
+  );
+  for (const note of sampleNotes) print(`  note: ${note}`);
+  const warmRows: string[][] = [latencyRow('goToDefinition', 'sextant', sd)];
+  if (ld) warmRows.push(latencyRow('', 'language server', ld));
+  warmRows.push(latencyRow('findReferences', 'sextant', sr));
+  if (lr) warmRows.push(latencyRow('', 'language server', lr));
+  warmRows.push(latencyRow('MCP ping (transport floor)', 'sextant', ping).slice(0, 6));
+  print(table(warmRows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
+  if (warm.lsp) {
+    print(
+      `  p50 ratio sextant / language server: goToDefinition ${ratio(defRatio)} (${verdict(targets.definition_p50_ratio!.met)}), ` +
+        `findReferences ${ratio(refRatio)} (${verdict(targets.references_p50_ratio!.met)}); target <= ${TARGETS.warm_p50_ratio}`,
+    );
+  } else print(`  language server side skipped: ${warm.lsp_note}`);
+  print(
+    `  sextant p99 target <= ${TARGETS.warm_p99_ms} ms: goToDefinition ${verdict(targets.definition_p99_ms!.met)}, findReferences ${verdict(targets.references_p99_ms!.met)}` +
+      ` (findReferences returns at most 200 by default; ${warm.sextant.references_truncated} answers were truncated)`,
+  );
+  print();
+  print(`issue 3 (callHierarchy, workspaceSymbols)`);
+  if (issue3.callHierarchy || issue3.workspaceSymbols) {
+    const rows: string[][] = [];
+    for (const [k, v] of Object.entries(calls ?? {})) rows.push(latencyRow(`callHierarchy ${k}`, 'sextant', v));
+    if (issue3.workspaceSymbols)
+      rows.push(latencyRow(`workspaceSymbols (${issue3.workspaceSymbols_queries} queries)`, 'sextant', summarizeLatency(issue3.workspaceSymbols)));
+    print(table(rows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
+    if (issue3.callHierarchy)
+      print(
+        `  callHierarchy at ${issue3.callHierarchy_positions} callable positions (seeded callees and function/method names; ` +
+          `${issue3.callHierarchy_candidates - issue3.callHierarchy_positions} of ${issue3.callHierarchy_candidates} candidates were not callable for sextant); ` +
+          `latencies of successful calls only, no language-server side; targets p99 <= ${TARGETS.calls_depth1_p99_ms} ms at depth 1, <= ${TARGETS.calls_depth3_p99_ms} ms at depth 3`,
+      );
+  }
+  for (const note of issue3.notes) print(`  ${note}`);
+  return { result, targets, lines: out };
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const started = performance.now();
@@ -1123,7 +1440,7 @@ async function main(): Promise<void> {
           ? ': the machine was busy with other work, so absolute times are inflated; the ratios are side by side'
           : ''),
     );
-  const printTargets = (targets: Record<string, { value: number | null; target: string; met: boolean | null }>) =>
+  const printTargets = (targets: Record<string, Target>) =>
     print(
       table(
         Object.entries(targets).map(([k, t]) => [k, t.value === null ? '–' : String(t.value), t.target, verdict(t.met)]),
@@ -1178,290 +1495,109 @@ async function main(): Promise<void> {
       return;
     }
 
-    progress('preparing the corpus…');
-    let main: Corpus;
-    if (options.repo) main = corpus(basename(options.repo), options.repo, false);
-    else {
-      const root = npmSourceRepo('zod', '4.6.7');
-      owned.push(dirname(root));
-      main = corpus('zod@4.6.7', root, true);
-    }
     const Lsp = await languageServerClass();
-
-    // (a) sextant index vs the raw indexer, alternating.
-    const index = await benchIndex(main, options.runs);
-    const last = index.runs.at(-1)!.sextant;
-    homes.push(last.home);
-    const sWall = median(index.runs.map((r) => r.sextant.wallMs));
-    const rWall = median(index.runs.map((r) => r.raw.wallMs));
-    // Each pair ran back to back, so the median of the pair ratios is the least disturbed by load that comes and goes.
-    const pairRatios = index.runs.map((r) => r.sextant.wallMs / r.raw.wallMs);
-    const indexRatio = median(pairRatios);
-    const phase = {
-      wall_ms: sWall,
-      report_duration_ms: median(index.runs.map((r) => r.sextant.report.duration_ms)),
-      indexer_ms: median(index.runs.map((r) => r.sextant.report.indexers.reduce((a, x) => a + x.duration_ms, 0))),
-      cli_overhead_ms: median(index.runs.map((r) => r.sextant.wallMs - r.sextant.report.duration_ms)),
-      in_process_other_ms: median(
-        index.runs.map((r) => r.sextant.report.duration_ms - r.sextant.report.indexers.reduce((a, x) => a + x.duration_ms, 0)),
-      ),
-      own_cpu_ms: median(index.runs.flatMap((r) => (r.sextant.own ? [r.sextant.own.cpuMs] : []))),
-      tree_cpu_ms: median(index.runs.flatMap((r) => (r.sextant.tree ? [r.sextant.tree.cpuMs] : []))),
-      raw_cpu_ms: median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.cpuMs] : []))),
-    };
-    const occurrences = last.report.occurrences;
+    const corpora: Corpus[] = [];
+    if (options.repo) corpora.push(corpus(basename(options.repo), options.repo, false));
+    else
+      for (const key of options.corpora) {
+        progress(`preparing ${CORPORA[key].name}…`);
+        const root = CORPORA[key].make();
+        owned.push(dirname(root));
+        corpora.push(corpus(CORPORA[key].name, root, true));
+      }
+    const perCorpus: Awaited<ReturnType<typeof benchCorpus>>[] = [];
+    for (const c of corpora) {
+      perCorpus.push(await benchCorpus(c, options, Lsp, homes));
+      // Each corpus' registry is only queried by its own sections.
+      removeDir(homes.pop()!);
+    }
 
     // (d) ingest memory: copies of the zod sources, then effect@4.1.0, whose registry (c') reuses.
-    const { section: memory, large } = await benchMemory(
-      Math.min(options.runs, MEMORY_RUNS),
-      options.repo
-        ? {
-            include: false,
-            note: `with --repo, effect@4.1.0 is left out (and (c') with it); the copies are of zod@4.6.7 whatever the repository`,
-          }
-        : { include: true, keep: true },
-      owned,
-      homes,
-    );
-    const rawRssKb = median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.maxRssKb] : [])));
-    const sampleNotes: string[] = [];
-
-    // Positions, with a long-lived sextant session that (c) and issue 3 reuse.
-    progress('(c) starting sextant mcp…');
-    const mcp = await Mcp.start(last.home);
-    let warm: WarmSection;
-    let issue3: Issue3Section;
-    let cold: ColdSection;
-    try {
-      const sample = await chooseSample(main, mcp);
-      if (sample.positions.length < 200)
-        sampleNotes.push(`only ${sample.positions.length} sampled positions resolved to a symbol (fewer than 200)`);
-      // (b) cold start, before (c) so that no language server is running meanwhile.
-      const coldAt = coldPosition(main, sample.positions);
-      cold = await benchCold(main, last.home, coldAt, options.runs, Lsp);
-      warm = await benchWarm(main, mcp, sample.positions, sample.candidates, options.runs, Lsp);
-      issue3 = await benchIssue3(main, mcp, sample.positions, options.runs);
-    } finally {
-      await mcp.close();
-    }
-
-    // (c') sextant alone on the largest index: does warm latency hold as the index grows?
+    let memory: MemorySection | undefined;
     let largeWarm: WarmSection | undefined;
-    if (large) {
-      const largeRounds = Math.min(options.runs, 3);
-      const mcpLarge = await Mcp.start(large.home);
-      try {
-        const sample = await chooseSample(large.corpus, mcpLarge);
-        largeWarm = await benchWarm(large.corpus, mcpLarge, sample.positions, sample.candidates, largeRounds, 'not run on this corpus');
-      } finally {
-        await mcpLarge.close();
+    let large: { corpus: Corpus; home: string } | undefined;
+    let rawRssKb = NaN;
+    if (options.only !== 'speed') {
+      const m = await benchMemory(
+        Math.min(options.runs, MEMORY_RUNS),
+        options.repo
+          ? {
+              include: false,
+              note: `with --repo, effect@4.1.0 is left out (and (c') with it); the copies are of zod@4.6.7 whatever the repository`,
+            }
+          : { include: true, keep: true },
+        owned,
+        homes,
+      );
+      memory = m.section;
+      large = m.large;
+      const rss = perCorpus[0]?.result.index as { raw_indexer_max_rss_mb?: number | null } | undefined;
+      rawRssKb = (rss?.raw_indexer_max_rss_mb ?? NaN) * 1024;
+      // (c') sextant alone on the largest index: does warm latency hold as the index grows?
+      if (large) {
+        const largeRounds = Math.min(options.runs, 3);
+        const mcpLarge = await Mcp.start(large.home);
+        try {
+          const sample = await chooseSample(large.corpus, mcpLarge);
+          largeWarm = await benchWarm(large.corpus, mcpLarge, sample.positions, sample.candidates, largeRounds, 'not run on this corpus');
+        } finally {
+          await mcpLarge.close();
+        }
+        removeDir(large.home);
       }
-      removeDir(large.home);
     }
     // (s) code search, on corpora of its own.
-    const search: SearchSection | null = options.repo ? null : await benchSearch(options.runs, progress);
+    const search: SearchSection | null = options.repo || options.only === 'speed' ? null : await benchSearch(options.runs, progress);
     progressDone();
 
-    // ---- figures
-    const coldS = median(cold.sextant.map((r) => r.total_ms));
-    const coldHandshake = median(cold.sextant.map((r) => r.handshake_ms));
-    const coldL = cold.lsp ? median(cold.lsp.map((r) => r.total_ms)) : NaN;
-    const coldLStart = cold.lsp ? median(cold.lsp.map((r) => r.start_ms)) : NaN;
-    const coldPairs = cold.lsp ? cold.sextant.map((r, i) => r.total_ms / cold.lsp![i]!.total_ms) : null;
-    const coldRatio = coldPairs ? median(coldPairs) : null;
-    const nodeMs = median(cold.node_ms);
-    const sd = summarizeLatency(warm.sextant.definition);
-    const sr = summarizeLatency(warm.sextant.references);
-    const ld = warm.lsp ? summarizeLatency(warm.lsp.definition) : null;
-    const lr = warm.lsp ? summarizeLatency(warm.lsp.references) : null;
-    const ping = summarizeLatency(warm.ping);
-    const p50Ratio = (s: { p50_ms: number | null }, l: { p50_ms: number | null } | null) =>
-      l && s.p50_ms !== null && l.p50_ms ? s.p50_ms / l.p50_ms : null;
-    const defRatio = p50Ratio(sd, ld);
-    const refRatio = p50Ratio(sr, lr);
-
-    const targets = {
-      index_ratio: { value: round(indexRatio, 3), target: `<= ${TARGETS.index_ratio}`, met: indexRatio <= TARGETS.index_ratio },
-      cold_ratio: {
-        value: coldRatio === null ? null : round(coldRatio, 3),
-        target: `<= ${TARGETS.cold_ratio}`,
-        met: coldRatio === null ? null : coldRatio <= TARGETS.cold_ratio,
-      },
-      definition_p50_ratio: {
-        value: defRatio === null ? null : round(defRatio, 3),
-        target: `<= ${TARGETS.warm_p50_ratio}`,
-        met: defRatio === null ? null : defRatio <= TARGETS.warm_p50_ratio,
-      },
-      references_p50_ratio: {
-        value: refRatio === null ? null : round(refRatio, 3),
-        target: `<= ${TARGETS.warm_p50_ratio}`,
-        met: refRatio === null ? null : refRatio <= TARGETS.warm_p50_ratio,
-      },
-      definition_p99_ms: { value: sd.p99_ms, target: `<= ${TARGETS.warm_p99_ms}`, met: (sd.p99_ms ?? Infinity) <= TARGETS.warm_p99_ms },
-      references_p99_ms: { value: sr.p99_ms, target: `<= ${TARGETS.warm_p99_ms}`, met: (sr.p99_ms ?? Infinity) <= TARGETS.warm_p99_ms },
+    const otherTargets: Record<string, Target> = {
       ...(largeWarm
         ? {
             large_definition_p99_ms: p99Target(summarizeLatency(largeWarm.sextant.definition).p99_ms),
             large_references_p99_ms: p99Target(summarizeLatency(largeWarm.sextant.references).p99_ms),
           }
         : {}),
-      ingest_rss_largest_over_smallest: memoryTarget(memory),
+      ...(memory ? { ingest_rss_largest_over_smallest: memoryTarget(memory) } : {}),
       ...(search ? searchTargets(search) : {}),
     };
-
     const totalS = (performance.now() - started) / 1000;
     const loadAfter = loadavg()[0]!;
-    const result = {
-      corpus: { name: main.name, root: main.root, ts_files: main.tsFiles, occurrences, documents: last.report.documents },
-      machine: machine(loadAfter),
-      runs: options.runs,
-      index: {
-        sextant_wall_ms: index.runs.map((r) => round(r.sextant.wallMs, 0)),
-        raw_wall_ms: index.runs.map((r) => round(r.raw.wallMs, 0)),
-        order: index.runs.map((r) => r.order),
-        pair_ratios: pairRatios.map((x) => round(x, 3)),
-        median_sextant_ms: round(sWall, 0),
-        median_raw_ms: round(rWall, 0),
-        ratio: round(indexRatio, 3),
-        ratio_of_medians: round(sWall / rWall, 3),
-        phases: Object.fromEntries(Object.entries(phase).map(([k, v]) => [k, round(v, 0)])),
-        raw_indexer_max_rss_mb: round(rawRssKb / 1024, 1),
-      },
-      cold_start: {
-        position: cold.position,
-        node_e0_ms: round(nodeMs, 1),
-        sextant_ms: cold.sextant.map((r) => round(r.total_ms, 1)),
-        sextant_median_ms: round(coldS, 1),
-        sextant_handshake_median_ms: round(coldHandshake, 1),
-        sextant_references: cold.sextant[0]?.references ?? null,
-        lsp_ms: cold.lsp?.map((r) => round(r.total_ms, 1)) ?? null,
-        lsp_median_ms: round(coldL, 1),
-        lsp_start_median_ms: round(coldLStart, 1),
-        lsp_references: cold.lsp?.[0]?.references ?? null,
-        pair_ratios: coldPairs?.map((x) => round(x, 3)) ?? null,
-        ratio: coldRatio === null ? null : round(coldRatio, 3),
-        ...(cold.lsp_note ? { lsp_note: cold.lsp_note } : {}),
-      },
-      warm: {
-        sample: warm.sample,
-        rounds: warm.rounds,
-        mcp_ping: ping,
-        sextant: { definition: sd, references: sr, references_truncated: warm.sextant.references_truncated },
-        lsp: ld && lr ? { definition: ld, references: lr } : null,
-        definition_p50_ratio: defRatio === null ? null : round(defRatio, 3),
-        references_p50_ratio: refRatio === null ? null : round(refRatio, 3),
-        notes: sampleNotes,
-        ...(warm.lsp_note ? { lsp_note: warm.lsp_note } : {}),
-      },
-      warm_large: largeWarm
-        ? {
-            corpus: large!.corpus.name,
-            occurrences: memory.other?.occurrences ?? null,
-            sample: largeWarm.sample,
-            rounds: largeWarm.rounds,
-            mcp_ping: summarizeLatency(largeWarm.ping),
-            sextant: {
-              definition: summarizeLatency(largeWarm.sextant.definition),
-              references: summarizeLatency(largeWarm.sextant.references),
-              references_truncated: largeWarm.sextant.references_truncated,
-            },
-          }
-        : null,
-      memory,
-      issue3: {
-        tools: issue3.tools,
-        callHierarchy: issue3.callHierarchy
-          ? Object.fromEntries(Object.entries(issue3.callHierarchy).map(([k, v]) => [k, summarizeLatency(v)]))
-          : null,
-        callHierarchy_positions: issue3.callHierarchy_positions,
-        callHierarchy_candidates: issue3.callHierarchy_candidates,
-        workspaceSymbols: issue3.workspaceSymbols ? summarizeLatency(issue3.workspaceSymbols) : null,
-        workspaceSymbols_queries: issue3.workspaceSymbols_queries,
-        notes: issue3.notes,
-      },
-      search,
-      targets,
-      total_seconds: round(totalS, 1),
-    };
-
     if (options.json) {
+      const result = {
+        machine: machine(loadAfter),
+        runs: options.runs,
+        corpora: perCorpus.map((p) => p.result),
+        warm_large: largeWarm
+          ? {
+              corpus: large!.corpus.name,
+              occurrences: memory?.other?.occurrences ?? null,
+              sample: largeWarm.sample,
+              rounds: largeWarm.rounds,
+              mcp_ping: summarizeLatency(largeWarm.ping),
+              sextant: {
+                definition: summarizeLatency(largeWarm.sextant.definition),
+                references: summarizeLatency(largeWarm.sextant.references),
+                references_truncated: largeWarm.sextant.references_truncated,
+              },
+            }
+          : null,
+        memory: memory ?? null,
+        search,
+        targets: otherTargets,
+        total_seconds: round(totalS, 1),
+      };
       process.stdout.write(JSON.stringify(result) + '\n');
       return;
     }
 
-    // ---- table
-    print(
-      `sextant bench — ${main.name}: ${main.tsFiles} TypeScript files, ${occurrences.toLocaleString('en-US')} occurrences; ` +
-        `${options.runs} runs per comparison, alternating sides; medians; ${cpus().length} CPUs, node ${process.version}`,
-    );
+    print(`sextant bench — ${corpora.map((c) => c.name).join(', ')}; ${cpus().length} CPUs, node ${process.version}`);
     printLoad(loadAfter);
-    print();
-    print(`(a) index wall time: \`sextant index --json\` (fresh SEXTANT_HOME) vs scip-typescript alone, same repo`);
-    print(
-      table(
-        [
-          ...index.runs.map((r, i) => [
-            `run ${i + 1} (${r.order})`,
-            sec(r.sextant.wallMs),
-            sec(r.raw.wallMs),
-            ratio(r.sextant.wallMs / r.raw.wallMs),
-          ]),
-          ['median', sec(sWall), sec(rWall), ratio(indexRatio)],
-        ],
-        ['', 'sextant', 'scip-typescript', 'ratio'],
-      ),
-    );
-    print(`  ratio: the median of the per-run ratios (each pair ran back to back); the ratio of the medians is ${ratio(sWall / rWall)}`);
-    print(`  target ratio <= ${TARGETS.index_ratio}: ${verdict(targets.index_ratio.met)}`);
-    print(
-      `  sextant phases (medians): indexer run with streamed ingest ${sec(phase.indexer_ms)}, rest in process (worktree, blobs, publish) ` +
-        `${sec(phase.in_process_other_ms)}, CLI start-up and exit ${sec(phase.cli_overhead_ms)}`,
-    );
-    if (Number.isFinite(phase.own_cpu_ms))
-      print(
-        `  CPU (medians): sextant process ${sec(phase.own_cpu_ms)}, sextant + indexer child ${sec(phase.tree_cpu_ms)}, ` +
-          `scip-typescript alone ${sec(phase.raw_cpu_ms)} (CPU ratio ${ratio(phase.tree_cpu_ms / phase.raw_cpu_ms)}, less sensitive to load than wall time)`,
-      );
-    print();
-    print(
-      `(b) cold start: spawn -> first findReferences answer at ${cold.position.path}:${cold.position.line}:${cold.position.column} (${cold.position.name})`,
-    );
-    const coldRows: (string | number)[][] = [
-      ['sextant mcp (MCP client)', ms(coldS), `handshake ${ms(coldHandshake)}`, String(cold.sextant[0]?.references ?? '–')],
-    ];
-    if (cold.lsp)
-      coldRows.push(['typescript-language-server', ms(coldL), `initialize ${ms(coldLStart)}`, String(cold.lsp[0]?.references ?? '–')]);
-    coldRows.push(['node -e 0 (for scale)', ms(nodeMs), '', '']);
-    print(table(coldRows, ['', 'median', 'of which', 'references']));
-    print(
-      cold.lsp
-        ? `  ratio sextant / language server (median of the per-run ratios) ${ratio(coldRatio)}; target <= ${TARGETS.cold_ratio}: ${verdict(targets.cold_ratio.met)}`
-        : `  language server side skipped: ${cold.lsp_note}`,
-    );
-    print();
-    print(
-      `(c) warm latency, client round trip: ${warm.sample.positions} identifier positions in ${warm.sample.files} files ` +
-        `(seed ${SEED.toString(16)}; ${warm.sample.without_symbol} of ${warm.sample.candidates} candidates had no symbol), ${warm.rounds} rounds after a warm-up pass`,
-    );
-    for (const note of sampleNotes) print(`  note: ${note}`);
-    const warmRows: string[][] = [latencyRow('goToDefinition', 'sextant', sd)];
-    if (ld) warmRows.push(latencyRow('', 'language server', ld));
-    warmRows.push(latencyRow('findReferences', 'sextant', sr));
-    if (lr) warmRows.push(latencyRow('', 'language server', lr));
-    warmRows.push(latencyRow('MCP ping (transport floor)', 'sextant', ping).slice(0, 6));
-    print(table(warmRows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
-    if (warm.lsp) {
-      print(
-        `  p50 ratio sextant / language server: goToDefinition ${ratio(defRatio)} (${verdict(targets.definition_p50_ratio.met)}), ` +
-          `findReferences ${ratio(refRatio)} (${verdict(targets.references_p50_ratio.met)}); target <= ${TARGETS.warm_p50_ratio}`,
-      );
-    } else print(`  language server side skipped: ${warm.lsp_note}`);
-    print(
-      `  sextant p99 target <= ${TARGETS.warm_p99_ms} ms: goToDefinition ${verdict(targets.definition_p99_ms.met)}, findReferences ${verdict(targets.references_p99_ms.met)}` +
-        ` (findReferences returns at most 200 by default; ${warm.sextant.references_truncated} answers were truncated)`,
-    );
+    for (const p of perCorpus) {
+      print();
+      for (const line of p.lines) print(line);
+    }
     if (largeWarm) {
-      const occ = memory.other?.occurrences;
+      const occ = memory?.other?.occurrences;
       print();
       print(
         `(c') warm latency, sextant alone, on the largest index: ${large!.corpus.name} (${occ?.toLocaleString('en-US') ?? '?'} occurrences), ` +
@@ -1477,40 +1613,35 @@ async function main(): Promise<void> {
           ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors'],
         ),
       );
-      const d99 = summarizeLatency(largeWarm.sextant.definition).p99_ms ?? Infinity;
-      const r99 = summarizeLatency(largeWarm.sextant.references).p99_ms ?? Infinity;
-      print(
-        `  sextant p99 target <= ${TARGETS.warm_p99_ms} ms: goToDefinition ${verdict(d99 <= TARGETS.warm_p99_ms)}, findReferences ${verdict(r99 <= TARGETS.warm_p99_ms)}`,
-      );
     }
-    print();
-    printMemory(memory, print, Number.isFinite(rawRssKb) ? rawRssKb : undefined);
-    print();
-    print(`issue 3 (callHierarchy, workspaceSymbols) on ${main.name}`);
-    if (issue3.callHierarchy || issue3.workspaceSymbols) {
-      const rows: string[][] = [];
-      for (const [k, v] of Object.entries(issue3.callHierarchy ?? {}))
-        rows.push(latencyRow(`callHierarchy ${k}`, 'sextant', summarizeLatency(v)));
-      if (issue3.workspaceSymbols)
-        rows.push(
-          latencyRow(`workspaceSymbols (${issue3.workspaceSymbols_queries} queries)`, 'sextant', summarizeLatency(issue3.workspaceSymbols)),
-        );
-      print(table(rows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
-      if (issue3.callHierarchy)
-        print(
-          `  callHierarchy at ${issue3.callHierarchy_positions} callable positions (seeded callees and function/method names; ` +
-            `${issue3.callHierarchy_candidates - issue3.callHierarchy_positions} of ${issue3.callHierarchy_candidates} candidates were not callable for sextant); ` +
-            `latencies of successful calls only, no language-server side`,
-        );
+    if (memory) {
+      print();
+      printMemory(memory, print, Number.isFinite(rawRssKb) ? rawRssKb : undefined);
     }
-    for (const note of issue3.notes) print(`  ${note}`);
     if (search) {
       print();
       printSearch(search, print, table);
     }
     print();
-    print('targets');
-    printTargets(targets);
+    print('targets, side by side (each corpus measured in this run)');
+    const names = Object.keys(perCorpus[0]?.targets ?? {});
+    print(
+      table(
+        names.map((k) => [
+          k,
+          perCorpus[0]!.targets[k]!.target,
+          ...perCorpus.map((p) => {
+            const t = p.targets[k]!;
+            return `${t.value === null ? '–' : String(t.value)} ${t.met === null ? '' : t.met ? 'met' : 'MISSED'}`.trim();
+          }),
+        ]),
+        ['', 'target', ...corpora.map((c) => c.name)],
+      ),
+    );
+    if (Object.keys(otherTargets).length > 0) {
+      print();
+      printTargets(otherTargets);
+    }
     print(`\ntotal ${totalS.toFixed(0)} s`);
     process.stdout.write(out.join('\n') + '\n');
   } finally {

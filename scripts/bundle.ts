@@ -4,9 +4,32 @@
 // time unbundled). Chunks are split at dynamic imports, so each command still
 // loads only what it uses. Native and heavy packages stay external: the
 // SQLite binding, and the TypeScript compiler and protobuf decoder that only
-// indexing loads.
-import { build } from 'esbuild';
+// indexing loads. The tools' JSON Schemas are rendered here once, so that
+// `sextant mcp` answers tools/list without converting zod schemas at start.
+import { rmSync, writeFileSync } from 'node:fs';
+import { build, type Plugin } from 'esbuild';
+import { createMcpServer } from '../src/mcp/server.js';
+import { PREBUILT_TOOLS } from '../src/mcp/tool-server.js';
+import type { Navigation } from '../src/navigation/index.js';
 import { projectFile } from '../src/paths.js';
+
+// Chunk names change with their contents: old ones would pile up.
+rmSync(projectFile('dist', 'bundle'), { recursive: true, force: true });
+/**
+ * zod re-exports its error messages in some 40 languages (about half of its
+ * code) as `z.locales`; sextant words its own messages and uses none of them,
+ * so that namespace is left empty. zod's default English messages are imported
+ * apart and stay.
+ */
+const withoutZodLocales: Plugin = {
+  name: 'without-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[/\\]zod[/\\]v4[/\\](classic|core)[/\\]/.test(args.importer) ? { path: 'zod-locales', namespace: 'empty' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
 
 await build({
   // The parsing worker is an entry of its own: it is started by file name
@@ -26,5 +49,14 @@ await build({
   banner: {
     js: "import { createRequire as __sextantCreateRequire } from 'node:module'; const require = __sextantCreateRequire(import.meta.url);",
   },
+  // Parsing the bundle is most of a cold start: whitespace and comments out
+  // (names stay, so stack traces still read).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [withoutZodLocales],
   logLevel: 'warning',
 });
+
+// Rendering the schemas calls no tool: the query layer is never reached.
+const tools = await createMcpServer(undefined as unknown as Navigation, '').renderTools();
+writeFileSync(projectFile('dist', 'bundle', PREBUILT_TOOLS), JSON.stringify(tools));

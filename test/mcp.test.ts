@@ -6,6 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpServer } from '../src/mcp/server.js';
+import type { Navigation } from '../src/navigation/index.js';
 import { at, trackedFiles, where } from './support/positions.js';
 import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
@@ -96,6 +101,28 @@ describe('tools/list', () => {
       if (name !== 'getIndexStatus')
         for (const field of ['repo', 'commit', 'source']) assert.ok(results.includes(field), `${name}: ${field}`);
     }
+  });
+});
+
+describe('advertised schemas', () => {
+  // sextant serves tools/list from JSON Schemas prebuilt at build time, with a
+  // server loop of its own: they must be what the SDK's McpServer advertises
+  // for the same zod schemas.
+  test("tools/list is what the SDK's own McpServer lists for the same tools", async () => {
+    const sdk = new McpServer({ name: 'sextant', version: '0' }, { capabilities: { tools: {} } });
+    for (const [name, config] of createMcpServer(undefined as unknown as Navigation, '0').definitions()) {
+      const { outputSchema, inputSchema, ...rest } = config;
+      sdk.registerTool(name, { ...rest, inputSchema: inputSchema as never, outputSchema: outputSchema() as never }, (() => ({})) as never);
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await sdk.connect(serverSide);
+    const client = new Client({ name: 'sextant-tests', version: '0' });
+    await client.connect(clientSide);
+    // As a stdio client would receive them: through JSON (no undefined fields).
+    const expected = JSON.parse(JSON.stringify((await client.listTools()).tools));
+    await client.close();
+    const served = (await session.client.listTools()).tools;
+    assert.deepEqual(served, expected);
   });
 });
 

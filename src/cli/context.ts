@@ -2,12 +2,12 @@
 // the user means (named with --repo, or the one containing the current directory).
 import { relative, resolve, sep } from 'node:path';
 import { UserError } from '../errors.js';
-import { gitRoot } from '../freshness/git.js';
-import { Navigation } from '../navigation/index.js';
-import { openRegistry } from '../registry/open.js';
+import type { Navigation } from '../navigation/index.js';
 import type { Engine } from '../registry/engine.js';
 
 export async function withNavigation<T>(registry: string | undefined, action: (nav: Navigation, engine: Engine) => Promise<T>): Promise<T> {
+  // Loaded here, not with the module: `sextant --help` reads every command's spec.
+  const [{ openRegistry }, { Navigation }] = await Promise.all([import('../registry/open.js'), import('../navigation/index.js')]);
   const engine = await openRegistry({ registry });
   try {
     return await action(new Navigation(engine), engine);
@@ -26,7 +26,7 @@ export interface RepoChoice {
 export async function chooseRepo(nav: Navigation, named: string | undefined, cwd = process.cwd()): Promise<RepoChoice> {
   let root: string | undefined;
   try {
-    root = await gitRoot(cwd);
+    root = await (await import('../freshness/git.js')).gitRoot(cwd);
   } catch {
     root = undefined;
   }

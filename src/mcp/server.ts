@@ -1,13 +1,9 @@
 // `sextant mcp`: one stdio MCP server for every repository in the registry.
 // Tools are thin adapters: the protocol module of each request gives its name,
 // description and zod schemas; the query layer answers.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { boundedMessage, quote, UserError } from '../errors.js';
+import { UserError } from '../errors.js';
 import type { Navigation } from '../navigation/index.js';
-import { LineTransport } from './stdio.js';
 import * as Definition from '../protocol/definition.js';
 import * as DocumentSymbols from '../protocol/document-symbols.js';
 import * as IndexStatus from '../protocol/index-status.js';
@@ -19,11 +15,12 @@ import * as SearchCode from '../protocol/search-code.js';
 import * as FindFiles from '../protocol/find-files.js';
 import * as CountFiles from '../protocol/count-files.js';
 import * as RegistryStatus from '../protocol/registry-status.js';
-import { Search } from '../search/index.js';
 import * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { Meta } from '../protocol/meta.js';
+import { Search } from '../search/index.js';
 import { buildMeta } from '../trust/envelope.js';
 import { reply } from '../trust/reply.js';
+import { ToolServer, type ToolOutcome } from './tool-server.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   name: string;
@@ -34,11 +31,10 @@ interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-export function createMcpServer(nav: Navigation, version: string): McpServer {
-  const server = new McpServer({ name: 'sextant', version }, { capabilities: { tools: {} } });
-
-  // One result path for every tool: validate (the SDK, against Params),
-  // answer, fit the reply to its byte budget, and wrap it in the envelope.
+/** The MCP tools over `nav`, registered on `server` (a new one by default). */
+export function createMcpServer(nav: Navigation, version: string, server = new ToolServer({ name: 'sextant', version })): ToolServer {
+  // One result path for every tool: validate against Params, answer, fit the
+  // reply to its byte budget and wrap it in the envelope (src/trust/reply.ts).
   const register = <P extends z.ZodType, R extends z.ZodObject>(
     tool: ToolModule<P, R>,
     handler: (params: z.infer<P>) => Promise<z.infer<R>>,
@@ -48,19 +44,20 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
       tool.name,
       {
         description: tool.description,
-        inputSchema: tool.Params as never,
-        outputSchema: resultOrError(enveloped(tool.Result)) as never,
+        inputSchema: tool.Params,
+        outputSchema: () => resultOrError(enveloped(tool.Result)),
         annotations: READ_ONLY,
       },
-      (async (params: z.infer<P>) => {
+      async (args): Promise<ToolOutcome> => {
+        const params = tool.Params.safeParse(args);
+        if (!params.success) return { error: invalidArguments(tool.name, params.error) };
         try {
-          const answer = (await handler(params)) as Record<string, unknown>;
-          const body = reply(answer, provenance, (params as { max_bytes?: number }).max_bytes);
-          return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+          const answer = (await handler(params.data)) as Record<string, unknown>;
+          return { result: reply(answer, provenance, (params.data as { max_bytes?: number }).max_bytes) };
         } catch (error) {
-          return errorResult(error);
+          return { error: messageOf(error) };
         }
-      }) as never,
+      },
     );
   };
 
@@ -70,19 +67,19 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
     SrcIndexStatus.name,
     {
       description: SrcIndexStatus.description,
-      inputSchema: SrcIndexStatus.Params as never,
-      outputSchema: SrcIndexStatus.Result as never,
+      inputSchema: SrcIndexStatus.Params,
+      outputSchema: () => SrcIndexStatus.Result,
       annotations: READ_ONLY,
     },
-    (async (params: SrcIndexStatus.Params) => {
+    async (args): Promise<ToolOutcome> => {
+      const params = SrcIndexStatus.Params.safeParse(args);
+      if (!params.success) return { result: srcFailure(invalidArguments(SrcIndexStatus.name, params.error)), isError: true };
       try {
-        const body = await nav.srcIndexStatus(params, process.cwd());
-        return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+        return { result: await nav.srcIndexStatus(params.data, process.cwd()) };
       } catch (error) {
-        const body = srcFailure(messageOf(error));
-        return { isError: true, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+        return { result: srcFailure(messageOf(error)), isError: true };
       }
-    }) as never,
+    },
   );
 
   register(IndexStatus, (p) => nav.getIndexStatus(p));
@@ -92,11 +89,13 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   register(WorkspaceSymbols, (p) => nav.workspaceSymbols(p));
   register(CallHierarchy, (p) => nav.callHierarchy(p));
   register(TypeHierarchy, (p) => nav.typeHierarchy(p));
-  const search = new Search(nav.engine, version);
-  register(SearchCode, (p) => search.searchCode(p), 'local-analysis');
-  register(FindFiles, (p) => search.findFiles(p), 'local-filesystem');
-  register(CountFiles, (p) => search.countFiles(p), 'local-filesystem');
-  register(RegistryStatus, () => search.registryStatus(), 'local-filesystem');
+  // Made on first use: the build renders these tools' schemas with no registry behind them.
+  let search: Search | undefined;
+  const searching = () => (search ??= new Search(nav.engine, version));
+  register(SearchCode, (p) => searching().searchCode(p), 'local-analysis');
+  register(FindFiles, (p) => searching().findFiles(p), 'local-filesystem');
+  register(CountFiles, (p) => searching().countFiles(p), 'local-filesystem');
+  register(RegistryStatus, () => searching().registryStatus(), 'local-filesystem');
   return server;
 }
 
@@ -111,6 +110,7 @@ function srcFailure(message: string): SrcIndexStatus.Result {
   return { schema_version: 1, success: false, meta: buildMeta({}, { provenance: 'local-index' }), error: message };
 }
 
+/** A failed call's message: a UserError's own, anything else flagged internal. */
 function messageOf(error: unknown): string {
   return error instanceof UserError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
 }
@@ -129,50 +129,25 @@ function resultOrError(result: z.ZodObject) {
     .meta({ anyOf: [{ required }, { required: ['error'] }] });
 }
 
-/** A failed call's result: `{"error": "..."}`, flagged isError. */
-export function errorResult(error: unknown) {
-  const body = { error: boundedMessage(messageOf(error)) };
-  return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
-}
-
 /**
- * The SDK answers arguments that fail the input schema (and unknown tools)
- * with a plain-text error result. The contract says every failure is an
- * `{"error": "..."}` object, so such results are reshaped on their way out.
+ * Arguments that fail the input schema, in one line naming the tool:
+ * "X: field: problem; other problem" (the messages usually name the field
+ * already; where not, it is put in front).
  */
-export function shapeToolErrors(transport: Transport): Transport {
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage, options) => send(reshape(message), options);
-  return transport;
-}
-
-function reshape(message: JSONRPCMessage): JSONRPCMessage {
-  // Protocol errors too are one bounded line (the SDK's can be a multi-line dump of its schema's issues).
-  if ('error' in message) return { ...message, error: { ...message.error, message: boundedMessage(message.error.message) } };
-  if (!('result' in message)) return message;
-  const result = message.result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] };
-  if (result.isError !== true || result.structuredContent !== undefined) return message;
-  const text = result.content?.find((c) => c.type === 'text')?.text ?? 'unknown error';
-  const body = text.includes(`for tool ${SrcIndexStatus.name}:`) ? srcFailure(boundedMessage(oneLine(text))) : { error: boundedMessage(oneLine(text)) };
-  return { ...message, result: { ...result, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] } };
-}
-
-/** "Input validation error: Invalid arguments for tool X: a at f\nb" -> "X: f: a; b". */
-function oneLine(text: string): string {
-  const plain = text.replace(/^MCP error -?\d+: /, '');
-  const tool = /^Tool ([\s\S]+) not found$/.exec(plain);
-  if (tool) return `unknown tool ${quote(tool[1]!)}: call tools/list for the tools this server has`;
-  const m = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(plain);
-  if (!m) return plain.split('\n').join('; ');
-  const issues = m[2]!.split('\n').map((line) => {
-    // The SDK appends " at <field>"; our messages usually name the field already.
-    const at = /^(.*) at ([\w.[\]]+)$/.exec(line.trim());
-    return at ? (at[1]!.includes(at[2]!) ? at[1]! : `${at[2]}: ${at[1]}`) : line.trim();
+function invalidArguments(tool: string, error: z.ZodError): string {
+  const issues = error.issues.flatMap((issue) => {
+    const lines = issue.message.split('\n').map((line) => line.trim());
+    const field = dotPath(issue.path);
+    if (field === undefined) return lines;
+    const last = lines.pop()!;
+    return [...lines, last.includes(field) ? last : `${field}: ${last}`];
   });
-  return `${m[1]}: ${issues.filter(Boolean).join('; ')}`;
+  return `${tool}: ${issues.filter(Boolean).join('; ')}`;
 }
 
-export async function serveStdio(nav: Navigation, version: string): Promise<void> {
-  const server = createMcpServer(nav, version);
-  await server.connect(shapeToolErrors(new LineTransport()));
+/** a.b[0].c, as the SDK names an issue's field; undefined at the root. */
+function dotPath(path: readonly PropertyKey[]): string | undefined {
+  if (path.length === 0) return undefined;
+  return path.reduce<string>((acc, seg, i) => (i === 0 ? String(seg) : typeof seg === 'number' ? `${acc}[${seg}]` : `${acc}.${String(seg)}`), '');
 }
+

@@ -1,50 +1,26 @@
-// The MCP stdio transport: one JSON-RPC message per line. The SDK's own
-// transport drops what it cannot parse without a word (a request whose params
-// is not an object gets no reply) and gives up on a line longer than its
-// buffer (the server then exits). Here every line that carries a request gets
-// an answer, bad ones a one-line JSON-RPC error, and the server keeps serving.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { quote } from '../errors.js';
+// Reading MCP's stdio framing: one JSON-RPC message per line. A line longer
+// than MAX_LINE_BYTES is not kept (a client cannot make the server hold an
+// unbounded buffer) but skipped to its end and reported, so the server can
+// answer it with an error and keep serving.
 
-/** The longest line read; a longer one is skipped to its end and answered with an error. */
+/** The longest line read; a longer one is skipped to its end and reported. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-const INVALID_PARAMS = -32602;
+export interface LineHandlers {
+  line(text: string): void;
+  /** A line of `bytes` bytes was dropped for its length. */
+  overlong(bytes: number): void;
+}
 
-export class LineTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onerror?: (error: Error) => void;
-  onclose?: () => void;
+export class LineReader {
   private parts: Buffer[] = [];
   private size = 0;
   /** Bytes of the current line past MAX_LINE_BYTES, which are not kept. */
   private skipped = 0;
 
-  constructor(
-    private readonly input: NodeJS.ReadableStream = process.stdin,
-    private readonly output: NodeJS.WritableStream = process.stdout,
-  ) {}
+  constructor(private readonly handlers: LineHandlers) {}
 
-  async start(): Promise<void> {
-    this.input.on('data', this.onData);
-  }
-
-  async close(): Promise<void> {
-    this.input.off('data', this.onData);
-    this.onclose?.();
-  }
-
-  send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.output.write(JSON.stringify(message) + '\n')) resolve();
-      else this.output.once('drain', resolve);
-    });
-  }
-
-  private readonly onData = (chunk: Buffer | string): void => {
+  readonly push = (chunk: Buffer | string): void => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let start = 0;
     for (let end = bytes.indexOf(10, start); end !== -1; end = bytes.indexOf(10, start)) {
@@ -72,50 +48,7 @@ export class LineTransport implements Transport {
     this.parts = [];
     this.size = 0;
     this.skipped = 0;
-    if (skipped) {
-      this.fail(null, INVALID_REQUEST, `a message of ${skipped} bytes was dropped: messages are at most ${MAX_LINE_BYTES} bytes`);
-      return;
-    }
-    if (line.trim()) this.receive(line);
+    if (skipped) this.handlers.overlong(skipped);
+    else if (line.trim()) this.handlers.line(line);
   }
-
-  private receive(line: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      this.fail(null, PARSE_ERROR, 'parse error: each line must be one JSON-RPC message in JSON');
-      return;
-    }
-    const message = value as { id?: unknown; method?: unknown; params?: unknown };
-    const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
-    const method = typeof message?.method === 'string' ? message.method : undefined;
-    if (method && 'params' in message && !isObject(message.params)) {
-      if (id !== null) this.fail(id, INVALID_PARAMS, `the params of ${quote(method)} must be an object`);
-      return;
-    }
-    const args = method === 'tools/call' ? (message.params as { arguments?: unknown }).arguments : undefined;
-    if (args !== undefined && !isObject(args)) {
-      if (id !== null) this.fail(id, INVALID_PARAMS, "a tool's arguments must be an object of named arguments (see tools/list)");
-      return;
-    }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (parsed.success) this.onmessage?.(parsed.data);
-    else if (id !== null || !method) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-      this.fail(id, INVALID_REQUEST, `not a JSON-RPC 2.0 message${where}: ${issue?.message ?? 'invalid'}`);
-    }
-  }
-
-  private fail(id: string | number | null, code: number, message: string): void {
-    // The SDK's message types require an id; JSON-RPC answers an unreadable request with id null.
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch((error: Error) =>
-      this.onerror?.(error),
-    );
-  }
-}
-
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,11 +1,10 @@
 // callHierarchy: who calls a function or method (incoming), and what it calls (outgoing).
 import { z } from 'zod';
+import * as limits from './limits.js';
 import { arg, HierarchyItem, Location, params, positionArgs, Provenance } from './common.js';
 
 export const name = 'callHierarchy';
-export const MAX_DEPTH = 5;
-export const LIMIT = 200;
-export const CAP = 1000;
+export const { MAX_DEPTH, LIMIT, CAP } = limits.callHierarchy;
 export const description =
   'Call hierarchy of the function, method or constructor at a position (path, line, column; 1-based): ' +
   'direction "incoming" lists its callers grouped by the innermost enclosing function (or the file, for top-level code), ' +

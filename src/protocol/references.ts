@@ -1,10 +1,10 @@
 // findReferences: every use of a symbol, by position or by exact name.
 import { z } from 'zod';
+import * as limits from './limits.js';
 import { arg, params, Location, positionOrSymbol, Provenance, RefKind, SymbolItem } from './common.js';
 
 export const name = 'findReferences';
-export const LIMIT = 200;
-export const CAP = 2000;
+export const { LIMIT, CAP } = limits.references;
 export const description =
   'Find every reference to a symbol: by position (path, line, column; 1-based) or by exact unqualified name (symbol). ' +
   'Each reference says how it uses the symbol (kind: call, type, import, write, identifier; definition for declarations). ' +

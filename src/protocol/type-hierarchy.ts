@@ -1,9 +1,10 @@
 // typeHierarchy: what a type extends or implements (supertypes), and what extends or implements it (subtypes).
 import { z } from 'zod';
+import * as limits from './limits.js';
 import { arg, HierarchyItem, params, positionArgs, Provenance } from './common.js';
 
 export const name = 'typeHierarchy';
-export const MAX_DEPTH = 5;
+export const { MAX_DEPTH } = limits.typeHierarchy;
 export const description =
   'Type hierarchy of the class, interface or type at a position (path, line, column; 1-based): direction "supertypes" lists what it ' +
   'extends or implements, "subtypes" what extends or implements it, across files and every repository in the registry. ' +

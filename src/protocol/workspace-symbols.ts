@@ -1,10 +1,10 @@
 // workspaceSymbols: defined symbols whose name contains a string.
 import { z } from 'zod';
+import * as limits from './limits.js';
 import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind } from './common.js';
 
 export const name = 'workspaceSymbols';
-export const LIMIT = 50;
-export const CAP = 500;
+export const { LIMIT, CAP } = limits.workspaceSymbols;
 export const description =
   'Search the symbols a repository defines by case-insensitive substring of their name. Ranked: exact name, then prefix, ' +
   `then substring; source files before tests. Optional kind filter (class, interface, function, method, ...). limit defaults to ${LIMIT}, at most ${CAP}.`;

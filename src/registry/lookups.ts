@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
 import { decodeOccurrences, type Occurrence } from './payload.js';
+import { PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
 
 export interface StoredDocument {
@@ -63,10 +64,16 @@ export class Lookups {
   private readonly documentDefinitions = new Lru<string, DefinitionRow[]>(512);
   private readonly lineCache = new Lru<string, string[] | null>(1024);
 
-  constructor(readonly db: Kysely<Database>) {}
+  /** The lookups a query answers with, each compiled once per shape. */
+  private readonly prepared: PreparedQueries;
+
+  constructor(readonly db: Kysely<Database>) {
+    this.prepared = new PreparedQueries(db);
+  }
 
   async repo(slug: string): Promise<Repo | undefined> {
-    return this.db.selectFrom('repos').selectAll().where('slug', '=', slug).executeTakeFirst();
+    const rows = await this.prepared.rows('repo', [slug], ([v]) => this.db.selectFrom('repos').selectAll().where('slug', '=', v!));
+    return rows[0];
   }
 
   async repoSlugs(): Promise<string[]> {
@@ -74,16 +81,21 @@ export class Lookups {
   }
 
   async index(id: number): Promise<IndexRow | undefined> {
-    return this.db.selectFrom('indexes').selectAll().where('id', '=', id).where('state', '=', 'published').executeTakeFirst();
+    const rows = await this.prepared.rows('index', [id], ([v]) =>
+      this.db.selectFrom('indexes').selectAll().where('id', '=', v!).where('state', '=', 'published'),
+    );
+    return rows[0];
   }
 
   async file(indexId: number, path: string): Promise<IndexFileRow | undefined> {
-    return this.db
-      .selectFrom('index_files')
-      .select(['path', 'blob_sha', 'document_id', 'language', 'syntax_id'])
-      .where('index_id', '=', indexId)
-      .where('path', '=', path)
-      .executeTakeFirst();
+    const rows = await this.prepared.rows('file', [indexId, path], ([i, p]) =>
+      this.db
+        .selectFrom('index_files')
+        .select(['path', 'blob_sha', 'document_id', 'language', 'syntax_id'])
+        .where('index_id', '=', i!)
+        .where('path', '=', p!),
+    );
+    return rows[0];
   }
 
   /** Up to `limit` indexed paths that end with `name`, for "did you mean". */
@@ -102,7 +114,10 @@ export class Lookups {
   async document(id: number): Promise<StoredDocument> {
     const cached = this.documents.get(id);
     if (cached) return cached;
-    const row = await this.db.selectFrom('documents').select(['symbols', 'payload']).where('id', '=', id).executeTakeFirstOrThrow();
+    const [row] = await this.prepared.rows('document', [id], ([v]) =>
+      this.db.selectFrom('documents').select(['symbols', 'payload']).where('id', '=', v!),
+    );
+    if (!row) throw new Error(`document ${id} is not in the registry`);
     const doc = { id, symbols: JSON.parse(row.symbols) as string[], occurrences: decodeOccurrences(row.payload) };
     this.documents.set(id, doc);
     return doc;
@@ -112,7 +127,7 @@ export class Lookups {
   async lines(blobSha: string): Promise<string[] | null> {
     const cached = this.lineCache.get(blobSha);
     if (cached !== undefined) return cached;
-    const row = await this.db.selectFrom('blobs').select('content').where('sha', '=', blobSha).executeTakeFirst();
+    const [row] = await this.prepared.rows('blob', [blobSha], ([v]) => this.db.selectFrom('blobs').select('content').where('sha', '=', v!));
     const lines = row?.content == null ? null : row.content.split(/\r\n|\r|\n/);
     this.lineCache.set(blobSha, lines);
     return lines;
@@ -120,7 +135,9 @@ export class Lookups {
 
   async symbolIds(symbols: readonly string[]): Promise<Map<string, number>> {
     if (symbols.length === 0) return new Map();
-    const rows = await this.db.selectFrom('symbols').select(['id', 'symbol']).where('symbol', 'in', symbols).execute();
+    const rows = await this.prepared.rows(`symbolIds:${symbols.length}`, symbols, (v) =>
+      this.db.selectFrom('symbols').select(['id', 'symbol']).where('symbol', 'in', v),
+    );
     return new Map(rows.map((r) => [r.symbol, r.id]));
   }
 
@@ -131,31 +148,31 @@ export class Lookups {
    */
   async symbolRefs(indexIds: readonly number[], symbolIds: readonly number[]): Promise<SymbolRefsRow[]> {
     if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('symbol_refs as r')
-      .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-      .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 'r.symbol_id', 'r.ranges'])
-      .where('f.index_id', 'in', indexIds)
-      .where('r.symbol_id', 'in', symbolIds)
-      .execute();
+    const rows = await this.prepared.rows(`symbolRefs:${indexIds.length}:${symbolIds.length}`, [...indexIds, ...symbolIds], (v) =>
+      this.db
+        .selectFrom('symbol_refs as r')
+        .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+        .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 'r.symbol_id', 'r.ranges'])
+        .where('f.index_id', 'in', v.slice(0, indexIds.length))
+        .where('r.symbol_id', 'in', v.slice(indexIds.length)),
+    );
     const repoOf = await this.repoSlugsOfIndexes(indexIds);
     return rows.map((r) => ({ ...r, repo: repoOf.get(r.index_id)! }));
   }
 
   private async repoSlugsOfIndexes(indexIds: readonly number[]): Promise<Map<number, string>> {
-    const rows = await this.db
-      .selectFrom('indexes as i')
-      .innerJoin('repos as p', 'p.id', 'i.repo_id')
-      .select(['i.id', 'p.slug'])
-      .where('i.id', 'in', indexIds)
-      .execute();
+    const rows = await this.prepared.rows(`repoSlugsOfIndexes:${indexIds.length}`, indexIds, (v) =>
+      this.db.selectFrom('indexes as i').innerJoin('repos as p', 'p.id', 'i.repo_id').select(['i.id', 'p.slug']).where('i.id', 'in', v),
+    );
     return new Map(rows.map((r) => [r.id, r.slug]));
   }
 
   /** Definitions of symbols in the given indexes. */
   async definitionsOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<DefinitionRow[]> {
     if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    return this.definitionQuery(indexIds).where('d.symbol_id', 'in', symbolIds).execute();
+    return this.prepared.rows(`definitionsOf:${indexIds.length}:${symbolIds.length}`, [...indexIds, ...symbolIds], (v) =>
+      this.definitionQuery(v.slice(0, indexIds.length)).where('d.symbol_id', 'in', v.slice(indexIds.length)),
+    );
   }
 
   /** Definitions in one file of an index. */
@@ -163,7 +180,9 @@ export class Lookups {
     const key = `${indexId}:${documentId}:${path}`;
     const cached = this.documentDefinitions.get(key);
     if (cached) return cached;
-    const rows = await this.definitionQuery([indexId]).where('d.document_id', '=', documentId).where('f.path', '=', path).execute();
+    const rows = await this.prepared.rows('definitionsInFile', [indexId, documentId, path], ([i, d, p]) =>
+      this.definitionQuery([i!]).where('d.document_id', '=', d!).where('f.path', '=', p!),
+    );
     this.documentDefinitions.set(key, rows);
     return rows;
   }
@@ -191,16 +210,18 @@ export class Lookups {
     flag: 'is_reference' | 'is_implementation' | 'is_definition',
   ): Promise<string[]> {
     if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('relationships as r')
-      .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-      .innerJoin('symbols as s', 's.id', `r.${to}`)
-      .select('s.symbol')
-      .distinct()
-      .where(`r.${from}`, 'in', symbolIds)
-      .where(`r.${flag}`, '=', 1)
-      .where('f.index_id', 'in', indexIds)
-      .execute();
+    const shape = `related:${from}:${to}:${flag}:${symbolIds.length}:${indexIds.length}`;
+    const rows = await this.prepared.rows(shape, [...symbolIds, ...indexIds], (v) =>
+      this.db
+        .selectFrom('relationships as r')
+        .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+        .innerJoin('symbols as s', 's.id', `r.${to}`)
+        .select('s.symbol')
+        .distinct()
+        .where(`r.${from}`, 'in', v.slice(0, symbolIds.length))
+        .where(`r.${flag}`, '=', 1)
+        .where('f.index_id', 'in', v.slice(symbolIds.length)),
+    );
     return rows.map((r) => r.symbol);
   }
 
@@ -235,12 +256,9 @@ export class Lookups {
 
   /** The current index of every repository except `exceptRepoId`. */
   async otherCurrentIndexes(exceptRepoId: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('repos')
-      .select('current_index_id')
-      .where('id', '!=', exceptRepoId)
-      .where('current_index_id', 'is not', null)
-      .execute();
+    const rows = await this.prepared.rows('otherCurrentIndexes', [exceptRepoId], ([v]) =>
+      this.db.selectFrom('repos').select('current_index_id').where('id', '!=', v!).where('current_index_id', 'is not', null),
+    );
     return rows.map((r) => r.current_index_id!);
   }
 

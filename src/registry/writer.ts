@@ -5,6 +5,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Engine } from './engine.js';
 import type { Database } from './schema.js';
+import { PreparedQueries } from './prepared.js';
 import type { Range } from '../scip/range.js';
 
 export interface PreparedDefinition {
@@ -63,22 +64,25 @@ export class RegistryWriter {
   private readonly db: Kysely<Database>;
   private readonly symbolIds = new Map<string, number>();
 
+  /** The queries run once per document, compiled once. */
+  private readonly prepared: PreparedQueries;
+
   constructor(private readonly engine: Engine) {
     this.db = engine.db;
+    this.prepared = new PreparedQueries(engine.db);
   }
 
   /** The stored document with this content hash, if any. */
   async findDocument(contentHash: string) {
-    return this.db
-      .selectFrom('documents')
-      .select(['id', 'occurrence_count', 'definition_count'])
-      .where('content_hash', '=', contentHash)
-      .executeTakeFirst();
+    const rows = await this.prepared.rows('findDocument', [contentHash], ([v]) =>
+      this.db.selectFrom('documents').select(['id', 'occurrence_count', 'definition_count']).where('content_hash', '=', v!),
+    );
+    return rows[0];
   }
 
   /** The stored text of a blob; undefined when it was not kept (binary, too large). */
   async blobText(sha: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('blobs').select('content').where('sha', '=', sha).executeTakeFirst();
+    const [row] = await this.prepared.rows('blobText', [sha], ([v]) => this.db.selectFrom('blobs').select('content').where('sha', '=', v!));
     return row?.content ?? undefined;
   }
 

@@ -1,13 +1,10 @@
 // sextant mcp: the MCP server on stdio, over every repository in the registry.
-import { openRegistry } from '../../registry/open.js';
-import { Navigation } from '../../navigation/index.js';
-import { serveStdio } from '../../mcp/server.js';
 import type { CommandSpec, Parsed } from '../parse.js';
 import { VERSION } from '../version.js';
 
 export const spec: CommandSpec = {
   name: 'mcp',
-  summary: 'Serve the MCP tools (getIndexStatus, goToDefinition, findReferences, searchCode, findFiles, ...) on stdio.',
+  summary: 'Serve the MCP tools (getIndexStatus, goToDefinition, findReferences, documentSymbols, ...) on stdio.',
   usage: 'sextant mcp [--registry PATH]',
   details: ['One server answers for every repository in the registry; name the repository in each call (repo).'],
   options: {},
@@ -15,10 +12,32 @@ export const spec: CommandSpec = {
 };
 
 export async function run({ values }: Parsed): Promise<number> {
-  const engine = await openRegistry({ registry: values.registry as string | undefined });
-  await serveStdio(new Navigation(engine), VERSION);
+  // The server answers the handshake and tools/list at once, while the tools
+  // load: a client spends that time on its own start (validators for the
+  // tools' output schemas). Loaded here, not with the module: `sextant --help`
+  // reads every command's spec.
+  const { ToolServer } = await import('../../mcp/tool-server.js');
+  const server = new ToolServer({ name: 'sextant', version: VERSION });
+  const served = server.listen(process.stdin, process.stdout);
+  let engine;
+  try {
+    engine = await server.loading(async () => {
+      const [{ openRegistry }, { Navigation }, { createMcpServer }] = await Promise.all([
+        import('../../registry/open.js'),
+        import('../../navigation/index.js'),
+        import('../../mcp/server.js'),
+      ]);
+      const engine = await openRegistry({ registry: values.registry as string | undefined });
+      createMcpServer(new Navigation(engine), VERSION, server);
+      return engine;
+    });
+  } catch (error) {
+    // Nothing to serve: stop reading, so that the process ends with the error.
+    process.stdin.destroy();
+    throw error;
+  }
   // Serve until the client closes stdin.
-  await new Promise<void>((resolve) => process.stdin.once('close', resolve));
+  await served;
   await engine.close();
   return 0;
 }
