@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   types: () => import('./commands/types.js'),
   search: () => import('./commands/search.js'),
   files: () => import('./commands/files.js'),
+  watch: () => import('./commands/watch.js'),
   mcp: () => import('./commands/mcp.js'),
 };
 

@@ -24,8 +24,8 @@ export const RepoStatus = z.object({
   bytes: z.int(),
   /** ready, stale, indexing, missing (nothing published) or failed (the last run failed and nothing is published). */
   state: z.enum(['ready', 'stale', 'indexing', 'missing', 'failed']),
-  /** sextant runs no file watcher in this version. */
-  watcher: z.enum(['none']),
+  /** watching while a `sextant watch` process keeps this repository published at its HEAD, else none. */
+  watcher: z.enum(['none', 'watching']),
   /** Files whose text is searchable, of files. */
   searchable_files: z.int(),
 });

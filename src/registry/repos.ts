@@ -165,3 +165,29 @@ export async function currentLocks(db: Kysely<Database>): Promise<string[]> {
     .execute();
   return rows.filter((r) => processAlive(r.pid, r.host)).map((r) => r.slug);
 }
+
+/** Records this process as a watcher of the repository; rows of watchers that died are cleared. */
+export async function registerWatcher(db: Kysely<Database>, repoId: number): Promise<void> {
+  const rows = await db.selectFrom('watchers').selectAll().where('repo_id', '=', repoId).execute();
+  for (const dead of rows.filter((w) => !processAlive(w.pid, w.host)))
+    await db.deleteFrom('watchers').where('repo_id', '=', repoId).where('pid', '=', dead.pid).where('host', '=', dead.host).execute();
+  await db
+    .insertInto('watchers')
+    .values({ repo_id: repoId, pid: process.pid, host: hostname(), started_at: now() })
+    .onConflict((oc) => oc.columns(['repo_id', 'pid', 'host']).doNothing())
+    .execute();
+}
+
+export async function unregisterWatcher(db: Kysely<Database>, repoId: number): Promise<void> {
+  await db.deleteFrom('watchers').where('repo_id', '=', repoId).where('pid', '=', process.pid).where('host', '=', hostname()).execute();
+}
+
+/** The slugs of repositories a live `sextant watch` keeps published. */
+export async function watchedRepos(db: Kysely<Database>): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('watchers')
+    .innerJoin('repos', 'repos.id', 'watchers.repo_id')
+    .select(['repos.slug', 'watchers.pid', 'watchers.host'])
+    .execute();
+  return new Set(rows.filter((w) => processAlive(w.pid, w.host)).map((w) => w.slug));
+}

@@ -180,6 +180,14 @@ export interface LockTable {
   acquired_at: Timestamp;
 }
 
+/** A running `sextant watch` of a repository (registry/migrations/0006). */
+export interface WatcherTable {
+  repo_id: number;
+  pid: number;
+  host: string;
+  started_at: Timestamp;
+}
+
 export interface Database {
   repos: RepoTable;
   indexes: IndexTable;
@@ -194,6 +202,7 @@ export interface Database {
   syntax_definitions: SyntaxDefinitionTable;
   index_runs: IndexRunTable;
   locks: LockTable;
+  watchers: WatcherTable;
   /** The text index's stable id per indexed blob (SQLite's FTS5 index is keyed by it). */
   search_blobs: SearchBlobTable;
 }

@@ -1,6 +1,6 @@
 // registryStatus: what fsindex's status reports, for the registry.
 import type { Engine } from '../registry/engine.js';
-import { currentLocks, lastRun } from '../registry/repos.js';
+import { currentLocks, lastRun, watchedRepos } from '../registry/repos.js';
 import { currentIndexes, textCoverage } from '../registry/search.js';
 import type { Result } from '../protocol/registry-status.js';
 import { repoEntries, repositoriesInScope } from './files.js';
@@ -10,6 +10,7 @@ export async function registryStatus(engine: Engine, version: string): Promise<R
   const registered = await db.selectFrom('repos').select(['id', 'slug', 'root_path', 'current_index_id']).orderBy('slug').execute();
   const indexes = new Map((await currentIndexes(db)).map((i) => [i.repo, i]));
   const indexing = new Set(await currentLocks(db));
+  const watched = await watchedRepos(db);
   const { scanState } = await repositoriesInScope(engine, { include_offline: true });
   const repos: Result['repos'] = [];
   for (const r of registered) {
@@ -27,7 +28,7 @@ export async function registryStatus(engine: Engine, version: string): Promise<R
         dirs: 0,
         bytes: 0,
         state: indexing.has(r.slug) ? 'indexing' : run?.outcome === 'failed' ? 'failed' : 'missing',
-        watcher: 'none',
+        watcher: watched.has(r.slug) ? 'watching' : 'none',
         searchable_files: 0,
       });
       continue;
@@ -46,7 +47,7 @@ export async function registryStatus(engine: Engine, version: string): Promise<R
       dirs: entries.dirs,
       bytes: entries.bytes,
       state: indexing.has(r.slug) ? 'indexing' : freshness === 'stale' ? 'stale' : 'ready',
-      watcher: 'none',
+      watcher: watched.has(r.slug) ? 'watching' : 'none',
       searchable_files: coverage.withText,
     });
   }

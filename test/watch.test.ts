@@ -1,0 +1,171 @@
+// `sextant watch`: a new commit is published by itself, a stop (SIGINT,
+// SIGTERM) releases the lock and publishes nothing half-done, a path that is
+// not a repository is refused before the registry is touched.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { registry, runningIndexers, scalar } from './support/index-runs.js';
+import { SEXTANT_BIN } from './support/paths.js';
+import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { mcpSession, registryFile, sextant, testHome } from './support/sextant.js';
+
+/** A running `sextant watch --json`, its events read as they come. */
+class Watch {
+  readonly events: Record<string, any>[] = [];
+  readonly exited: Promise<number | null>;
+  stderr = '';
+  private readonly child: ChildProcess;
+  private waiters: (() => void)[] = [];
+
+  constructor(root: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, [SEXTANT_BIN, 'watch', root, '--poll', '1', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let buffer = '';
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let end: number;
+      while ((end = buffer.indexOf('\n')) >= 0) {
+        this.events.push(JSON.parse(buffer.slice(0, end)));
+        buffer = buffer.slice(end + 1);
+        for (const wake of this.waiters.splice(0)) wake();
+      }
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Waits (at most `seconds`) for an event matching `match`, and returns it. */
+  async next(match: (e: Record<string, any>) => boolean, seconds = 180): Promise<Record<string, any>> {
+    const deadline = Date.now() + seconds * 1000;
+    for (;;) {
+      const found = this.events.find(match);
+      if (found) return found;
+      assert.ok(Date.now() < deadline, `no such event within ${seconds} s; events: ${JSON.stringify(this.events)}; stderr: ${this.stderr}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 500);
+      });
+    }
+  }
+
+  stop(signal: NodeJS.Signals): Promise<number | null> {
+    this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+/** What registryStatus says of the repository's watcher, asked over MCP. */
+async function watcherOf(env: NodeJS.ProcessEnv, repo: string): Promise<string> {
+  const session = await mcpSession(env);
+  try {
+    const r = await session.ok('registryStatus', {});
+    return r.repos.find((x: { repo: string }) => x.repo === repo).watcher;
+  } finally {
+    await session.close();
+  }
+}
+
+function status(env: NodeJS.ProcessEnv, repo: string): Record<string, any> {
+  const r = sextant(['status', repo, '--json'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+describe('sextant watch', () => {
+  const { home, env } = testHome();
+  let root: string;
+  before(() => {
+    root = fixtureRepo('ts-shapes');
+  });
+  after(() => removeDir(join(root, '..')));
+
+  test('publishes HEAD at start, then each new commit by itself; SIGINT stops it with the lock released', async (t) => {
+    const watch = new Watch(root, env);
+    try {
+      const watching = await watch.next((e) => e.kind === 'watching');
+      assert.equal(watching.indexed, null);
+      const first = await watch.next((e) => e.kind === 'indexed');
+      const head1 = git(root, 'rev-parse', 'HEAD').trim();
+      assert.equal(first.report.commit, head1);
+      assert.equal(status(env, first.report.repo).commit, head1);
+      assert.equal(await watcherOf(env, first.report.repo), 'watching');
+
+      appendFileSync(join(root, 'src', 'shapes.ts'), '\nexport const watched = 1;\n');
+      const committedAt = Date.now();
+      const head2 = commitAll(root, 'a commit for watch to publish');
+      const second = await watch.next((e) => e.kind === 'indexed' && e.report.commit === head2);
+      const s = status(env, second.report.repo);
+      assert.equal(s.commit, head2);
+      // The figure the lifecycle issue asks for; measured here, asserted nowhere.
+      t.diagnostic(`commit to published: ${Date.now() - committedAt} ms (of which indexing ${second.report.duration_ms} ms)`);
+
+      const code = await watch.stop('SIGINT');
+      assert.equal(code, 0, watch.stderr);
+      assert.equal(await watcherOf(env, s.repo), 'none');
+      const db = registry(home);
+      try {
+        assert.equal(scalar<number>(db, 'select count(*) from locks'), 0, 'the lock is released');
+      } finally {
+        db.close();
+      }
+      // Restarted on a published HEAD, it does not index again.
+      const again = new Watch(root, env);
+      const w = await again.next((e) => e.kind === 'watching');
+      assert.equal(w.indexed, head2);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      assert.equal(again.events.filter((e) => e.kind === 'indexing').length, 0, JSON.stringify(again.events));
+      assert.equal(await again.stop('SIGKILL'), null);
+      assert.equal(await watcherOf(env, s.repo), 'none', 'a killed watcher is not reported watching');
+    } finally {
+      await watch.stop('SIGKILL');
+    }
+  });
+
+  test('SIGTERM during a run publishes nothing, records the run failed and releases the lock', async () => {
+    const before = status(env, 'ts-shapes').commit;
+    appendFileSync(join(root, 'src', 'shapes.ts'), '\nexport const interrupted = 2;\n');
+    const head = commitAll(root, 'a commit whose run is stopped');
+    const watch = new Watch(root, env);
+    try {
+      await watch.next((e) => e.kind === 'indexing' && e.head === head);
+      // Stopped once the indexer is really running.
+      const deadline = Date.now() + 120_000;
+      while (runningIndexers(root).length === 0 && !watch.events.some((e) => e.kind !== 'watching' && e.kind !== 'indexing')) {
+        assert.ok(Date.now() < deadline, 'the indexer never started');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(await watch.stop('SIGTERM'), 0, watch.stderr);
+      const s = status(env, 'ts-shapes');
+      if (watch.events.some((e) => e.kind === 'indexed')) {
+        // The run finished before the signal arrived: then it published whole.
+        assert.equal(s.commit, head);
+      } else {
+        assert.equal(s.commit, before, 'the previous index still serves');
+        assert.equal(s.last_index_run.outcome, 'failed');
+        assert.match(s.last_index_run.reason, /interrupted by SIGTERM/);
+      }
+      assert.equal(s.write_lock_present, false);
+      assert.deepEqual(runningIndexers(root), [], 'no indexer left running');
+    } finally {
+      await watch.stop('SIGKILL');
+    }
+  });
+
+  test('a path that is not a git repository: one line naming the fix, exit 1, no registry created', () => {
+    const fresh = testHome();
+    const outside = tempDir('sextant-not-a-repo-');
+    try {
+      const r = sextant(['watch', outside], { env: fresh.env });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^sextant watch: .* is not inside a git repository: run `git init`/);
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+      assert.equal(existsSync(registryFile(fresh.home)), false);
+      const bad = sextant(['watch', '--poll', '0'], { env: fresh.env, cwd: outside });
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--poll must be a number of seconds > 0/);
+    } finally {
+      removeDir(outside);
+    }
+  });
+});
