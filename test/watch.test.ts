@@ -1,6 +1,7 @@
-// `sextant watch`: a new commit is published by itself, a stop (SIGINT,
-// SIGTERM) releases the lock and publishes nothing half-done, a path that is
-// not a repository is refused before the registry is touched.
+// `sextant watch`: a new commit and an uncommitted edit are published by
+// themselves, a tree that stays dirty is not indexed in a loop, a stop
+// (SIGINT, SIGTERM) releases the lock and publishes nothing half-done, a path
+// that is not a repository is refused before the registry is touched.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
@@ -56,11 +57,11 @@ class Watch {
 }
 
 /** What registryStatus says of the repository's watcher, asked over MCP. */
-async function watcherOf(env: NodeJS.ProcessEnv, repo: string): Promise<string> {
+async function watcherOf(env: NodeJS.ProcessEnv, repo: string): Promise<Record<string, any>> {
   const session = await mcpSession(env);
   try {
     const r = await session.ok('registryStatus', {});
-    return r.repos.find((x: { repo: string }) => x.repo === repo).watcher;
+    return r.repos.find((x: { repo: string }) => x.repo === repo);
   } finally {
     await session.close();
   }
@@ -80,16 +81,27 @@ describe('sextant watch', () => {
   });
   after(() => removeDir(join(root, '..')));
 
-  test('publishes HEAD at start, then each new commit by itself; SIGINT stops it with the lock released', async (t) => {
+  test('publishes HEAD at start, then uncommitted edits and new commits by themselves; SIGINT stops it with the lock released', async (t) => {
     const watch = new Watch(root, env);
     try {
       const watching = await watch.next((e) => e.kind === 'watching');
-      assert.equal(watching.indexed, null);
+      assert.equal(watching.published, null);
       const first = await watch.next((e) => e.kind === 'indexed');
       const head1 = git(root, 'rev-parse', 'HEAD').trim();
       assert.equal(first.report.commit, head1);
       assert.equal(status(env, first.report.repo).commit, head1);
-      assert.equal(await watcherOf(env, first.report.repo), 'watching');
+      const watcher = await watcherOf(env, first.report.repo);
+      assert.ok(['watching', 'indexing'].includes(watcher.watcher), JSON.stringify(watcher));
+      assert.match(watcher.watcher_last_event, /indexing|published/);
+
+      // An uncommitted edit is published by itself, with the worktree's fingerprint...
+      appendFileSync(join(root, 'src', 'shapes.ts'), '\nexport const edited = 0;\n');
+      const dirty = await watch.next((e) => e.kind === 'indexed' && e.report.dirty === true);
+      assert.equal(dirty.report.commit, head1);
+      // ...once: a tree that stays dirty is not indexed again.
+      const runs = watch.events.filter((e) => e.kind === 'indexing').length;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      assert.equal(watch.events.filter((e) => e.kind === 'indexing').length, runs, JSON.stringify(watch.events.slice(-3)));
 
       appendFileSync(join(root, 'src', 'shapes.ts'), '\nexport const watched = 1;\n');
       const committedAt = Date.now();
@@ -102,7 +114,7 @@ describe('sextant watch', () => {
 
       const code = await watch.stop('SIGINT');
       assert.equal(code, 0, watch.stderr);
-      assert.equal(await watcherOf(env, s.repo), 'none');
+      assert.equal((await watcherOf(env, s.repo)).watcher, 'none');
       const db = registry(home);
       try {
         assert.equal(scalar<number>(db, 'select count(*) from locks'), 0, 'the lock is released');
@@ -112,11 +124,11 @@ describe('sextant watch', () => {
       // Restarted on a published HEAD, it does not index again.
       const again = new Watch(root, env);
       const w = await again.next((e) => e.kind === 'watching');
-      assert.equal(w.indexed, head2);
+      assert.equal(w.published, head2);
       await new Promise((resolve) => setTimeout(resolve, 3000));
       assert.equal(again.events.filter((e) => e.kind === 'indexing').length, 0, JSON.stringify(again.events));
       assert.equal(await again.stop('SIGKILL'), null);
-      assert.equal(await watcherOf(env, s.repo), 'none', 'a killed watcher is not reported watching');
+      assert.equal((await watcherOf(env, s.repo)).watcher, 'none', 'a killed watcher is not reported watching');
     } finally {
       await watch.stop('SIGKILL');
     }

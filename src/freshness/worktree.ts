@@ -30,14 +30,8 @@ const REGULAR = /^100(644|755)$/;
 
 export async function readWorktree(path: string): Promise<Worktree> {
   const root = await gitRoot(path);
-  const git = gitAt(root);
-  // Three independent questions to git, asked at once.
-  // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
-  const [head, listing, statusText] = await Promise.all([
-    headCommit(root),
-    git.raw(['ls-files', '-z', '-s']),
-    git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']),
-  ]);
+  // Independent questions to git, asked at once.
+  const [head, listing, changes] = await Promise.all([headCommit(root), gitAt(root).raw(['ls-files', '-z', '-s']), uncommitted(root)]);
   if (!head) throw new UserError(`${root} has no commits yet: commit something first, then index`);
 
   const files = new Map<string, WorktreeFile>();
@@ -50,32 +44,44 @@ export async function readWorktree(path: string): Promise<Worktree> {
     const filePath = entry.slice(tab + 1);
     if (!files.has(filePath)) files.set(filePath, { path: filePath, sha: sha!, dirty: false });
   }
-
-  const changed = new Set<string>();
-  for (const entry of statusText.split('\0')) {
-    if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    const filePath = entry.slice(3);
-    changed.add(filePath);
-    if (code.includes('D')) {
-      files.delete(filePath);
-      continue;
-    }
-    const sha = hashWorktreeFile(root, filePath);
+  for (const [filePath, sha] of changes) {
     if (sha === undefined) files.delete(filePath);
     else files.set(filePath, { path: filePath, sha, dirty: true });
   }
 
   const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { root, head, files: sorted, changed: [...changed].sort(), fingerprint: fingerprintOf(changed, files) };
+  return { root, head, files: sorted, changed: [...changes.keys()].sort(), fingerprint: fingerprintOf(changes) };
+}
+
+/**
+ * What an index of the worktree would now be an index of: HEAD and the
+ * fingerprint of what is uncommitted. Cheaper than readWorktree (it lists
+ * only the changed files), for watching.
+ */
+export async function worktreeState(root: string): Promise<{ head: string | undefined; fingerprint: string | null }> {
+  const [head, changes] = await Promise.all([headCommit(root), uncommitted(root)]);
+  return { head, fingerprint: fingerprintOf(changes) };
+}
+
+/** The paths that differ from HEAD, each with its content's blob hash; undefined when deleted or not a regular file. */
+async function uncommitted(root: string): Promise<Map<string, string | undefined>> {
+  // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
+  const statusText = await gitAt(root).raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+  const changes = new Map<string, string | undefined>();
+  for (const entry of statusText.split('\0')) {
+    if (entry.length < 4) continue;
+    const code = entry.slice(0, 2);
+    const filePath = entry.slice(3);
+    changes.set(filePath, code.includes('D') ? undefined : hashWorktreeFile(root, filePath));
+  }
+  return changes;
 }
 
 /** Hash of the uncommitted paths and their contents; null when nothing is uncommitted. */
-export function fingerprintOf(changed: Iterable<string>, files: Map<string, WorktreeFile>): string | null {
-  const paths = [...changed].sort();
-  if (paths.length === 0) return null;
+function fingerprintOf(changes: Map<string, string | undefined>): string | null {
+  if (changes.size === 0) return null;
   const hash = createHash('sha256');
-  for (const p of paths) hash.update(`${p}\0${files.get(p)?.sha ?? 'deleted'}\n`);
+  for (const p of [...changes.keys()].sort()) hash.update(`${p}\0${changes.get(p) ?? 'deleted'}\n`);
   return hash.digest('hex');
 }
 

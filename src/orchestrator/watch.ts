@@ -1,23 +1,26 @@
-// `sextant watch`: keeps the published index of each repository at its HEAD.
-// A new commit (a commit, checkout, merge, pull, reset) is noticed from the
-// git directory's change events and, in case an event is missed (network
-// filesystems, editors that swap whole directories), from a slow poll of HEAD;
-// the repository is then indexed by the same pipeline as `sextant index`. One
-// run at a time per repository: a commit that lands during a run is indexed
-// after it.
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, join } from 'node:path';
-import { UserError } from '../errors.js';
-import { gitAt, headCommit } from '../freshness/git.js';
+// `sextant watch`: keeps the published index of each repository true to its
+// worktree. What an index is of is HEAD plus the fingerprint of what is
+// uncommitted (as codebase-memory-mcp does, so a tree that stays dirty is not
+// indexed in a loop); when that moves, the repository is indexed by the same
+// pipeline as `sextant index`. Moves are noticed from file events (chokidar,
+// skipping .git internals, node_modules and what git ignores), from the git
+// directory (HEAD and refs: commit, checkout, rebase, pull) and, for events a
+// filesystem does not deliver, from a slow poll. Runs are single-flight per
+// repository: changes during a run cause exactly one follow-up run.
+import { watch as watchDir, type FSWatcher } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
+import { watch as watchTree, type FSWatcher as TreeWatcher } from 'chokidar';
+import { gitAt } from '../freshness/git.js';
+import { worktreeState } from '../freshness/worktree.js';
 import type { Engine } from '../registry/engine.js';
-import { ensureRepo, registerWatcher, unregisterWatcher } from '../registry/repos.js';
+import { ensureRepo, registerWatcher, unregisterWatcher, updateWatcher } from '../registry/repos.js';
 import { throwIfInterrupted } from './interrupt.js';
 import type { IndexReport } from './index-repository.js';
 
 export type WatchEvent =
-  | { kind: 'watching'; root: string; head: string | undefined; indexed: string | null }
-  | { kind: 'indexing'; root: string; head: string }
-  | { kind: 'indexed'; root: string; report: IndexReport; since_commit_ms: number }
+  | { kind: 'watching'; root: string; repo: string; head: string | undefined; published: string | null }
+  | { kind: 'indexing'; root: string; head: string; dirty: boolean; cause: string }
+  | { kind: 'indexed'; root: string; report: IndexReport; since_change_ms: number }
   | { kind: 'failed'; root: string; head: string; reason: string };
 
 export interface WatchOptions {
@@ -29,13 +32,15 @@ export interface WatchOptions {
   /** Indexes one repository root under its registered name, as `sextant index` does. */
   index(root: string, slug: string, signal: AbortSignal): Promise<IndexReport>;
   onEvent(event: WatchEvent): void;
-  /** How often HEAD is read even without change events. */
+  /** How often the worktree is checked even without events. */
   pollMs?: number;
 }
 
 const DEFAULT_POLL_MS = 2000;
-/** Git writes a commit as several files: wait for the burst to end. */
-const SETTLE_MS = 150;
+/** A save, a checkout or a commit is a burst of events: wait for it to end. */
+const SETTLE_MS = 300;
+/** Another writer holds the repository: try again after this long. */
+const BUSY_RETRY_MS = 5000;
 
 /** Watches until the signal aborts. */
 export async function watchRepositories(options: WatchOptions): Promise<void> {
@@ -50,109 +55,166 @@ export async function watchRepositories(options: WatchOptions): Promise<void> {
   }
 }
 
+/** HEAD and the uncommitted fingerprint, as one comparable key. */
+const keyOf = (head: string, fingerprint: string | null) => `${head}:${fingerprint ?? ''}`;
+
 class RepoWatcher {
-  private readonly fsWatchers: FSWatcher[] = [];
+  private readonly gitWatchers: FSWatcher[] = [];
+  private tree: TreeWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
   private settle: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private again = false;
-  /** The commit last published by this watcher, or found published when it started. */
-  private indexed: string | null;
-  /** When a change to HEAD was first noticed, for the time from commit to publish. */
-  private noticedAt: number | undefined;
+  /** A check is reading the worktree: one at a time, so two cannot start two runs. */
+  private checking = false;
+  private followUp = false;
+  /** What the last run was of (published, or failed for good), so it is not run again. */
+  private done: string | null;
+  /** Why the next check is made, and since when a change is waiting. */
+  private cause = 'start';
+  private changedAt: number | undefined;
 
   private constructor(
     private readonly root: string,
     private readonly repo: { id: number; slug: string },
     private readonly options: WatchOptions,
-    indexed: string | null,
+    done: string | null,
   ) {
-    this.indexed = indexed;
+    this.done = done;
   }
 
   static async start(root: string, options: WatchOptions): Promise<RepoWatcher> {
-    const gitDir = (await gitAt(root).revparse(['--absolute-git-dir'])).trim();
+    const git = gitAt(root);
+    const [gitDir, ignoredText] = await Promise.all([
+      git.revparse(['--absolute-git-dir']).then((d) => d.trim()),
+      // What git ignores is never indexed: not watched either (build outputs can be huge).
+      git.raw(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']),
+    ]);
+    const ignored = new Set(ignoredText.split('\0').filter(Boolean).map((p) => p.replace(/\/$/, '')));
     const db = options.engine.db;
     // Under the name it is registered by, else the name `sextant index` would give it.
     const repo =
       (await db.selectFrom('repos').select(['id', 'slug']).where('root_path', '=', root).executeTakeFirst()) ??
       (await ensureRepo(db, basename(root), root));
     await registerWatcher(db, repo.id);
-    const w = new RepoWatcher(root, repo, options, await publishedCommit(options.engine, repo.id));
-    options.onEvent({ kind: 'watching', root, head: await headCommit(root), indexed: w.indexed });
+    const w = new RepoWatcher(root, repo, options, await publishedKey(options.engine, repo.id));
+
     // HEAD, packed-refs and ORIG_HEAD live in the git directory; branch tips under refs/heads.
     for (const dir of [gitDir, join(gitDir, 'refs', 'heads')]) {
       try {
-        w.fsWatchers.push(watch(dir, { recursive: dir !== gitDir }, () => w.changed()));
+        w.gitWatchers.push(watchDir(dir, { recursive: dir !== gitDir }, () => w.changed('HEAD or a branch moved')));
       } catch {
-        // No events here (or no such directory yet): the poll still notices.
+        // No events here: the poll still notices.
       }
     }
-    w.poll = setInterval(() => w.changed(), options.pollMs ?? DEFAULT_POLL_MS);
-    w.changed();
+    w.tree = watchTree(root, {
+      ignoreInitial: true,
+      ignored: (path: string) => {
+        const rel = relative(root, path).split(sep).join('/');
+        if (rel === '' || rel.startsWith('..')) return false;
+        const top = rel.split('/');
+        return top.includes('.git') || top.includes('node_modules') || top.some((_, i) => ignored.has(top.slice(0, i + 1).join('/')));
+      },
+    });
+    w.tree.on('all', (_event, path) => w.changed(`${relative(root, path).split(sep).join('/')} changed`));
+    await new Promise<void>((resolve) => w.tree!.once('ready', () => resolve()));
+    const state = await worktreeState(root);
+    options.onEvent({ kind: 'watching', root, repo: repo.slug, head: state.head, published: w.done?.split(':')[0] || null });
+    w.poll = setInterval(() => void w.check(), options.pollMs ?? DEFAULT_POLL_MS);
+    void w.check();
     return w;
   }
 
-  private changed(): void {
+  private changed(cause: string): void {
+    this.cause = cause;
+    this.changedAt ??= performance.now();
     clearTimeout(this.settle);
     this.settle = setTimeout(() => void this.check(), SETTLE_MS);
   }
 
   private async check(): Promise<void> {
     if (this.options.signal.aborted) return;
-    if (this.running) {
-      this.again = true;
+    if (this.running || this.checking) {
+      this.followUp = true;
+      if (this.running) await this.note({ pending: true });
       return;
     }
-    const head = await headCommit(this.root);
-    if (!head || head === this.indexed) return;
-    this.noticedAt ??= performance.now();
-    this.running = this.run(head).finally(() => {
+    this.checking = true;
+    let state;
+    try {
+      state = await worktreeState(this.root);
+    } finally {
+      this.checking = false;
+    }
+    const { head, fingerprint } = state;
+    if (!head) return;
+    const key = keyOf(head, fingerprint);
+    if (key === this.done) {
+      this.changedAt = undefined;
+      if (this.followUp) {
+        this.followUp = false;
+        void this.check();
+      }
+      return;
+    }
+    this.running = this.run(head, fingerprint !== null, key).finally(() => {
       this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.changed();
+      if (this.followUp) {
+        this.followUp = false;
+        void this.check();
       }
     });
   }
 
-  private async run(head: string): Promise<void> {
+  private async run(head: string, dirty: boolean, key: string): Promise<void> {
     const { signal } = this.options;
-    this.options.onEvent({ kind: 'indexing', root: this.root, head });
+    const since = this.changedAt ?? performance.now();
+    this.changedAt = undefined;
+    this.options.onEvent({ kind: 'indexing', root: this.root, head, dirty, cause: this.cause });
+    await this.note({ state: 'indexing', pending: false, event: `indexing ${head.slice(0, 12)}${dirty ? ' with uncommitted changes' : ''}: ${this.cause}` });
     try {
       throwIfInterrupted(signal);
       const report = await this.options.index(this.root, this.repo.slug, signal);
-      this.indexed = report.commit;
-      const since = performance.now() - (this.noticedAt ?? performance.now());
-      this.noticedAt = undefined;
-      this.options.onEvent({ kind: 'indexed', root: this.root, report, since_commit_ms: Math.round(since) });
+      this.done = (await publishedKey(this.options.engine, this.repo.id)) ?? key;
+      this.options.onEvent({ kind: 'indexed', root: this.root, report, since_change_ms: Math.round(performance.now() - since) });
+      await this.note({ state: 'watching', event: `published ${report.commit.slice(0, 12)} (${report.outcome})` });
     } catch (error) {
       if (signal.aborted) return;
-      // Remembered as tried, so a failing commit is not indexed again until HEAD moves.
-      this.indexed = head;
-      this.noticedAt = undefined;
-      const reason = error instanceof UserError || error instanceof Error ? error.message : String(error);
+      const reason = error instanceof Error ? error.message : String(error);
+      if (/another sextant run/.test(reason)) {
+        // Never beside another writer: wait for it, then look again.
+        setTimeout(() => void this.check(), BUSY_RETRY_MS).unref();
+      } else {
+        // Not tried again until the worktree moves: a failing state would fail in a loop.
+        this.done = key;
+      }
       this.options.onEvent({ kind: 'failed', root: this.root, head, reason });
+      await this.note({ state: 'watching', event: `failed at ${head.slice(0, 12)}: ${reason.slice(0, 200)}` });
     }
+  }
+
+  /** What status shows of this watcher. */
+  private async note(change: { state?: string; pending?: boolean; event?: string }): Promise<void> {
+    await updateWatcher(this.options.engine.db, this.repo.id, change).catch(() => undefined);
   }
 
   async stop(): Promise<void> {
     clearInterval(this.poll);
     clearTimeout(this.settle);
-    for (const w of this.fsWatchers) w.close();
+    for (const w of this.gitWatchers) w.close();
+    await this.tree?.close();
     // A run under way sees the aborted signal, records itself failed and releases the lock.
     await this.running;
     await unregisterWatcher(this.options.engine.db, this.repo.id);
   }
 }
 
-/** The commit the registry serves for the repository, if any. */
-async function publishedCommit(engine: Engine, repoId: number): Promise<string | null> {
+/** The key of the index the registry serves for the repository, if any. */
+async function publishedKey(engine: Engine, repoId: number): Promise<string | null> {
   const row = await engine.db
     .selectFrom('repos')
     .innerJoin('indexes', 'indexes.id', 'repos.current_index_id')
-    .select('indexes.commit_sha')
+    .select(['indexes.commit_sha', 'indexes.worktree_fingerprint'])
     .where('repos.id', '=', repoId)
     .executeTakeFirst();
-  return row?.commit_sha ?? null;
+  return row ? keyOf(row.commit_sha, row.worktree_fingerprint) : null;
 }

@@ -24,8 +24,12 @@ export const RepoStatus = z.object({
   bytes: z.int(),
   /** ready, stale, indexing, missing (nothing published) or failed (the last run failed and nothing is published). */
   state: z.enum(['ready', 'stale', 'indexing', 'missing', 'failed']),
-  /** watching while a `sextant watch` process keeps this repository published at its HEAD, else none. */
-  watcher: z.enum(['none', 'watching']),
+  /** A live `sextant watch` of this repository: watching (idle), indexing, or none. */
+  watcher: z.enum(['none', 'watching', 'indexing']),
+  /** What the watcher last did (with when), and whether a change waits for the run under way. */
+  watcher_last_event: z.string().nullable(),
+  watcher_last_event_at: z.string().nullable(),
+  watcher_pending: z.boolean(),
   /** Files whose text is searchable, of files. */
   searchable_files: z.int(),
 });

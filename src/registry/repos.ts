@@ -173,7 +173,7 @@ export async function registerWatcher(db: Kysely<Database>, repoId: number): Pro
     await db.deleteFrom('watchers').where('repo_id', '=', repoId).where('pid', '=', dead.pid).where('host', '=', dead.host).execute();
   await db
     .insertInto('watchers')
-    .values({ repo_id: repoId, pid: process.pid, host: hostname(), started_at: now() })
+    .values({ repo_id: repoId, pid: process.pid, host: hostname(), started_at: now(), state: 'watching', pending: 0, last_event: null, last_event_at: null })
     .onConflict((oc) => oc.columns(['repo_id', 'pid', 'host']).doNothing())
     .execute();
 }
@@ -182,12 +182,42 @@ export async function unregisterWatcher(db: Kysely<Database>, repoId: number): P
   await db.deleteFrom('watchers').where('repo_id', '=', repoId).where('pid', '=', process.pid).where('host', '=', hostname()).execute();
 }
 
-/** The slugs of repositories a live `sextant watch` keeps published. */
-export async function watchedRepos(db: Kysely<Database>): Promise<Set<string>> {
+/** What this process's watcher of the repository is doing, for status. */
+export async function updateWatcher(
+  db: Kysely<Database>,
+  repoId: number,
+  change: { state?: string; pending?: boolean; event?: string },
+): Promise<void> {
+  await db
+    .updateTable('watchers')
+    .set({
+      ...(change.state ? { state: change.state } : {}),
+      ...(change.pending !== undefined ? { pending: change.pending ? 1 : 0 } : {}),
+      ...(change.event ? { last_event: change.event, last_event_at: now() } : {}),
+    })
+    .where('repo_id', '=', repoId)
+    .where('pid', '=', process.pid)
+    .where('host', '=', hostname())
+    .execute();
+}
+
+export interface WatcherState {
+  state: string;
+  pending: boolean;
+  last_event: string | null;
+  last_event_at: string | null;
+}
+
+/** The live `sextant watch` of each watched repository, by slug (the latest started, if several). */
+export async function watchedRepos(db: Kysely<Database>): Promise<Map<string, WatcherState>> {
   const rows = await db
     .selectFrom('watchers')
     .innerJoin('repos', 'repos.id', 'watchers.repo_id')
-    .select(['repos.slug', 'watchers.pid', 'watchers.host'])
+    .select(['repos.slug', 'watchers.pid', 'watchers.host', 'watchers.state', 'watchers.pending', 'watchers.last_event', 'watchers.last_event_at'])
+    .orderBy('watchers.started_at')
     .execute();
-  return new Set(rows.filter((w) => processAlive(w.pid, w.host)).map((w) => w.slug));
+  const out = new Map<string, WatcherState>();
+  for (const w of rows.filter((w) => processAlive(w.pid, w.host)))
+    out.set(w.slug, { state: w.state, pending: w.pending === 1, last_event: w.last_event, last_event_at: w.last_event_at });
+  return out;
 }

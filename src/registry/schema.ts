@@ -186,6 +186,12 @@ export interface WatcherTable {
   pid: number;
   host: string;
   started_at: Timestamp;
+  /** watching (idle) or indexing. */
+  state: string;
+  /** A change arrived during a run: one more run follows it. */
+  pending: Flag;
+  last_event: string | null;
+  last_event_at: Timestamp | null;
 }
 
 export interface Database {

@@ -1,9 +1,18 @@
 // registryStatus: what fsindex's status reports, for the registry.
 import type { Engine } from '../registry/engine.js';
-import { currentLocks, lastRun, watchedRepos } from '../registry/repos.js';
+import { currentLocks, lastRun, watchedRepos, type WatcherState } from '../registry/repos.js';
 import { currentIndexes, textCoverage } from '../registry/search.js';
 import type { Result } from '../protocol/registry-status.js';
 import { repoEntries, repositoriesInScope } from './files.js';
+
+function watcherOf(w: WatcherState | undefined) {
+  return {
+    watcher: w ? (w.state === 'indexing' ? ('indexing' as const) : ('watching' as const)) : ('none' as const),
+    watcher_last_event: w?.last_event ?? null,
+    watcher_last_event_at: w?.last_event_at ?? null,
+    watcher_pending: w?.pending ?? false,
+  };
+}
 
 export async function registryStatus(engine: Engine, version: string): Promise<Result> {
   const db = engine.db;
@@ -28,7 +37,7 @@ export async function registryStatus(engine: Engine, version: string): Promise<R
         dirs: 0,
         bytes: 0,
         state: indexing.has(r.slug) ? 'indexing' : run?.outcome === 'failed' ? 'failed' : 'missing',
-        watcher: watched.has(r.slug) ? 'watching' : 'none',
+        ...watcherOf(watched.get(r.slug)),
         searchable_files: 0,
       });
       continue;
@@ -47,7 +56,7 @@ export async function registryStatus(engine: Engine, version: string): Promise<R
       dirs: entries.dirs,
       bytes: entries.bytes,
       state: indexing.has(r.slug) ? 'indexing' : freshness === 'stale' ? 'stale' : 'ready',
-      watcher: watched.has(r.slug) ? 'watching' : 'none',
+      ...watcherOf(watched.get(r.slug)),
       searchable_files: coverage.withText,
     });
   }

@@ -11,14 +11,15 @@ import { print } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'watch',
-  summary: 'Index each repository now and again at every new commit (commit, checkout, merge, pull), until stopped.',
+  summary: 'Keep repositories indexed: index now and again whenever files change or HEAD moves, until stopped.',
   usage: 'sextant watch [PATH...] [--poll SECONDS] [--timeout SECONDS] [--json]',
   details: [
-    'PATH defaults to the current directory; each names the git worktree containing it. A repository whose HEAD is',
-    'already published is not indexed again at start. Runs go one at a time per repository, through the same',
-    'pipeline as `sextant index`; a run that fails is reported and retried at the next commit.',
+    'PATH defaults to the current directory; each names the git worktree containing it. A run follows file changes',
+    '(not in .git, node_modules or what git ignores) and HEAD moves (commit, checkout, rebase, pull), when HEAD or the',
+    'uncommitted content differs from what is published. Runs go one at a time per repository, through the same',
+    'pipeline as `sextant index`; changes during a run cause one more run. A failed run is retried at the next change.',
     'Ctrl-C (SIGINT) or SIGTERM stops watching: a run under way publishes nothing and releases its lock; exit 0.',
-    '  --poll SECONDS       also read HEAD this often, for changes the filesystem does not report (default 2)',
+    '  --poll SECONDS       also check the worktree this often, for changes the filesystem does not report (default 2)',
     '  --timeout SECONDS    stop each indexer after this long (default: per indexer manifest)',
     '  --json               one JSON object a line per event (watching, indexing, indexed, failed)',
   ],
@@ -65,16 +66,16 @@ function describe(e: WatchEvent): void {
   switch (e.kind) {
     case 'watching':
       print(
-        `watching ${e.root} (HEAD ${e.head?.slice(0, 12) ?? 'none'}, ${e.indexed ? `published ${e.indexed.slice(0, 12)}` : 'nothing published yet'})`,
+        `watching ${e.root} as ${e.repo} (HEAD ${e.head?.slice(0, 12) ?? 'none'}, ${e.published ? `published ${e.published.slice(0, 12)}` : 'nothing published yet'})`,
       );
       break;
     case 'indexing':
-      print(`indexing ${e.root} at ${e.head.slice(0, 12)}…`);
+      print(`indexing ${e.root} at ${e.head.slice(0, 12)}${e.dirty ? ' with uncommitted changes' : ''} (${e.cause})…`);
       break;
     case 'indexed':
       print(
         `published ${e.report.repo} at ${e.report.commit.slice(0, 12)}: ${e.report.outcome}, ` +
-          `${(e.report.duration_ms / 1000).toFixed(1)} s to index, ${(e.since_commit_ms / 1000).toFixed(1)} s after the change was seen`,
+          `${(e.report.duration_ms / 1000).toFixed(1)} s to index, ${(e.since_change_ms / 1000).toFixed(1)} s after the change was seen`,
       );
       break;
     case 'failed':
