@@ -180,7 +180,7 @@ export interface LockTable {
   acquired_at: Timestamp;
 }
 
-/** A running `sextant watch` of a repository (registry/migrations/0006). */
+/** A running `sextant watch` of a repository (registry/migrations/0007). */
 export interface WatcherTable {
   repo_id: number;
   pid: number;
