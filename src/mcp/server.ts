@@ -19,7 +19,9 @@ import * as SearchCode from '../protocol/search-code.js';
 import * as FindFiles from '../protocol/find-files.js';
 import * as CountFiles from '../protocol/count-files.js';
 import * as RegistryStatus from '../protocol/registry-status.js';
+import * as Reindex from '../protocol/reindex.js';
 import { Search } from '../search/index.js';
+import { reindex } from '../orchestrator/reindex.js';
 import * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { Meta } from '../protocol/meta.js';
 import { buildMeta } from '../trust/envelope.js';
@@ -30,9 +32,13 @@ interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   description: string;
   Params: P;
   Result: R;
+  /** False for a tool that writes the registry (reindex); tools are read-only unless they say so. */
+  readOnly?: boolean;
 }
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+/** Writes the registry: publishes a new index, never removes what it does not replace. */
+const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export function createMcpServer(nav: Navigation, version: string): McpServer {
   const server = new McpServer({ name: 'sextant', version }, { capabilities: { tools: {} } });
@@ -50,7 +56,7 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
         description: tool.description,
         inputSchema: tool.Params as never,
         outputSchema: resultOrError(enveloped(tool.Result)) as never,
-        annotations: READ_ONLY,
+        annotations: tool.readOnly === false ? WRITES : READ_ONLY,
       },
       (async (params: z.infer<P>) => {
         try {
@@ -97,6 +103,7 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
   register(FindFiles, (p) => search.findFiles(p), 'local-filesystem');
   register(CountFiles, (p) => search.countFiles(p), 'local-filesystem');
   register(RegistryStatus, () => search.registryStatus(), 'local-filesystem');
+  register(Reindex, (p) => reindex(nav.engine, p));
   return server;
 }
 
@@ -131,7 +138,7 @@ function resultOrError(result: z.ZodObject) {
 
 /** A failed call's result: `{"error": "..."}`, flagged isError. */
 export function errorResult(error: unknown) {
-  const body = { error: boundedMessage(messageOf(error)) };
+  const body = { error: boundedMessage(messageOf(error)), ...(error instanceof UserError ? error.details : undefined) };
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
 }
 

@@ -25,7 +25,8 @@ import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
 import { indexSyntactic } from './syntactic.js';
 
-export type Origin = 'cli' | 'watch' | 'ci';
+/** Who ran the index: `sextant index`, watch, CI, or a reindex job (orchestrator/jobs.ts). */
+export type Origin = 'cli' | 'watch' | 'ci' | 'job';
 export type Tier = 'precise' | 'syntactic' | 'search-only';
 
 export interface IndexOptions {

@@ -1,6 +1,6 @@
 // callHierarchy: who calls a function or method (incoming), and what it calls (outgoing).
 import { z } from 'zod';
-import { arg, HierarchyItem, Location, params, positionArgs, Provenance } from './common.js';
+import { arg, HierarchyItem, Location, params, positionArgs, Provenance, IndexMissing } from './common.js';
 
 export const name = 'callHierarchy';
 export const MAX_DEPTH = 5;
@@ -55,6 +55,7 @@ export const Call: z.ZodType<Call> = z.object({
 
 export const Result = z.object({
   ...Provenance,
+  ...IndexMissing,
   item: CallItem,
   direction: z.enum(['incoming', 'outgoing']),
   depth: z.int(),
