@@ -82,6 +82,15 @@ export interface IndexReport {
   index_id: number;
   files: number;
   documents: number;
+  /**
+   * Documents are content-addressed (the indexer's output for a file and the
+   * file's content): of this index's documents, how many were derived and
+   * written, and how many were already stored and cost a lookup; and how many
+   * of the previous index's documents it no longer uses.
+   */
+  documents_written: number;
+  documents_reused: number;
+  documents_removed: number;
   occurrences: number;
   definitions: number;
   /** Definitions of the syntactic tier's files (from ctags). */
@@ -131,7 +140,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     storing.catch(() => undefined);
 
     const documentIds = new Map<string, number>();
-    const counters = { documents: 0, occurrences: 0, definitions: 0 };
+    const counters = { documents: 0, written: 0, reused: 0, occurrences: 0, definitions: 0 };
     const skipped: { path: string; reason: string }[] = [];
     const syntaxProblems: string[] = [];
     const indexerReports: IndexerReport[] = [];
@@ -224,6 +233,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       outcome,
       files: files.length,
       documents: counters.documents,
+      documents_written: counters.written,
+      documents_reused: counters.reused,
+      documents_removed: await documentsDropped(engine, repo.current_index_id, documentIds),
       occurrences: counters.occurrences,
       definitions: counters.definitions,
       syntactic_definitions: syntactic.definitions,
@@ -317,6 +329,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       if (result.status === 'ok') {
         for (const [path, id] of ingest.ids) documentIds.set(path, id);
         counters.documents += ingest.ids.size;
+        counters.written += ingest.written;
+        counters.reused += ingest.ids.size - ingest.written;
         counters.occurrences += ingest.occurrences;
         counters.definitions += ingest.definitions;
         for (const [language, n] of ingest.perLanguage) indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + n);
@@ -358,6 +372,20 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   }
 }
 
+/** How many documents of the previous index (if any) the new one no longer uses. */
+async function documentsDropped(engine: Engine, previousIndex: number | null, kept: ReadonlyMap<string, number>): Promise<number> {
+  if (previousIndex === null) return 0;
+  const rows = await engine.db
+    .selectFrom('index_files')
+    .select('document_id')
+    .distinct()
+    .where('index_id', '=', previousIndex)
+    .where('document_id', 'is not', null)
+    .execute();
+  const now = new Set(kept.values());
+  return rows.filter((r) => !now.has(r.document_id!)).length;
+}
+
 /** Why some files of a language that is precise elsewhere have no document: broken configs, else the files themselves. */
 function coverageGap(indexer: string, language: string, files: number, missing: string[], gaps: ProjectGap[]): string {
   const named = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', …' : '');
@@ -373,6 +401,8 @@ class Ingest {
   occurrences = 0;
   definitions = 0;
   count = 0;
+  /** Documents derived and stored by this run (the rest were found stored). */
+  written = 0;
   private pending: { path: string; doc: PreparedDocument }[] = [];
   private pendingOccurrences = 0;
 
@@ -421,6 +451,7 @@ class Ingest {
     this.pending = [];
     this.pendingOccurrences = 0;
     const ids = await this.writer.writeDocuments(batch.map((b) => b.doc));
+    this.written += batch.length;
     batch.forEach((b, i) => this.record(b.path, b.doc.language, ids[i]!, b.doc.occurrenceCount, b.doc.definitions.length));
   }
 

@@ -80,7 +80,7 @@ export function describe(r: IndexReport): void {
     if (indexer.projects.length > MAX_PROJECTS_SHOWN) print(`  … and ${indexer.projects.length - MAX_PROJECTS_SHOWN} more projects (see --json)`);
   }
   print(
-    `  ${plural(r.documents, 'document')}, ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}` +
+    `  ${plural(r.documents, 'document')} (${r.documents_written} written, ${r.documents_reused} reused), ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}` +
       (r.syntactic_definitions ? `, ${plural(r.syntactic_definitions, 'syntactic definition')}` : ''),
   );
   const syntactic = Object.entries(r.languages)
