@@ -19,7 +19,7 @@ export async function finished(engine: Engine, slug: string, job: IndexJob, join
   const result = await answer(engine, slug, job, joined, job.state === 'completed');
   if (job.state === 'completed') return { ...result, report: JSON.parse(job.report ?? '{}') };
   throw new UserError(
-    `reindex job ${job.id} of ${slug} ${job.state === 'cancelled' ? 'was cancelled' : 'failed'}: ${job.error ?? 'no reason recorded'}; the previous index, if any, is still served (fix the cause, then reindex again)`,
+    `reindex job ${job.id} of ${slug} ${job.state === 'cancelled' ? 'was cancelled' : 'failed'}: ${job.error ?? 'no reason recorded'} (fix the cause, then reindex again)`,
     { repo: slug, job_id: result.job_id, job_state: result.job_state, reindexed: false, joined, lifecycle: result.lifecycle },
   );
 }
