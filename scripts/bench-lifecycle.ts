@@ -96,7 +96,11 @@ export async function benchLifecycle(runs: number, progress: (m: string) => void
   return { cases, targets: { monorepo_reindex_over_full: { value, target: `<= ${target}`, met: value <= target } } };
 }
 
-export function printLifecycle(s: LifecycleSection, print: (line?: string) => void, table: (rows: (string | number)[][], header: string[]) => string): void {
+export function printLifecycle(
+  s: LifecycleSection,
+  print: (line?: string) => void,
+  table: (rows: (string | number)[][], header: string[]) => string,
+): void {
   print('(l) reindex after a one-file edit vs a full index into an empty registry (`sextant index`, then `sextant reindex`), wall time');
   for (const c of s.cases) {
     print(`  ${c.corpus}: ${c.files.toLocaleString('en-US')} files; each round appends one export to ${c.edited}`);

@@ -143,7 +143,11 @@ describe('async reindex over MCP', () => {
     assert.ok(seen.includes('running'), `the running state was seen: ${seen.join(' -> ')}`);
     assert.equal(seen.at(-1), 'completed', seen.join(' -> '));
     const order = ['queued', 'running', 'completed'];
-    assert.deepEqual([...seen].sort((a, b) => order.indexOf(a) - order.indexOf(b)), seen, 'states only move forward');
+    assert.deepEqual(
+      [...seen].sort((a, b) => order.indexOf(a) - order.indexOf(b)),
+      seen,
+      'states only move forward',
+    );
     const status = await session.ok('getIndexStatus', { repo, repo_path: root });
     assert.equal(status.lifecycle, 'ready');
     assert.equal(status.commit, secondCommit);
@@ -207,7 +211,7 @@ describe('a job whose process is killed', () => {
     assert.equal(d.definitions[0].path, 'src/geometry.ts');
   });
 
-  test('a new blocking reindex then runs (stopping the dead job\'s indexer) and publishes', async () => {
+  test("a new blocking reindex then runs (stopping the dead job's indexer) and publishes", async () => {
     const done = await session.ok('reindex', { repo });
     assert.notEqual(done.job_id, killed.job_id);
     assert.deepEqual([done.job_state, done.joined, done.reindexed, done.lifecycle], ['completed', false, true, 'ready']);

@@ -125,7 +125,12 @@ export class Navigation {
       const scheduled = await auto(repo);
       if (scheduled) {
         const { triggered, job } = scheduled;
-        const state = job.state === 'failed' ? `its last automatic reindex (job ${job.id}) failed: ${job.error ?? 'no reason recorded'}; retried later` : triggered ? `indexing it now (job ${job.id}, ${job.state})` : `a reindex is under way (job ${job.id}, ${job.state})`;
+        const state =
+          job.state === 'failed'
+            ? `its last automatic reindex (job ${job.id}) failed: ${job.error ?? 'no reason recorded'}; retried later`
+            : triggered
+              ? `indexing it now (job ${job.id}, ${job.state})`
+              : `a reindex is under way (job ${job.id}, ${job.state})`;
         throw new UserError(`${slug} has no published index yet: ${state}; ask again once getIndexStatus says lifecycle ready`, {
           index_missing: true,
           auto_reindex_triggered: triggered,

@@ -24,6 +24,7 @@ import { planProjects, type ProjectGap } from './projects.js';
 import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
 import { indexSyntactic } from './syntactic.js';
+import { documentCounts, loadPrevious, narrowPlan, planCarryOver } from './incremental.js';
 
 /** Who ran the index: `sextant index`, watch, CI, or a reindex job (orchestrator/jobs.ts). */
 export type Origin = 'cli' | 'watch' | 'ci' | 'job';
@@ -62,6 +63,8 @@ export interface IndexerReport {
   duration_ms: number;
   /** The projects it was given, each with the tracked files it owns and how many got a document. */
   projects: ProjectReport[];
+  /** Projects not indexed again because none of their files changed: their files kept their documents (see incremental.ts). */
+  projects_reused?: number;
 }
 
 export interface ProjectReport {
@@ -131,6 +134,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   try {
     const writer = new RegistryWriter(engine);
     const byPath = new Map(worktree.files.map((f) => [f.path, f]));
+    const shas = new Map(worktree.files.map((f) => [f.path, f.sha]));
+    const previous = await loadPrevious(engine, repo.current_index_id);
     const languageCounts = countLanguages(byPath.keys());
 
     progress.update(`storing the text of ${worktree.files.length} files…`);
@@ -269,7 +274,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     progress.done();
     return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
 
-    async function runOne(manifest: IndexerManifest, languageFiles: WorktreeFile[]): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
+    async function runOne(
+      manifest: IndexerManifest,
+      languageFiles: WorktreeFile[],
+    ): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
       const command = resolveCommand(manifest, env);
       if (!command) {
         const report: IndexerReport = {
@@ -295,29 +303,35 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         languageFiles.map((f) => f.path),
       );
       const ingest = new Ingest(writer, byPath, manifest, facts);
-      let result;
+      // Projects none of whose files changed keep their documents instead of running again.
+      const carry = planCarryOver(manifest, plan, previous, shas);
+      const launch = carry ? narrowPlan(plan, carry.run) : plan;
+      let result: IndexerResult;
       try {
-        result = await runIndexer(
-          {
-            manifest,
-            command,
-            root: worktree.root,
-            slug,
-            projects: plan.projects,
-            generatedConfigs: plan.generatedConfigs,
-            timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
-            env,
-            yieldCpu: options.yieldCpu,
-            signal,
-          },
-          async (document, bytes) => {
-            // Stops reading the indexer's output: the run is over.
-            throwIfInterrupted(signal);
-            await storing;
-            await ingest.add(document, bytes);
-            progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
-          },
-        );
+        result =
+          carry?.run.size === 0
+            ? { status: 'ok', reason: null, documents: 0, metadata: undefined, durationMs: 0 }
+            : await runIndexer(
+                {
+                  manifest,
+                  command,
+                  root: worktree.root,
+                  slug,
+                  projects: launch.projects,
+                  generatedConfigs: launch.generatedConfigs,
+                  timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
+                  env,
+                  yieldCpu: options.yieldCpu,
+                  signal,
+                },
+                async (document, bytes) => {
+                  // Stops reading the indexer's output: the run is over.
+                  throwIfInterrupted(signal);
+                  await storing;
+                  await ingest.add(document, bytes);
+                  progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
+                },
+              );
         throwIfInterrupted(signal);
         await ingest.flush();
       } finally {
@@ -334,20 +348,37 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         counters.occurrences += ingest.occurrences;
         counters.definitions += ingest.definitions;
         for (const [language, n] of ingest.perLanguage) indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + n);
+        const kept = [...(carry?.documents ?? [])].filter(([path]) => !ingest.ids.has(path));
+        for (const [path, id] of kept) {
+          documentIds.set(path, id);
+          const language = languageOf(path) ?? manifest.languages[0]!;
+          indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + 1);
+        }
+        const keptCounts = await documentCounts(
+          engine,
+          kept.map(([, id]) => id),
+        );
+        counters.documents += kept.length;
+        counters.reused += kept.length;
+        counters.occurrences += keptCounts.occurrences;
+        counters.definitions += keptCounts.definitions;
       }
       const report: IndexerReport = {
         name: manifest.name,
-        version: result.metadata?.toolInfo?.version ?? null,
+        version: result.metadata?.toolInfo?.version ?? carry?.version ?? null,
         status: result.status,
         reason: result.reason,
         documents: result.documents,
         duration_ms: Math.round(result.durationMs),
-        projects: plan.planned.map((p): ProjectReport => ({
-          config: p.config,
-          files: p.files.length,
-          indexed_files: result.status === 'ok' ? p.files.filter((f) => ingest.ids.has(f)).length : 0,
-          problem: null,
-        })).concat(plan.gaps.map((g) => ({ config: g.config, files: 0, indexed_files: 0, problem: g.reason }))),
+        projects: plan.planned
+          .map((p): ProjectReport => ({
+            config: p.config,
+            files: p.files.length,
+            indexed_files: result.status === 'ok' ? p.files.filter((f) => documentIds.has(f)).length : 0,
+            problem: null,
+          }))
+          .concat(plan.gaps.map((g) => ({ config: g.config, files: 0, indexed_files: 0, problem: g.reason }))),
+        projects_reused: carry ? plan.planned.length - carry.run.size : 0,
       };
       return { report, gaps: plan.gaps };
     }

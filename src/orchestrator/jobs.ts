@@ -77,12 +77,16 @@ async function startJob(engine: Engine, repo: Repo, root: string, origin: JobOri
   const { job, joined } = await queueJob(engine.db, { repoId: repo.id, rootPath: root, origin });
   if (joined) return { job, repo, joined };
   // Detached, its output ignored: it outlives the request and reports through its row.
-  const child = spawn(process.execPath, [projectFile('bin', 'sextant.js'), 'index', '--job', String(job.id), '--registry', engine.location], {
-    cwd: root,
-    detached: true,
-    stdio: 'ignore',
-    env: process.env,
-  });
+  const child = spawn(
+    process.execPath,
+    [projectFile('bin', 'sextant.js'), 'index', '--job', String(job.id), '--registry', engine.location],
+    {
+      cwd: root,
+      detached: true,
+      stdio: 'ignore',
+      env: process.env,
+    },
+  );
   // A failure to start shows as the job's dead process; nothing to do with the event itself.
   child.on('error', () => undefined);
   child.unref();
@@ -102,7 +106,12 @@ export function autoReindexer(engine: Engine, env: NodeJS.ProcessEnv = process.e
   return async (repo: Repo): Promise<{ triggered: boolean; job: IndexJob } | null> => {
     if (!repo.root_path || !existsSync(repo.root_path)) return null;
     const last = await latestJob(engine.db, repo.id);
-    if (last && last.origin === 'auto' && last.state === 'failed' && Date.now() - Date.parse(last.finished_at ?? last.created_at) < RETRY_MS) {
+    if (
+      last &&
+      last.origin === 'auto' &&
+      last.state === 'failed' &&
+      Date.now() - Date.parse(last.finished_at ?? last.created_at) < RETRY_MS
+    ) {
       return { triggered: false, job: last };
     }
     const { job, joined } = await startJob(engine, repo, repo.root_path, 'auto');

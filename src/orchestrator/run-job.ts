@@ -33,4 +33,3 @@ export async function runJob(
     throw error;
   }
 }
-

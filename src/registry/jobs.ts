@@ -14,7 +14,8 @@ const ACTIVE = ['queued', 'running'];
 /** A queued job whose spawner died before recording the process it started is given up after this long. */
 const UNCLAIMED_MS = 60_000;
 
-export const DEAD_JOB_REASON = 'the process running this job died before it finished (killed or crashed); the previous index, if any, is still served';
+export const DEAD_JOB_REASON =
+  'the process running this job died before it finished (killed or crashed); the previous index, if any, is still served';
 
 export async function findJob(db: Kysely<Database>, id: number): Promise<IndexJob | undefined> {
   const job = await db.selectFrom('index_jobs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -29,12 +30,7 @@ export async function latestJob(db: Kysely<Database>, repoId: number): Promise<I
 
 /** The repository's queued or running job whose process is alive, if any. */
 export async function activeJob(db: Kysely<Database>, repoId: number): Promise<IndexJob | undefined> {
-  const job = await db
-    .selectFrom('index_jobs')
-    .selectAll()
-    .where('repo_id', '=', repoId)
-    .where('state', 'in', ACTIVE)
-    .executeTakeFirst();
+  const job = await db.selectFrom('index_jobs').selectAll().where('repo_id', '=', repoId).where('state', 'in', ACTIVE).executeTakeFirst();
   const checked = job && (await checkAlive(db, job));
   return checked && ACTIVE.includes(checked.state) ? checked : undefined;
 }
@@ -116,8 +112,7 @@ export async function finishJob(
 /** The job as it really is: an active job without a live process is recorded failed. */
 async function checkAlive(db: Kysely<Database>, job: IndexJob): Promise<IndexJob> {
   if (!ACTIVE.includes(job.state)) return job;
-  const alive =
-    job.pid === null ? Date.now() - Date.parse(job.created_at) < UNCLAIMED_MS : processAlive(job.pid, job.host);
+  const alive = job.pid === null ? Date.now() - Date.parse(job.created_at) < UNCLAIMED_MS : processAlive(job.pid, job.host);
   if (alive) return job;
   await finishJob(db, job.id, { state: 'failed', error: DEAD_JOB_REASON });
   return (await db.selectFrom('index_jobs').selectAll().where('id', '=', job.id).executeTakeFirst()) ?? job;

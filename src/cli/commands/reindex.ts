@@ -47,24 +47,36 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     let result: Reindex.Result;
     if (params.mode === 'async') {
       const { job, repo, joined } = await startReindex(engine, target, 'cli');
-      result = { repo: repo.slug, job_id: String(job.id), job_state: job.state as Reindex.Result['job_state'], reindexed: !joined, joined, lifecycle: await lifecycleAfter(engine, job) };
+      result = {
+        repo: repo.slug,
+        job_id: String(job.id),
+        job_state: job.state as Reindex.Result['job_state'],
+        reindexed: !joined,
+        joined,
+        lifecycle: await lifecycleAfter(engine, job),
+      };
     } else {
       const { job, repo, joined } = await queueReindex(engine, target, 'cli');
       if (!joined) {
         // This process runs the job; a failure is recorded on it and reported by finished().
-        await runJob(engine, job.id, { signal: interrupt.signal, progress: values.json ? undefined : terminalProgress(), yieldCpu: true }).catch(
-          (error: unknown) => {
-            // Ctrl-C: exit as interrupted (130 / 143); the job is recorded cancelled.
-            if (error instanceof Interrupted) throw error;
-          },
-        );
+        await runJob(engine, job.id, {
+          signal: interrupt.signal,
+          progress: values.json ? undefined : terminalProgress(),
+          yieldCpu: true,
+        }).catch((error: unknown) => {
+          // Ctrl-C: exit as interrupted (130 / 143); the job is recorded cancelled.
+          if (error instanceof Interrupted) throw error;
+        });
       }
       const ended = joined ? await waitForJob(engine, job.id) : await findJob(engine.db, job.id);
       result = await finished(engine, repo.slug, ended!, joined);
     }
     if (values.json) printAnswer(result);
     else if (result.report) describe(result.report as unknown as IndexReport);
-    else print(`${result.joined ? 'joined' : 'started'} reindex job ${result.job_id} of ${result.repo} (${result.job_state}): follow it with \`sextant status ${result.repo}\``);
+    else
+      print(
+        `${result.joined ? 'joined' : 'started'} reindex job ${result.job_id} of ${result.repo} (${result.job_state}): follow it with \`sextant status ${result.repo}\``,
+      );
     return 0;
   } finally {
     await engine.close();
