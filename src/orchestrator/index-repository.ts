@@ -112,6 +112,7 @@ export interface IndexReport {
 }
 
 const BATCH_DOCUMENTS = 48;
+const NOTHING_TO_RUN: IndexerResult = { status: 'ok', reason: null, documents: 0, metadata: undefined, durationMs: 0 };
 const BATCH_OCCURRENCES = 40_000;
 
 export async function indexRepository(options: IndexOptions): Promise<IndexReport> {
@@ -274,10 +275,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     progress.done();
     return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
 
-    async function runOne(
-      manifest: IndexerManifest,
-      languageFiles: WorktreeFile[],
-    ): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
+    async function runOne(manifest: IndexerManifest, languageFiles: WorktreeFile[]): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
       const command = resolveCommand(manifest, env);
       if (!command) {
         const report: IndexerReport = {
@@ -308,30 +306,28 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       const launch = carry ? narrowPlan(plan, carry.run) : plan;
       let result: IndexerResult;
       try {
-        result =
-          carry?.run.size === 0
-            ? { status: 'ok', reason: null, documents: 0, metadata: undefined, durationMs: 0 }
-            : await runIndexer(
-                {
-                  manifest,
-                  command,
-                  root: worktree.root,
-                  slug,
-                  projects: launch.projects,
-                  generatedConfigs: launch.generatedConfigs,
-                  timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
-                  env,
-                  yieldCpu: options.yieldCpu,
-                  signal,
-                },
-                async (document, bytes) => {
-                  // Stops reading the indexer's output: the run is over.
-                  throwIfInterrupted(signal);
-                  await storing;
-                  await ingest.add(document, bytes);
-                  progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
-                },
-              );
+        // Every project unchanged: the indexer has nothing to do.
+        result = carry?.run.size === 0 ? NOTHING_TO_RUN : await runIndexer(
+          {
+            manifest,
+            command,
+            root: worktree.root,
+            slug,
+            projects: launch.projects,
+            generatedConfigs: launch.generatedConfigs,
+            timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
+            env,
+            yieldCpu: options.yieldCpu,
+            signal,
+          },
+          async (document, bytes) => {
+            // Stops reading the indexer's output: the run is over.
+            throwIfInterrupted(signal);
+            await storing;
+            await ingest.add(document, bytes);
+            progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
+          },
+        );
         throwIfInterrupted(signal);
         await ingest.flush();
       } finally {
