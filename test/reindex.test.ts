@@ -13,6 +13,7 @@ import { appendFileSync, cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { npmPackage } from './support/corpus.js';
 import { registry, runningIndexers, scalar } from './support/index-runs.js';
 import { FIXTURES, SEXTANT_BIN } from './support/paths.js';
@@ -288,6 +289,22 @@ describe('automatic reindex of a registered repository without an index', () => 
     assert.deepEqual(where(d), where(reference));
     assert.equal(d.index_missing, undefined, 'a precise answer carries no missing-index fields');
   });
+});
+
+test('killing the MCP server that asked does not stop its job: the previous index serves until the job publishes', async () => {
+  appendFileSync(join(root, 'src', 'shapes.ts'), '\nexport const shapesEdited = true;\n');
+  const head = commitAll(root, 'edit shapes');
+  const previous = (await session.ok('getIndexStatus', { repo })).commit;
+  const doomed = await mcpSession(env);
+  const started = await doomed.ok('reindex', { repo, mode: 'async' });
+  while (runningIndexers(root).length === 0) await sleep(20);
+  process.kill((doomed.client.transport as StdioClientTransport).pid!, 'SIGKILL');
+  await doomed.close().catch(() => undefined);
+  const meanwhile = await session.ok('goToDefinition', definitionOfMake());
+  assert.equal(meanwhile.commit, previous, 'the previous index answers while the job runs');
+  const { states, last } = await follow(started.job_id, (r) => session.ok('getIndexStatus', { repo: r }));
+  assert.equal(states.at(-1), 'completed', states.join(' -> '));
+  assert.equal(last.commit, head);
 });
 
 test('`sextant reindex` blocking prints the report; a repository indexed under its folder name is found by its path', () => {
