@@ -22,7 +22,7 @@
 //
 //   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
-// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search] [--json]
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -38,6 +38,7 @@ import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
 import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
 import { prng } from '../test/support/stats.js';
 import { benchSearch, printSearch, searchTargets, type SearchSection } from './bench-search.js';
+import { benchLifecycle, printLifecycle } from './bench-lifecycle.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -55,7 +56,7 @@ const CORPORA = {
 type CorpusKey = keyof typeof CORPORA;
 const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search] [--json]
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle] [--json]
 
   --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
                  (default all: zod@4.6.7's sources, kysely's object-literal factories,
@@ -68,10 +69,11 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --only memory  run section (d) alone (ingest memory), not with --repo
   --only speed   leave out (d), (c') and (s): speed on the corpora only
   --only search  run section (s) alone (code search against ripgrep), not with --repo
+  --only lifecycle  run section (l) alone (reindex after a one-file edit vs a full index; at most 3 rounds)
   --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'speed', 'search'] as const;
+const SECTIONS = ['memory', 'speed', 'search', 'lifecycle'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -125,7 +127,7 @@ function parseOptions(argv: string[]): Options {
   if (v.only !== undefined) {
     if (!(SECTIONS as readonly string[]).includes(v.only)) fail(`--only takes one of ${SECTIONS.join(', ')}, not "${v.only}"\n${USAGE}`);
     only = v.only as Section;
-    if (repo !== undefined && (only === 'memory' || only === 'search')) fail(`--only ${only} measures corpora of its own: it does not take --repo`);
+    if (repo !== undefined && only !== 'speed') fail(`--only ${only} measures corpora of its own: it does not take --repo`);
   }
   let corpora = CORPUS_KEYS;
   if (v.corpus !== undefined) {
@@ -1449,6 +1451,26 @@ async function main(): Promise<void> {
     );
 
   try {
+    if (options.only === 'lifecycle') {
+      const lifecycle = await benchLifecycle(Math.min(options.runs, 3), progress);
+      progressDone();
+      const totalS = (performance.now() - started) / 1000;
+      const loadAfter = loadavg()[0]!;
+      if (options.json) {
+        process.stdout.write(JSON.stringify({ only: 'lifecycle', machine: machine(loadAfter), lifecycle, total_seconds: round(totalS, 1) }) + '\n');
+        return;
+      }
+      print(`sextant bench — section (l) alone (--only lifecycle); ${cpus().length} CPUs, node ${process.version}`);
+      printLoad(loadAfter);
+      print();
+      printLifecycle(lifecycle, print, table);
+      print();
+      print('targets');
+      printTargets(lifecycle.targets);
+      print(`\ntotal ${totalS.toFixed(0)} s`);
+      process.stdout.write(out.join('\n') + '\n');
+      return;
+    }
     if (options.only === 'search') {
       const search = await benchSearch(options.runs, progress);
       progressDone();

@@ -3,6 +3,14 @@
 export class UserError extends Error {
   override name = 'UserError';
 
+  /** Fields a failed answer carries beside its message (e.g. the reindex job a query scheduled). */
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+
   /** The command line's exit status for it. */
   get exitCode(): number {
     return 1;

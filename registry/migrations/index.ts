@@ -7,6 +7,7 @@ import * as definitionCallable from './0002_definition_callable.js';
 import * as definitionArguments from './0003_definition_arguments.js';
 import * as searchIndex from './0004_search_index.js';
 import * as syntacticDefinitions from './0005_syntactic_definitions.js';
+import * as indexJobs from './0006_index_jobs.js';
 import * as watchers from './0007_watchers.js';
 
 export interface RegistryMigration {
@@ -19,5 +20,6 @@ export const migrations: Record<string, RegistryMigration> = {
   '0003_definition_arguments': definitionArguments,
   '0004_search_index': searchIndex,
   '0005_syntactic_definitions': syntacticDefinitions,
+  '0006_index_jobs': indexJobs,
   '0007_watchers': watchers,
 };

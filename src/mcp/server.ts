@@ -15,6 +15,8 @@ import * as SearchCode from '../protocol/search-code.js';
 import * as FindFiles from '../protocol/find-files.js';
 import * as CountFiles from '../protocol/count-files.js';
 import * as RegistryStatus from '../protocol/registry-status.js';
+import * as Reindex from '../protocol/reindex.js';
+import { reindex } from '../orchestrator/reindex.js';
 import * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { Meta } from '../protocol/meta.js';
 import { Search } from '../search/index.js';
@@ -27,9 +29,13 @@ interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   description: string;
   Params: P;
   Result: R;
+  /** False for a tool that writes the registry (reindex); tools are read-only unless they say so. */
+  readOnly?: boolean;
 }
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+/** Writes the registry: publishes a new index, never removes what it does not replace. */
+const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** The MCP tools over `nav`, registered on `server` (a new one by default). */
 export function createMcpServer(nav: Navigation, version: string, server = new ToolServer({ name: 'sextant', version })): ToolServer {
@@ -46,7 +52,7 @@ export function createMcpServer(nav: Navigation, version: string, server = new T
         description: tool.description,
         inputSchema: tool.Params,
         outputSchema: () => resultOrError(enveloped(tool.Result)),
-        annotations: READ_ONLY,
+        annotations: tool.readOnly === false ? WRITES : READ_ONLY,
       },
       async (args): Promise<ToolOutcome> => {
         const params = tool.Params.safeParse(args);
@@ -55,7 +61,8 @@ export function createMcpServer(nav: Navigation, version: string, server = new T
           const answer = (await handler(params.data)) as Record<string, unknown>;
           return { result: reply(answer, provenance, (params.data as { max_bytes?: number }).max_bytes) };
         } catch (error) {
-          return { error: messageOf(error) };
+          // A UserError may carry fields beside its message (the reindex job a query scheduled).
+          return { error: messageOf(error), ...(error instanceof UserError && error.details ? { details: error.details } : {}) };
         }
       },
     );
@@ -96,6 +103,7 @@ export function createMcpServer(nav: Navigation, version: string, server = new T
   register(FindFiles, (p) => searching().findFiles(p), 'local-filesystem');
   register(CountFiles, (p) => searching().countFiles(p), 'local-filesystem');
   register(RegistryStatus, () => searching().registryStatus(), 'local-filesystem');
+  register(Reindex, (p) => reindex(nav.engine, p));
   return server;
 }
 

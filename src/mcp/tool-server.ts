@@ -33,9 +33,9 @@ export interface ToolConfig {
 /**
  * A tool's answer: the result object (sent as structuredContent and as its
  * JSON text; `isError` when it is a failure in a contract of its own), or a
- * failure, sent as `{"error": "..."}`.
+ * failure, sent as `{"error": "...", ...details}`.
  */
-export type ToolOutcome = { result: unknown; isError?: boolean } | { error: string };
+export type ToolOutcome = { result: unknown; isError?: boolean } | { error: string; details?: Record<string, unknown> };
 
 type Handler = (args: unknown) => Promise<ToolOutcome>;
 
@@ -225,7 +225,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 function callResult(outcome: ToolOutcome): string {
   const failed = 'error' in outcome || outcome.isError === true;
-  const body = JSON.stringify('error' in outcome ? { error: boundedMessage(outcome.error) } : outcome.result);
+  const body = JSON.stringify('error' in outcome ? { error: boundedMessage(outcome.error), ...outcome.details } : outcome.result);
   const text = `{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}`;
   return failed ? `${text},"isError":true}` : `${text}}`;
 }

@@ -19,7 +19,9 @@ import { goToDefinition } from './definitions.js';
 import { findReferences } from './references.js';
 import { documentSymbols } from './document-symbols.js';
 import { indexStatus } from './status.js';
-import { openRepo } from './context.js';
+import { openRepo, type RepoContext } from './context.js';
+import { UserError } from '../errors.js';
+import type { IndexJob, Repo } from '../registry/schema.js';
 import {
   namesAreSyntactic,
   refuseHierarchy,
@@ -34,12 +36,22 @@ import { SyntacticSymbolTables, syntacticWorkspaceSymbols, withSyntacticSymbols 
 import type * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { srcIndexStatus } from './src-index-status.js';
 
+/**
+ * Schedules (or joins) a reindex of a registered repository that has no
+ * index; null when it cannot (no worktree on this machine). Given by the
+ * adapter (the MCP server gives orchestrator/jobs.ts autoReindexer).
+ */
+export type AutoReindex = (repo: Repo) => Promise<{ triggered: boolean; job: IndexJob } | null>;
+
 export class Navigation {
   readonly lookups: Lookups;
   private readonly symbolTables: SymbolTables;
   private readonly syntacticTables: SyntacticSymbolTables;
 
-  constructor(readonly engine: Engine) {
+  constructor(
+    readonly engine: Engine,
+    private readonly options: { autoReindex?: AutoReindex | undefined } = {},
+  ) {
     this.lookups = new Lookups(engine.db);
     this.symbolTables = new SymbolTables(this.lookups);
     this.syntacticTables = new SyntacticSymbolTables(this.lookups);
@@ -55,7 +67,7 @@ export class Navigation {
   }
 
   async goToDefinition(params: Definition.Params): Promise<Definition.Result> {
-    const ctx = await openRepo(this.lookups, params.repo);
+    const ctx = await this.open(params.repo);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
     if (params.symbol === undefined) return goToDefinition(this.lookups, params);
@@ -67,7 +79,7 @@ export class Navigation {
   }
 
   async findReferences(params: References.Params): Promise<References.Result> {
-    const ctx = await openRepo(this.lookups, params.repo);
+    const ctx = await this.open(params.repo);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
     if (params.symbol === undefined) return findReferences(this.lookups, params);
@@ -79,25 +91,54 @@ export class Navigation {
   }
 
   async documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
-    const ctx = await openRepo(this.lookups, params.repo);
+    const ctx = await this.open(params.repo);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     return file ? syntacticDocumentSymbols(this.lookups, ctx, file) : documentSymbols(this.lookups, params);
   }
 
   async workspaceSymbols(params: WorkspaceSymbols.Params): Promise<WorkspaceSymbols.Result> {
-    const ctx = await openRepo(this.lookups, params.repo);
+    const ctx = await this.open(params.repo);
     if (namesAreSyntactic(ctx)) return syntacticWorkspaceSymbols(this.syntacticTables, ctx, params);
     const precise = await workspaceSymbols(this.lookups, this.symbolTables, params);
     return syntacticLanguages(ctx).length ? withSyntacticSymbols(precise, this.syntacticTables, ctx, params) : precise;
   }
 
   async callHierarchy(params: CallHierarchy.Params): Promise<CallHierarchy.Result> {
-    await refuseHierarchy(this.lookups, await openRepo(this.lookups, params.repo), params.path, 'callHierarchy');
+    await refuseHierarchy(this.lookups, await this.open(params.repo), params.path, 'callHierarchy');
     return callHierarchy(this.lookups, params);
   }
 
   async typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {
-    await refuseHierarchy(this.lookups, await openRepo(this.lookups, params.repo), params.path, 'typeHierarchy');
+    await refuseHierarchy(this.lookups, await this.open(params.repo), params.path, 'typeHierarchy');
     return typeHierarchy(this.lookups, params);
+  }
+
+  /**
+   * The repository and its index. A registered repository without one answers
+   * at once: the error says so and names the reindex scheduled for it
+   * (index_missing, auto_reindex_triggered, job_id, job_state), never waiting.
+   */
+  private async open(slug: string): Promise<RepoContext> {
+    const auto = this.options.autoReindex;
+    const repo = auto ? await this.lookups.repo(slug) : undefined;
+    if (auto && repo && repo.current_index_id === null) {
+      const scheduled = await auto(repo);
+      if (scheduled) {
+        const { triggered, job } = scheduled;
+        const state =
+          job.state === 'failed'
+            ? `its last automatic reindex (job ${job.id}) failed: ${job.error ?? 'no reason recorded'}; retried later`
+            : triggered
+              ? `indexing it now (job ${job.id}, ${job.state})`
+              : `a reindex is under way (job ${job.id}, ${job.state})`;
+        throw new UserError(`${slug} has no published index yet: ${state}; ask again once getIndexStatus says lifecycle ready`, {
+          index_missing: true,
+          auto_reindex_triggered: triggered,
+          job_id: String(job.id),
+          job_state: job.state,
+        });
+      }
+    }
+    return openRepo(this.lookups, slug);
   }
 }

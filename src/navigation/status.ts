@@ -8,7 +8,8 @@ import type { Freshness } from '../freshness/check.js';
 import type { Engine } from '../registry/engine.js';
 import type { Lookups } from '../registry/lookups.js';
 import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, processAlive } from '../registry/repos.js';
-import type { IndexRow, IndexRun } from '../registry/schema.js';
+import type { IndexJob, IndexRow, IndexRun } from '../registry/schema.js';
+import { latestJob } from '../registry/jobs.js';
 import { MAX_PROJECTS, type LanguageTier, type Params, type ProjectStatus, type Result } from '../protocol/index-status.js';
 import { textCoverage } from '../registry/search.js';
 import { searchOnlyExplanation } from './context.js';
@@ -50,6 +51,14 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
       corrupt_reason: null,
       lifecycle: 'missing',
       index_missing: true,
+      indexed_files: 0,
+      parser_version: null,
+      total_symbols: 0,
+      total_references: 0,
+      workspace_id: params.repo,
+      job_id: null,
+      job_state: null,
+      job_error: null,
       root_path: null,
       message: `no repository named ${quote(params.repo)} is registered${known.length ? ` (known: ${known.slice(0, 20).join(', ')})` : ''}: index it with \`sextant index PATH\``,
     };
@@ -60,6 +69,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   const lock = await currentLock(lookups.db, repo.id);
   const lockLive = lock !== undefined && processAlive(lock.pid, lock.host);
   const running = run?.state === 'running' && processAlive(run.pid, run.host);
+  // Read after the run: a job whose process died is recorded failed here.
+  const job = await latestJob(lookups.db, repo.id);
   const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};
   const precise = Object.values(tiers).some((t) => t.tier === 'precise');
   const projects = index ? projectsOf(index) : [];
@@ -86,9 +97,10 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   if (status === 'search-only' && syntactic) status = 'partial';
 
   let lifecycle: Result['lifecycle'] = 'missing';
-  if (running) lifecycle = 'running';
+  if (running || job?.state === 'running') lifecycle = 'running';
+  else if (job?.state === 'queued') lifecycle = 'queued';
   else if (index) lifecycle = freshness.freshness === 'stale' ? 'stale' : 'ready';
-  else if (run) lifecycle = 'failed';
+  else if (run || job) lifecycle = 'failed';
 
   const degraded = Object.entries(tiers).filter(([, t]) => t.tier !== 'precise');
   let navigation = !index
@@ -145,8 +157,25 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     corrupt_reason: corruption,
     lifecycle,
     index_missing: !index,
+    indexed_files: Object.values(tiers).reduce((n, t) => n + (t.tier === 'search-only' ? 0 : t.indexed_files), 0),
+    parser_version: index ? parserVersion(index) : null,
+    total_symbols: index?.definition_count ?? 0,
+    total_references: index?.occurrence_count ?? 0,
+    workspace_id: repo.root_path ?? repo.slug,
+    ...jobFields(job),
     root_path: repo.root_path,
   };
+}
+
+function jobFields(job: IndexJob | undefined): Pick<Result, 'job_id' | 'job_state' | 'job_error'> {
+  return { job_id: job ? String(job.id) : null, job_state: (job?.state as Result['job_state']) ?? null, job_error: job?.error ?? null };
+}
+
+/** "scip-typescript 0.3.14, universal-ctags 5.9.0": what built the index, as recorded. */
+function parserVersion(index: IndexRow): string | null {
+  const tools = JSON.parse(index.tools) as { name: string; version?: string | null; status?: string }[];
+  const used = tools.filter((t) => t.status === undefined || t.status === 'ok').map((t) => (t.version ? `${t.name} ${t.version}` : t.name));
+  return used.length ? used.join(', ') : null;
 }
 
 /** The projects recorded with each indexer that ran (indexes published before projects were recorded list none). */

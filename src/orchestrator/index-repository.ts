@@ -24,8 +24,10 @@ import { planProjects, type ProjectGap } from './projects.js';
 import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
 import { indexSyntactic } from './syntactic.js';
+import { documentCounts, loadPrevious, narrowPlan, planCarryOver } from './incremental.js';
 
-export type Origin = 'cli' | 'watch' | 'ci';
+/** Who ran the index: `sextant index`, watch, CI, or a reindex job (orchestrator/jobs.ts). */
+export type Origin = 'cli' | 'watch' | 'ci' | 'job';
 export type Tier = 'precise' | 'syntactic' | 'search-only';
 
 export interface IndexOptions {
@@ -61,6 +63,8 @@ export interface IndexerReport {
   duration_ms: number;
   /** The projects it was given, each with the tracked files it owns and how many got a document. */
   projects: ProjectReport[];
+  /** Projects not indexed again because none of their files changed: their files kept their documents (see incremental.ts). */
+  projects_reused?: number;
 }
 
 export interface ProjectReport {
@@ -81,6 +85,15 @@ export interface IndexReport {
   index_id: number;
   files: number;
   documents: number;
+  /**
+   * Documents are content-addressed (the indexer's output for a file and the
+   * file's content): of this index's documents, how many were derived and
+   * written, and how many were already stored and cost a lookup; and how many
+   * of the previous index's documents it no longer uses.
+   */
+  documents_written: number;
+  documents_reused: number;
+  documents_removed: number;
   occurrences: number;
   definitions: number;
   /** Definitions of the syntactic tier's files (from ctags). */
@@ -99,6 +112,7 @@ export interface IndexReport {
 }
 
 const BATCH_DOCUMENTS = 48;
+const NOTHING_TO_RUN: IndexerResult = { status: 'ok', reason: null, documents: 0, metadata: undefined, durationMs: 0 };
 const BATCH_OCCURRENCES = 40_000;
 
 export async function indexRepository(options: IndexOptions): Promise<IndexReport> {
@@ -121,6 +135,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   try {
     const writer = new RegistryWriter(engine);
     const byPath = new Map(worktree.files.map((f) => [f.path, f]));
+    const shas = new Map(worktree.files.map((f) => [f.path, f.sha]));
+    const previous = await loadPrevious(engine, repo.current_index_id);
     const languageCounts = countLanguages(byPath.keys());
 
     progress.update(`storing the text of ${worktree.files.length} files…`);
@@ -130,7 +146,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     storing.catch(() => undefined);
 
     const documentIds = new Map<string, number>();
-    const counters = { documents: 0, occurrences: 0, definitions: 0 };
+    const counters = { documents: 0, written: 0, reused: 0, occurrences: 0, definitions: 0 };
     const skipped: { path: string; reason: string }[] = [];
     const syntaxProblems: string[] = [];
     const indexerReports: IndexerReport[] = [];
@@ -223,6 +239,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       outcome,
       files: files.length,
       documents: counters.documents,
+      documents_written: counters.written,
+      documents_reused: counters.reused,
+      documents_removed: await documentsDropped(engine, repo.current_index_id, documentIds),
       occurrences: counters.occurrences,
       definitions: counters.definitions,
       syntactic_definitions: syntactic.definitions,
@@ -282,16 +301,20 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         languageFiles.map((f) => f.path),
       );
       const ingest = new Ingest(writer, byPath, manifest, facts);
-      let result;
+      // Projects none of whose files changed keep their documents instead of running again.
+      const carry = planCarryOver(manifest, plan, previous, shas);
+      const launch = carry ? narrowPlan(plan, carry.run) : plan;
+      let result: IndexerResult;
       try {
-        result = await runIndexer(
+        // Every project unchanged: the indexer has nothing to do.
+        result = carry?.run.size === 0 ? NOTHING_TO_RUN : await runIndexer(
           {
             manifest,
             command,
             root: worktree.root,
             slug,
-            projects: plan.projects,
-            generatedConfigs: plan.generatedConfigs,
+            projects: launch.projects,
+            generatedConfigs: launch.generatedConfigs,
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
@@ -316,23 +339,42 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       if (result.status === 'ok') {
         for (const [path, id] of ingest.ids) documentIds.set(path, id);
         counters.documents += ingest.ids.size;
+        counters.written += ingest.written;
+        counters.reused += ingest.ids.size - ingest.written;
         counters.occurrences += ingest.occurrences;
         counters.definitions += ingest.definitions;
         for (const [language, n] of ingest.perLanguage) indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + n);
+        const kept = [...(carry?.documents ?? [])].filter(([path]) => !ingest.ids.has(path));
+        for (const [path, id] of kept) {
+          documentIds.set(path, id);
+          const language = languageOf(path) ?? manifest.languages[0]!;
+          indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + 1);
+        }
+        const keptCounts = await documentCounts(
+          engine,
+          kept.map(([, id]) => id),
+        );
+        counters.documents += kept.length;
+        counters.reused += kept.length;
+        counters.occurrences += keptCounts.occurrences;
+        counters.definitions += keptCounts.definitions;
       }
       const report: IndexerReport = {
         name: manifest.name,
-        version: result.metadata?.toolInfo?.version ?? null,
+        version: result.metadata?.toolInfo?.version ?? carry?.version ?? null,
         status: result.status,
         reason: result.reason,
         documents: result.documents,
         duration_ms: Math.round(result.durationMs),
-        projects: plan.planned.map((p): ProjectReport => ({
-          config: p.config,
-          files: p.files.length,
-          indexed_files: result.status === 'ok' ? p.files.filter((f) => ingest.ids.has(f)).length : 0,
-          problem: null,
-        })).concat(plan.gaps.map((g) => ({ config: g.config, files: 0, indexed_files: 0, problem: g.reason }))),
+        projects: plan.planned
+          .map((p): ProjectReport => ({
+            config: p.config,
+            files: p.files.length,
+            indexed_files: result.status === 'ok' ? p.files.filter((f) => documentIds.has(f)).length : 0,
+            problem: null,
+          }))
+          .concat(plan.gaps.map((g) => ({ config: g.config, files: 0, indexed_files: 0, problem: g.reason }))),
+        projects_reused: carry ? plan.planned.length - carry.run.size : 0,
       };
       return { report, gaps: plan.gaps };
     }
@@ -357,6 +399,20 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   }
 }
 
+/** How many documents of the previous index (if any) the new one no longer uses. */
+async function documentsDropped(engine: Engine, previousIndex: number | null, kept: ReadonlyMap<string, number>): Promise<number> {
+  if (previousIndex === null) return 0;
+  const rows = await engine.db
+    .selectFrom('index_files')
+    .select('document_id')
+    .distinct()
+    .where('index_id', '=', previousIndex)
+    .where('document_id', 'is not', null)
+    .execute();
+  const now = new Set(kept.values());
+  return rows.filter((r) => !now.has(r.document_id!)).length;
+}
+
 /** Why some files of a language that is precise elsewhere have no document: broken configs, else the files themselves. */
 function coverageGap(indexer: string, language: string, files: number, missing: string[], gaps: ProjectGap[]): string {
   const named = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', …' : '');
@@ -372,6 +428,8 @@ class Ingest {
   occurrences = 0;
   definitions = 0;
   count = 0;
+  /** Documents derived and stored by this run (the rest were found stored). */
+  written = 0;
   private pending: { path: string; doc: PreparedDocument }[] = [];
   private pendingOccurrences = 0;
 
@@ -420,6 +478,7 @@ class Ingest {
     this.pending = [];
     this.pendingOccurrences = 0;
     const ids = await this.writer.writeDocuments(batch.map((b) => b.doc));
+    this.written += batch.length;
     batch.forEach((b, i) => this.record(b.path, b.doc.language, ids[i]!, b.doc.occurrenceCount, b.doc.definitions.length));
   }
 

@@ -12,6 +12,8 @@ import type { IndexerManifest } from './manifests.js';
 export interface PlannedProject {
   config: string | null;
   files: string[];
+  /** How the indexer is given it: a config passed as it is (absolute), or the fileName of a generated one. */
+  launch: { project: string } | { generated: string };
 }
 
 /** A config that owns no files because it cannot be read, and why. */
@@ -83,10 +85,11 @@ export function planProjects(
   for (const config of configs) {
     const files = owned.get(config);
     if (!files) continue;
-    plan.planned.push({ config: config.path, files: files.sort() });
     const sharesFiles = [...config.fileNames].some((f) => owner.has(f) && owner.get(f) !== config);
     if (!sharesFiles && !config.hasReferences) {
-      plan.projects.push(posix.join(root, config.path));
+      const project = posix.join(root, config.path);
+      plan.planned.push({ config: config.path, files: files.sort(), launch: { project } });
+      plan.projects.push(project);
       continue;
     }
     // Its own list less what nearer configs own: written outside the tree, extending the original,
@@ -103,12 +106,14 @@ export function planProjects(
       include: [],
       references: [],
     };
-    plan.generatedConfigs.push({ fileName: `project-${plan.generatedConfigs.length + 1}.json`, content: JSON.stringify(derived, null, 1) });
+    const fileName = `project-${plan.generatedConfigs.length + 1}.json`;
+    plan.planned.push({ config: config.path, files: files.sort(), launch: { generated: fileName } });
+    plan.generatedConfigs.push({ fileName, content: JSON.stringify(derived, null, 1) });
   }
 
   const remainder = languageFiles.filter((f) => !owner.has(f));
   if (remainder.length > 0 && spec.inferred) {
-    plan.planned.push({ config: null, files: [...remainder].sort() });
+    plan.planned.push({ config: null, files: [...remainder].sort(), launch: { generated: spec.inferred.fileName } });
     const compilerOptions = { ...spec.inferred.compilerOptions, typeRoots: typeRootsFrom(root) };
     const content = JSON.stringify({ compilerOptions, files: remainder.map((f) => posix.join(root, f)) }, null, 1);
     plan.generatedConfigs.push({ fileName: spec.inferred.fileName, content });

@@ -118,6 +118,21 @@ export const Provenance = {
   source: z.enum(SOURCES),
 };
 
+/** The states of a reindex job (see src/registry/jobs.ts). */
+export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+
+/**
+ * The ChengOS fields a navigation answer carries when it found the
+ * repository's index missing: it says so and names the reindex it scheduled
+ * (or joined) instead of waiting for it.
+ */
+export const IndexMissing = {
+  index_missing: z.boolean().optional(),
+  auto_reindex_triggered: z.boolean().optional(),
+  job_id: z.string().nullable().optional(),
+  job_state: z.enum(JOB_STATES).nullable().optional(),
+};
+
 /** A symbol in a list, as the DESIGN contract names its fields. */
 export const SymbolItem = z.object({
   name: z.string(),

@@ -1,6 +1,6 @@
 // documentSymbols: the symbols a file defines, nested.
 import { z } from 'zod';
-import { arg, params, Provenance, Range, SymbolKind } from './common.js';
+import { arg, params, Provenance, Range, SymbolKind, IndexMissing } from './common.js';
 
 export const name = 'documentSymbols';
 export const description =
@@ -34,6 +34,7 @@ export const DocumentSymbol: z.ZodType<DocumentSymbol> = z.object({
 
 export const Result = z.object({
   ...Provenance,
+  ...IndexMissing,
   path: z.string(),
   symbols: z.array(DocumentSymbol),
 });

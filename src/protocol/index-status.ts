@@ -2,7 +2,7 @@
 // is, and what works right now. The fields are those of the jarvis
 // getIndexStatus contract, plus what the SRC and ChengOS status tools report.
 import { z } from 'zod';
-import { arg, params } from './common.js';
+import { arg, JOB_STATES, params } from './common.js';
 
 export const name = 'getIndexStatus';
 export const description =
@@ -114,6 +114,20 @@ export const Result = z.object({
   corrupt_reason: z.string().nullable(),
   lifecycle: z.enum(LIFECYCLES),
   index_missing: z.boolean(),
+  /** Files of the published index that some tier navigates (precise documents and syntactic definitions). */
+  indexed_files: z.int(),
+  /** The indexers and parsers that built the published index, with their versions. */
+  parser_version: z.string().nullable(),
+  /** Definitions (symbols defined) and occurrences of the precise index. */
+  total_symbols: z.int(),
+  total_references: z.int(),
+  /** The worktree the repository is registered at, else its name. */
+  workspace_id: z.string(),
+  /** The repository's newest reindex job (queued, running or finished), if it has one. */
+  job_id: z.string().nullable(),
+  job_state: z.enum(JOB_STATES).nullable(),
+  /** Why that job failed or was cancelled. */
+  job_error: z.string().nullable(),
   root_path: z.string().nullable(),
   message: z.string().optional(),
 });

@@ -1,7 +1,7 @@
 // workspaceSymbols: defined symbols whose name contains a string.
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind } from './common.js';
+import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind, IndexMissing } from './common.js';
 
 export const name = 'workspaceSymbols';
 export const { LIMIT, CAP } = limits.workspaceSymbols;
@@ -22,6 +22,7 @@ export type Params = z.infer<typeof Params>;
 
 export const Result = z.object({
   ...Provenance,
+  ...IndexMissing,
   symbols: z.array(
     SymbolItem.extend({
       match: z.enum(['exact', 'prefix', 'substring']),

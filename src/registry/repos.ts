@@ -1,5 +1,5 @@
 // Repositories, index runs and the per-repository write lock.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { quote, UserError } from '../errors.js';
@@ -48,9 +48,20 @@ export function processAlive(pid: number, host: string): boolean {
   if (host !== hostname()) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !zombie(pid);
+}
+
+/** A killed process whose parent has not collected it yet still has a pid, but is dead (Linux; elsewhere: unknown, false). */
+function zombie(pid: number): boolean {
+  try {
+    // The state follows the command name, which is in parentheses and may contain anything.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 

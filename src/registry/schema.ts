@@ -172,6 +172,29 @@ export interface IndexRunTable {
   report: string | null;
 }
 
+/** A reindex job; see registry/migrations/0006. */
+export interface IndexJobTable {
+  id: Generated<number>;
+  repo_id: number;
+  /** The worktree it indexes. */
+  root_path: string;
+  /** Who asked: mcp, cli or auto (a query that found the index missing). */
+  origin: string;
+  /** queued, running, completed, failed or cancelled. */
+  state: string;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  /** The process that runs it (set when it is spawned, then by the process itself). */
+  pid: number | null;
+  host: string;
+  /** The index it published. */
+  index_id: number | null;
+  error: string | null;
+  /** JSON: the run's report, once completed. */
+  report: string | null;
+}
+
 export interface LockTable {
   repo_id: number;
   run_id: number;
@@ -209,6 +232,7 @@ export interface Database {
   index_runs: IndexRunTable;
   locks: LockTable;
   watchers: WatcherTable;
+  index_jobs: IndexJobTable;
   /** The text index's stable id per indexed blob (SQLite's FTS5 index is keyed by it). */
   search_blobs: SearchBlobTable;
 }
@@ -221,3 +245,4 @@ export interface SearchBlobTable {
 export type Repo = Selectable<RepoTable>;
 export type IndexRow = Selectable<IndexTable>;
 export type IndexRun = Selectable<IndexRunTable>;
+export type IndexJob = Selectable<IndexJobTable>;

@@ -40,11 +40,15 @@ test('each file belongs to the nearest config that lists it, the rest to the inf
   const sources = files.filter((f) => /\.(ts|js|mjs)$/.test(f));
   const plan = planProjects(manifest, root, files, sources);
   assert.deepEqual(plan.planned, [
-    { config: 'packages/a/tsconfig.json', files: ['packages/a/src/index.ts'] },
-    { config: 'packages/b/jsconfig.json', files: ['packages/b/lib/util.js'] },
+    { config: 'packages/a/tsconfig.json', files: ['packages/a/src/index.ts'], launch: { project: join(root, 'packages/a/tsconfig.json') } },
+    { config: 'packages/b/jsconfig.json', files: ['packages/b/lib/util.js'], launch: { project: join(root, 'packages/b/jsconfig.json') } },
     // The root config lists every .ts below it: the test and the bench file excluded by packages/a are its own.
-    { config: 'tsconfig.json', files: ['packages/a/bench/run.ts', 'packages/a/src/index.test.ts', 'scripts/build.ts'] },
-    { config: null, files: ['scripts/release.mjs'] },
+    {
+      config: 'tsconfig.json',
+      files: ['packages/a/bench/run.ts', 'packages/a/src/index.test.ts', 'scripts/build.ts'],
+      launch: { generated: plan.generatedConfigs[0]!.fileName },
+    },
+    { config: null, files: ['scripts/release.mjs'], launch: { generated: plan.generatedConfigs[1]!.fileName } },
   ]);
   // The package configs own all they list and are passed as they are; the root one, which also lists
   // packages/a/src/index.ts, is passed as a copy outside the tree that extends it and lists only its own.
@@ -64,5 +68,5 @@ test('a config that cannot be read is a gap named with its error, and owns nothi
   const plan = planProjects(manifest, root, files, ['broken/src/x.ts']);
   assert.equal(plan.gaps.length, 1);
   assert.match(plan.gaps[0]!.reason, /^broken\/tsconfig\.json cannot be read: /);
-  assert.deepEqual(plan.planned, [{ config: null, files: ['broken/src/x.ts'] }]);
+  assert.deepEqual(plan.planned, [{ config: null, files: ['broken/src/x.ts'], launch: { generated: plan.generatedConfigs[0]!.fileName } }]);
 });

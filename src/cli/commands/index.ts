@@ -2,14 +2,15 @@
 import { openRegistry } from '../../registry/open.js';
 import { indexRepository, type IndexReport } from '../../orchestrator/index-repository.js';
 import { abortOnSignals } from '../../orchestrator/interrupt.js';
+import { runJob } from '../../orchestrator/run-job.js';
 import { terminalProgress } from '../../progress.js';
-import { secondsOption, type CommandSpec, type Parsed } from '../parse.js';
+import { secondsOption, UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'index',
   summary: 'Index a git repository with its SCIP indexers and publish the index for its HEAD commit.',
-  usage: 'sextant index [PATH] [--repo NAME] [--timeout SECONDS] [--json]',
+  usage: 'sextant index [PATH] [--repo NAME] [--timeout SECONDS] [--json]   |   sextant index --job ID',
   details: [
     'PATH defaults to the current directory; the git worktree containing it is indexed, uncommitted changes included.',
     'Languages whose indexer is missing or fails get definitions from universal-ctags (syntactic), else are published',
@@ -17,26 +18,32 @@ export const spec: CommandSpec = {
     'Ctrl-C (SIGINT) or SIGTERM stops the run: nothing is published, the previous index keeps serving, exit 130 / 143.',
     '  --repo NAME          the name to register it under (default: the worktree folder name)',
     '  --timeout SECONDS    stop each indexer after this long (default: per indexer manifest)',
+    '  --job ID             run reindex job ID (its repository and worktree), as `sextant reindex --async` does',
   ],
-  options: { repo: { type: 'string' }, timeout: { type: 'string' } },
+  options: { repo: { type: 'string' }, timeout: { type: 'string' }, job: { type: 'string' } },
   maxPositionals: 1,
 };
 
 export async function run({ values, positionals }: Parsed): Promise<number> {
+  const job = wholeNumberOption(values.job, 'job', 1);
+  if (job !== undefined && (positionals.length > 0 || values.repo !== undefined)) {
+    throw new UsageError('--job runs a job on the worktree it names: pass no PATH or --repo with it');
+  }
+  const timeoutSeconds = secondsOption(values.timeout, 'timeout');
   const engine = await openRegistry({ registry: values.registry as string | undefined });
   // Ctrl-C and SIGTERM stop the run cleanly (nothing published, exit 130 / 143) instead of killing it midway.
   const interrupt = abortOnSignals();
   try {
-    const report = await indexRepository({
+    const options = {
       signal: interrupt.signal,
-      engine,
-      path: positionals[0] ?? '.',
-      slug: values.repo as string | undefined,
-      origin: 'cli',
-      timeoutSeconds: secondsOption(values.timeout, 'timeout'),
+      timeoutSeconds,
       progress: values.json ? undefined : terminalProgress(),
       yieldCpu: true,
-    });
+    };
+    const report =
+      job !== undefined
+        ? await runJob(engine, job, options)
+        : await indexRepository({ ...options, engine, path: positionals[0] ?? '.', slug: values.repo as string | undefined, origin: 'cli' });
     if (values.json) printJson(report);
     else describe(report);
     return 0;
@@ -48,7 +55,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
 
 const MAX_PROJECTS_SHOWN = 20;
 
-function describe(r: IndexReport): void {
+export function describe(r: IndexReport): void {
   const state = r.dirty ? 'with uncommitted changes' : 'clean';
   print(`indexed ${r.repo} at ${r.commit.slice(0, 12)} (${state}) in ${(r.duration_ms / 1000).toFixed(1)} s: ${r.outcome}`);
   const width = Math.max(...Object.keys(r.languages).map((l) => l.length), 8);
@@ -73,7 +80,7 @@ function describe(r: IndexReport): void {
     if (indexer.projects.length > MAX_PROJECTS_SHOWN) print(`  … and ${indexer.projects.length - MAX_PROJECTS_SHOWN} more projects (see --json)`);
   }
   print(
-    `  ${plural(r.documents, 'document')}, ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}` +
+    `  ${plural(r.documents, 'document')} (${r.documents_written} written, ${r.documents_reused} reused), ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}` +
       (r.syntactic_definitions ? `, ${plural(r.syntactic_definitions, 'syntactic definition')}` : ''),
   );
   const syntactic = Object.entries(r.languages)

@@ -6,7 +6,11 @@ export const spec: CommandSpec = {
   name: 'mcp',
   summary: 'Serve the MCP tools (getIndexStatus, goToDefinition, findReferences, documentSymbols, ...) on stdio.',
   usage: 'sextant mcp [--registry PATH]',
-  details: ['One server answers for every repository in the registry; name the repository in each call (repo).'],
+  details: [
+    'One server answers for every repository in the registry; name the repository in each call (repo).',
+    'A query on a registered repository with no index starts reindexing it in the background and says so',
+    '(auto_reindex_triggered, job_id); SEXTANT_AUTO_REINDEX=0 turns that off.',
+  ],
   options: {},
   maxPositionals: 0,
 };
@@ -22,13 +26,14 @@ export async function run({ values }: Parsed): Promise<number> {
   let engine;
   try {
     engine = await server.loading(async () => {
-      const [{ openRegistry }, { Navigation }, { createMcpServer }] = await Promise.all([
+      const [{ openRegistry }, { Navigation }, { createMcpServer }, { autoReindexer }] = await Promise.all([
         import('../../registry/open.js'),
         import('../../navigation/index.js'),
         import('../../mcp/server.js'),
+        import('../../orchestrator/jobs.js'),
       ]);
       const engine = await openRegistry({ registry: values.registry as string | undefined });
-      createMcpServer(new Navigation(engine), VERSION, server);
+      createMcpServer(new Navigation(engine, { autoReindex: autoReindexer(engine) }), VERSION, server);
       return engine;
     });
   } catch (error) {

@@ -75,6 +75,7 @@ function describe(s: Result): void {
       `  last run: ${run.outcome ?? run.state} (${run.origin}, ${run.finished_at ?? run.started_at})${run.reason ? `: ${run.reason}` : ''}`,
     );
   if (run?.recovery && run.outcome === 'failed') print(`  fix: ${run.recovery}`);
+  if (s.job_id) print(`  reindex job ${s.job_id}: ${s.job_state} (lifecycle ${s.lifecycle})${s.job_error ? `: ${s.job_error}` : ''}`);
   print(
     `  storage: ${plural(s.storage_bytes, 'byte')} of ${plural(s.registry_bytes, 'byte')} in the registry${s.write_lock_present ? '; an index run holds the write lock' : ''}${s.corrupt ? `; CORRUPT: ${s.corrupt_reason}` : ''}`,
   );
