@@ -16,7 +16,7 @@
 //   issue 3: callHierarchy (depth 1 and 3) and workspaceSymbols p50/p99, when served
 //   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
-// Usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search] [--json]
+// Usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search|load] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -32,6 +32,7 @@ import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
 import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
 import { prng } from '../test/support/stats.js';
 import { benchSearch, printSearch, searchTargets, type SearchSection } from './bench-search.js';
+import { benchLoad } from './bench-load.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -40,7 +41,7 @@ import { benchSearch, printSearch, searchTargets, type SearchSection } from './b
 const MEMORY_SCALES = [1, 2, 4] as const;
 const MEMORY_RUNS = 3;
 
-const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search] [--json]
+const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search|load] [--json]
 
   --repo PATH    benchmark this git repository (TypeScript) instead of the default corpus
                  (zod@4.6.7 sources); (d) still measures copies of the zod sources, and
@@ -49,10 +50,11 @@ const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|s
                  repeat at most ${MEMORY_RUNS} times
   --only memory  run section (d) alone (ingest memory), not with --repo
   --only search  run section (s) alone (code search against ripgrep), not with --repo
+  --only load    run section (l) alone (8 MCP clients x 1000 queries during a publish; scripts/bench-load.ts)
   --json         print one JSON object on stdout instead of the table`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'search'] as const;
+const SECTIONS = ['memory', 'search', 'load'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -1132,6 +1134,7 @@ async function main(): Promise<void> {
     );
 
   try {
+    if (options.only === 'load') return await benchLoad(options.json, progress, table);
     if (options.only === 'search') {
       const search = await benchSearch(options.runs, progress);
       progressDone();

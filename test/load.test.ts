@@ -1,6 +1,6 @@
 // Load during a publish, at CI scale: 4 clients, each with its own
-// `sextant mcp` process over one registry file, ask at least 150 mixed
-// queries each while `sextant index` publishes commit B over commit A (see
+// `sextant mcp` process over one registry file, ask at least 150 queries
+// each (all eight navigation and status tools, mixed) while `sextant index` publishes commit B over commit A (see
 // test/support/load.ts). No answer may fail, every answer must be exactly the
 // expected answer of the commit it names, and the switch from A to B must be
 // one step: per client and across clients. Correctness only; the figures are
@@ -73,7 +73,7 @@ test('the publish ran during the load and published commit B', () => {
 test('the probes tell A from B, and B is A moved down by the inserted lines', () => {
   assert.deepEqual(checkExpectedB(setup, expectedB), []);
   // Every kind of answer that carries positions or names differs between the commits for some probe.
-  for (const tool of ['goToDefinition', 'findReferences', 'workspaceSymbols', 'documentSymbols', 'searchCode', 'getIndexStatus'] as const) {
+  for (const tool of ['goToDefinition', 'findReferences', 'workspaceSymbols', 'documentSymbols', 'searchCode', 'getIndexStatus', 'get_index_status'] as const) {
     assert.ok((check.observableProbes[tool] ?? 0) > 0, `some ${tool} probe answers differently at A and B`);
   }
   assert.ok(setup.probes.some((p) => p.tool === 'callHierarchy'), 'callHierarchy is among the probes');
@@ -100,4 +100,17 @@ test('every answer is exactly the expected answer of the commit it names, its en
 
 test('the switch is one step: no client goes back to A, no request sent after any B answer is answered from A', () => {
   assert.deepEqual(violations({ ...check, errors: [], unknownCommit: [], mixed: [], revisionMismatch: [] }), []);
+});
+
+test('the checks would catch a mixed answer, a switch back to A, and an A answer after the switch', () => {
+  // The run's own records, altered: an A answer given B's body at a probe where they differ...
+  const observable = run.records.find((r) => r.commit === 'A' && !r.isError && setup.expectedA[r.probe] !== expectedB[r.probe])!;
+  const mixed = { ...observable, key: expectedB[observable.probe] };
+  // ...and, after some client's first B answer, the same client answered from A again.
+  const firstB = run.records.filter((r) => r.commit === 'B').sort((x, y) => x.receivedAt - y.receivedAt)[0]!;
+  const late = { ...observable, client: firstB.client, seq: firstB.seq + 1, sentAt: firstB.receivedAt + 1, receivedAt: firstB.receivedAt + 2 };
+  const altered = checkLoad(setup, expectedB, { ...run, records: [...run.records.filter((r) => r !== observable), mixed, late] });
+  assert.deepEqual(altered.mixed.map((m) => m.record), [mixed]);
+  assert.deepEqual(altered.backwards, [late]);
+  assert.deepEqual(altered.staleAfterSwitch, [late]);
 });

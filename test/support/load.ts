@@ -33,6 +33,7 @@ export const TOOLS = [
   'callHierarchy',
   'searchCode',
   'getIndexStatus',
+  'get_index_status',
 ] as const;
 export type Tool = (typeof TOOLS)[number];
 
@@ -108,7 +109,8 @@ export function commitOf(result: any): string | null {
   if (typeof result?.commit === 'string') return result.commit;
   const searched = result?.searched;
   if (Array.isArray(searched) && searched.length === 1 && typeof searched[0]?.commit === 'string') return searched[0].commit;
-  return null;
+  // SRC's get_index_status names its commit in its envelope only.
+  return typeof result?.meta?.source_revision === 'string' ? result.meta.source_revision : null;
 }
 
 /**
@@ -129,6 +131,10 @@ export function normalize(tool: Tool, result: any): string {
       searchCoverage: result.searchCoverage,
       last_index_run: run ? { outcome: run.outcome, state: run.state, commit: run.commit } : null,
     });
+  }
+  if (tool === 'get_index_status') {
+    const { write_lock_present: _lock, ...data } = result.data;
+    return JSON.stringify({ success: result.success, commit: result.meta.source_revision, data });
   }
   const { meta: _meta, duration_ms: _duration, ...rest } = result;
   return JSON.stringify(rest);
@@ -297,6 +303,7 @@ async function findProbes(
   probes.push({ tool: 'searchCode', args: { repo: slug, query: INSERTED_TEXT, limit: 20 } });
   for (const path of shifted.slice(0, options.perKind)) probes.push({ tool: 'documentSymbols', args: { repo: slug, path } });
   probes.push({ tool: 'getIndexStatus', args: { repo: slug } });
+  probes.push({ tool: 'get_index_status', args: { directory: root } });
   return { probes, calls };
 }
 
