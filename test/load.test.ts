@@ -66,30 +66,52 @@ test('the publish ran during the load and published commit B', () => {
   assert.equal(run.publish.report.outcome, 'indexed');
   const firstSent = Math.min(...run.records.map((r) => r.sentAt));
   const lastReceived = Math.max(...run.records.map((r) => r.receivedAt));
-  assert.ok(firstSent < run.publish.startedAt && run.publish.finishedAt < lastReceived, 'queries were answered before and after the publish');
-  for (let c = 0; c < CLIENTS; c++) assert.ok(run.records.filter((r) => r.client === c).length >= QUERIES, `client ${c} made its ${QUERIES} queries`);
+  assert.ok(
+    firstSent < run.publish.startedAt && run.publish.finishedAt < lastReceived,
+    'queries were answered before and after the publish',
+  );
+  for (let c = 0; c < CLIENTS; c++)
+    assert.ok(run.records.filter((r) => r.client === c).length >= QUERIES, `client ${c} made its ${QUERIES} queries`);
 });
 
 test('the probes tell A from B, and B is A moved down by the inserted lines', () => {
   assert.deepEqual(checkExpectedB(setup, expectedB), []);
   // Every kind of answer that carries positions or names differs between the commits for some probe.
-  for (const tool of ['goToDefinition', 'findReferences', 'workspaceSymbols', 'documentSymbols', 'searchCode', 'getIndexStatus', 'get_index_status'] as const) {
+  for (const tool of [
+    'goToDefinition',
+    'findReferences',
+    'workspaceSymbols',
+    'documentSymbols',
+    'searchCode',
+    'getIndexStatus',
+    'get_index_status',
+  ] as const) {
     assert.ok((check.observableProbes[tool] ?? 0) > 0, `some ${tool} probe answers differently at A and B`);
   }
-  assert.ok(setup.probes.some((p) => p.tool === 'callHierarchy'), 'callHierarchy is among the probes');
+  assert.ok(
+    setup.probes.some((p) => p.tool === 'callHierarchy'),
+    'callHierarchy is among the probes',
+  );
 });
 
 test('every query answered without an error, from commit A or B', () => {
   assert.deepEqual(violations({ ...check, mixed: [], backwards: [], staleAfterSwitch: [], bBeforePublish: [], revisionMismatch: [] }), []);
   assert.equal(run.servers.filter((s) => s.exitedEarly).length, 0, 'no server exited during the load');
-  for (const tool of TOOLS) assert.ok(run.records.some((r) => r.tool === tool), `${tool} was asked`);
+  for (const tool of TOOLS)
+    assert.ok(
+      run.records.some((r) => r.tool === tool),
+      `${tool} was asked`,
+    );
 });
 
 test('both commits were observed, and answers that can show a mix were among them', () => {
   assert.ok(check.perCommit.A > 0, 'some answers came from A');
   assert.ok(check.perCommit.B > 0, 'some answers came from B');
   for (let c = 0; c < CLIENTS; c++) {
-    assert.ok(run.records.some((r) => r.client === c && r.commit === 'B'), `client ${c} saw B`);
+    assert.ok(
+      run.records.some((r) => r.client === c && r.commit === 'B'),
+      `client ${c} saw B`,
+    );
   }
   assert.ok(check.observable > 0);
 });
@@ -108,9 +130,18 @@ test('the checks would catch a mixed answer, a switch back to A, and an A answer
   const mixed = { ...observable, key: expectedB[observable.probe] };
   // ...and, after some client's first B answer, the same client answered from A again.
   const firstB = run.records.filter((r) => r.commit === 'B').sort((x, y) => x.receivedAt - y.receivedAt)[0]!;
-  const late = { ...observable, client: firstB.client, seq: firstB.seq + 1, sentAt: firstB.receivedAt + 1, receivedAt: firstB.receivedAt + 2 };
+  const late = {
+    ...observable,
+    client: firstB.client,
+    seq: firstB.seq + 1,
+    sentAt: firstB.receivedAt + 1,
+    receivedAt: firstB.receivedAt + 2,
+  };
   const altered = checkLoad(setup, expectedB, { ...run, records: [...run.records.filter((r) => r !== observable), mixed, late] });
-  assert.deepEqual(altered.mixed.map((m) => m.record), [mixed]);
+  assert.deepEqual(
+    altered.mixed.map((m) => m.record),
+    [mixed],
+  );
   assert.deepEqual(altered.backwards, [late]);
   assert.deepEqual(altered.staleAfterSwitch, [late]);
 });

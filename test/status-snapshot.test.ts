@@ -116,7 +116,10 @@ test("get_index_status, with B published between its reads, counts one commit's 
       [a.files + 1, a.documents + 1],
       [a.files, a.documents],
     ].map(([files, documents]) => `${files} files, ${documents} documents`);
-    assert.ok(pairs.includes(`${data.totalFiles} files, ${data.totalChunks} documents`), `${data.totalFiles} files beside ${data.totalChunks} documents`);
+    assert.ok(
+      pairs.includes(`${data.totalFiles} files, ${data.totalChunks} documents`),
+      `${data.totalFiles} files beside ${data.totalChunks} documents`,
+    );
   } finally {
     await engine.close();
   }

@@ -203,7 +203,18 @@ export async function setupLoad(options: SetupOptions): Promise<LoadSetup> {
     for (const answer of expectedA.filter((_, i) => found.probes[i]!.tool !== 'getIndexStatus')) {
       if (!answer.includes(commitA)) throw new Error(`a probe's expected answer at A does not name commit A: ${answer.slice(0, 200)}`);
     }
-    return { root, slug, env, commitA, commitB, shifted, inserted: options.inserted, probes: found.probes, expectedA, prepCalls: found.calls };
+    return {
+      root,
+      slug,
+      env,
+      commitA,
+      commitB,
+      shifted,
+      inserted: options.inserted,
+      probes: found.probes,
+      expectedA,
+      prepCalls: found.calls,
+    };
   } finally {
     await session.close();
   }
@@ -319,7 +330,8 @@ export function checkExpectedB(setup: LoadSetup, expectedB: readonly string[]): 
     const a = JSON.parse(setup.expectedA[i]!);
     const b = JSON.parse(expectedB[i]!);
     if (probe.tool === 'goToDefinition' && probe.args.path !== undefined) {
-      const down = (d: any, r: any) => (r && moved.has(d.path) ? { ...r, line: r.line + setup.inserted, end_line: r.end_line + setup.inserted } : r);
+      const down = (d: any, r: any) =>
+        r && moved.has(d.path) ? { ...r, line: r.line + setup.inserted, end_line: r.end_line + setup.inserted } : r;
       const shiftedA = a.definitions.map((d: any) => ({ ...down(d, d), enclosing_range: down(d, d.enclosing_range) }));
       const got = b.definitions;
       if (JSON.stringify(got) !== JSON.stringify(shiftedA)) problems.push(`${describe(probe)}: B's definitions are not A's moved down`);
@@ -386,7 +398,7 @@ export function peakRssKb(pid: number): number | null {
 export async function runLoad(setup: LoadSetup, options: LoadOptions): Promise<LoadRun> {
   const sessions = await Promise.all(Array.from({ length: options.clients }, (_, i) => openSession(setup.env, `sextant-load-${i}`)));
   const exited = sessions.map(() => false);
-  sessions.forEach((s, i) => s.client.onclose = () => (exited[i] = true));
+  sessions.forEach((s, i) => (s.client.onclose = () => (exited[i] = true)));
   const records: LoadRecord[] = [];
   const started = performance.now();
   let received = 0;
@@ -536,8 +548,7 @@ export function checkLoad(setup: LoadSetup, expectedB: readonly string[], run: L
     const a = setup.expectedA[r.probe]!;
     const b = expectedB[r.probe]!;
     if (a !== b) out.observable++;
-    const allowed =
-      r.commit === 'B' ? [b] : probe.tool === 'getIndexStatus' ? [a, statusWhileIndexing(a, setup.commitB)] : [a];
+    const allowed = r.commit === 'B' ? [b] : probe.tool === 'getIndexStatus' ? [a, statusWhileIndexing(a, setup.commitB)] : [a];
     if (!allowed.includes(r.key!)) out.mixed.push({ record: r, expected: allowed });
     if (r.commit === 'B') {
       seenB.add(r.client);
@@ -559,7 +570,13 @@ export function violations(check: LoadCheck): string[] {
     ...check.errors.map((r) => line('error', r, `: ${r.error}`)),
     ...check.unknownCommit.map((r) => line('unknown commit', r)),
     ...check.revisionMismatch.map((r) => line('meta.source_revision differs from the commit', r)),
-    ...check.mixed.map(({ record: r, expected }) => line('answer is not the expected answer of its commit', r, `: got ${r.key?.slice(0, 400)}; expected ${expected.map((e) => e.slice(0, 400)).join(' or ')}`)),
+    ...check.mixed.map(({ record: r, expected }) =>
+      line(
+        'answer is not the expected answer of its commit',
+        r,
+        `: got ${r.key?.slice(0, 400)}; expected ${expected.map((e) => e.slice(0, 400)).join(' or ')}`,
+      ),
+    ),
     ...check.backwards.map((r) => line('answered from A after this client saw B', r)),
     ...check.staleAfterSwitch.map((r) => line('answered from A although sent after a B answer was received', r)),
     ...check.bBeforePublish.map((r) => line('answered from B before the publish started', r)),
@@ -572,4 +589,3 @@ export function percentile(xs: readonly number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!;
 }
-
