@@ -436,7 +436,7 @@ export async function runLoad(setup: LoadSetup, options: LoadOptions): Promise<L
     const session = sessions[c]!;
     let seenB = 0;
     for (let seq = 0; seq < options.maxQueries; seq++) {
-      if (seq >= options.queries && publishDone && seenB >= options.minB) break;
+      if (seq >= options.queries && publishDone && (seenB >= options.minB || publish!.code !== 0)) break;
       // Past its quota a client keeps asking, more slowly, until the publish lands and it has seen B.
       if (seq >= options.queries) await new Promise((r) => setTimeout(r, 5));
       const tool = TOOLS[Math.floor(random() * TOOLS.length)]!;
