@@ -7,12 +7,12 @@ import type { Engine } from '../registry/engine.js';
 import type { Lookups } from '../registry/lookups.js';
 import type { Data, Params, Result } from '../protocol/src-index-status.js';
 import { buildMeta } from '../trust/envelope.js';
-import { indexStatus } from './status.js';
+import { indexStatus, statusSnapshot } from './status.js';
 
 export async function srcIndexStatus(engine: Engine, lookups: Lookups, params: Params, cwd: string): Promise<Result> {
   const asked = resolve(cwd, params.directory);
   const directory = canonical(asked);
-  const repos = await lookups.db.selectFrom('repos').select(['slug', 'root_path', 'current_index_id']).where('root_path', 'is not', null).execute();
+  const repos = await lookups.db.selectFrom('repos').select(['slug', 'root_path']).where('root_path', 'is not', null).execute();
   const owner = repos
     .filter((r) => r.root_path !== null && (directory === r.root_path || directory.startsWith(r.root_path.endsWith(sep) ? r.root_path : r.root_path + sep)))
     .sort((a, b) => b.root_path!.length - a.root_path!.length)[0];
@@ -28,8 +28,10 @@ export async function srcIndexStatus(engine: Engine, lookups: Lookups, params: P
     };
   }
 
-  const status = await indexStatus(engine, lookups, { repo: owner.slug, repo_path: owner.root_path! });
-  const index = owner.current_index_id === null ? undefined : await lookups.index(owner.current_index_id);
+  // The document count comes from the index the status describes, read in the same snapshot.
+  const snapshot = await statusSnapshot(lookups, owner.slug);
+  const status = await indexStatus(engine, lookups, { repo: owner.slug, repo_path: owner.root_path! }, snapshot);
+  const index = snapshot.index;
   const data: Data = {
     directory: asked,
     indexPath: `${engine.location}#${owner.slug}`,

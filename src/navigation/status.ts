@@ -6,9 +6,9 @@ import { sql } from 'kysely';
 import { quote } from '../errors.js';
 import type { Freshness } from '../freshness/check.js';
 import type { Engine } from '../registry/engine.js';
-import type { Lookups } from '../registry/lookups.js';
+import { Lookups } from '../registry/lookups.js';
 import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, processAlive } from '../registry/repos.js';
-import type { IndexJob, IndexRow, IndexRun } from '../registry/schema.js';
+import type { IndexJob, IndexRow, IndexRun, Repo } from '../registry/schema.js';
 import { latestJob } from '../registry/jobs.js';
 import { MAX_PROJECTS, type LanguageTier, type Params, type ProjectStatus, type Result } from '../protocol/index-status.js';
 import { textCoverage } from '../registry/search.js';
@@ -18,10 +18,34 @@ import { syntacticCapability } from './syntactic.js';
 const NO_COVERAGE = 'nothing is published yet, so there is no search coverage to report';
 const NO_SEMANTIC = 'sextant builds no semantic (embedding) index';
 
-export async function indexStatus(engine: Engine, lookups: Lookups, params: Params): Promise<Result> {
+/**
+ * What a status describes: the repository, its published index, its last run
+ * and its lock, read in one transaction (one snapshot of the registry). Read
+ * one by one, a publish landing between two reads would pair the index a
+ * commit published with the run that published the next one.
+ */
+export interface StatusSnapshot {
+  repo: Repo | undefined;
+  index: IndexRow | undefined;
+  run: IndexRun | undefined;
+  lock: Awaited<ReturnType<typeof currentLock>>;
+}
+
+export async function statusSnapshot(lookups: Lookups, slug: string): Promise<StatusSnapshot> {
+  return lookups.db.transaction().execute(async (trx) => {
+    const at = new Lookups(trx);
+    const repo = await at.repo(slug);
+    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined };
+    const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
+    return { repo, index, run: await lastRun(trx, repo.id), lock: await currentLock(trx, repo.id) };
+  });
+}
+
+/** The status of a repository; of `snapshot` when the caller has read one (to add its own fields from the same moment). */
+export async function indexStatus(engine: Engine, lookups: Lookups, params: Params, snapshot?: StatusSnapshot): Promise<Result> {
   const checkedAt = new Date().toISOString();
   const registryBytes = await engine.sizeBytes();
-  const repo = await lookups.repo(params.repo);
+  const { repo, index, run, lock } = snapshot ?? (await statusSnapshot(lookups, params.repo));
   if (!repo) {
     const known = await lookups.repoSlugs();
     return {
@@ -64,9 +88,6 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     };
   }
 
-  const index = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
-  const run = await lastRun(lookups.db, repo.id);
-  const lock = await currentLock(lookups.db, repo.id);
   const lockLive = lock !== undefined && processAlive(lock.pid, lock.host);
   const running = run?.state === 'running' && processAlive(run.pid, run.host);
   // Read after the run: a job whose process died is recorded failed here.
