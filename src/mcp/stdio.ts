@@ -9,6 +9,10 @@ import { quote } from '../errors.js';
 
 /** The longest line read; a longer one is skipped to its end and answered with an error. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+/** The longest request id answered with itself: a reply echoes its id, and no reply grows with its input. */
+export const MAX_ID_LENGTH = 256;
+/** Bytes kept from each end of a skipped line, where a request's id is found. */
+const ENDS_KEPT = 512;
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
@@ -22,6 +26,9 @@ export class LineTransport implements Transport {
   private size = 0;
   /** Bytes of the current line past MAX_LINE_BYTES, which are not kept. */
   private skipped = 0;
+  /** The first and last bytes of a skipped line, to answer it with its id. */
+  private head: Buffer = Buffer.alloc(0);
+  private tail: Buffer = Buffer.alloc(0);
 
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
@@ -57,6 +64,8 @@ export class LineTransport implements Transport {
 
   private keep(part: Buffer): void {
     if (this.skipped || this.size + part.length > MAX_LINE_BYTES) {
+      if (!this.skipped) this.head = Buffer.concat([...this.parts, part]).subarray(0, ENDS_KEPT);
+      this.tail = Buffer.concat([this.tail, part.subarray(-ENDS_KEPT)]).subarray(-ENDS_KEPT);
       this.skipped += part.length + this.size;
       this.parts = [];
       this.size = 0;
@@ -73,7 +82,9 @@ export class LineTransport implements Transport {
     this.size = 0;
     this.skipped = 0;
     if (skipped) {
-      this.fail(null, INVALID_REQUEST, `a message of ${skipped} bytes was dropped: messages are at most ${MAX_LINE_BYTES} bytes`);
+      const id = idAtEnds(this.head.toString('utf8'), this.tail.toString('utf8'));
+      this.head = this.tail = Buffer.alloc(0);
+      this.fail(id, INVALID_REQUEST, `a message of ${skipped} bytes was dropped: messages are at most ${MAX_LINE_BYTES} bytes`);
       return;
     }
     if (line.trim()) this.receive(line);
@@ -90,6 +101,10 @@ export class LineTransport implements Transport {
     const message = value as { id?: unknown; method?: unknown; params?: unknown };
     const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
     const method = typeof message?.method === 'string' ? message.method : undefined;
+    if (typeof id === 'string' && id.length > MAX_ID_LENGTH) {
+      this.fail(null, INVALID_REQUEST, `a request id is at most ${MAX_ID_LENGTH} characters, not ${id.length}`);
+      return;
+    }
     if (method && 'params' in message && !isObject(message.params)) {
       if (id !== null) this.fail(id, INVALID_PARAMS, `the params of ${quote(method)} must be an object`);
       return;
@@ -113,6 +128,25 @@ export class LineTransport implements Transport {
     void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch((error: Error) =>
       this.onerror?.(error),
     );
+  }
+}
+
+/**
+ * The id of a message too long to read, when one end of its line shows it:
+ * `{"jsonrpc":"2.0","id":…` at its start, or `,"id":…}` closing it (the SDK
+ * writes the id last). Both are anchored to the outer object, so an "id"
+ * inside the params is never taken for it.
+ */
+function idAtEnds(head: string, tail: string): string | number | null {
+  const value = String.raw`(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.){0,${MAX_ID_LENGTH}}")`;
+  const m =
+    new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}\s*[,}]`).exec(head) ??
+    new RegExp(String.raw`,\s*"id"\s*:\s*${value}\s*\}\s*$`).exec(tail);
+  if (!m) return null;
+  try {
+    return JSON.parse(m[1]!) as string | number;
+  } catch {
+    return null;
   }
 }
 

@@ -7,3 +7,4 @@ export const MAX_REPO_LENGTH = 128; // what a registered name can be (SLUG_PATTE
 export const MAX_PATH_LENGTH = 4096; // PATH_MAX on Linux
 export const MAX_SYMBOL_LENGTH = 1000;
 export const MAX_QUERY_LENGTH = 1000;
+export const MAX_LIST_LENGTH = 100; // items in a list argument (extensions, repos)
