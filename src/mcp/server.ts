@@ -23,7 +23,7 @@ import { Search } from '../search/index.js';
 import * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { Meta } from '../protocol/meta.js';
 import { buildMeta } from '../trust/envelope.js';
-import { reply } from '../trust/reply.js';
+import { mcpResultBytes, reply } from '../trust/reply.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
   name: string;
@@ -55,7 +55,7 @@ export function createMcpServer(nav: Navigation, version: string): McpServer {
       (async (params: z.infer<P>) => {
         try {
           const answer = (await handler(params)) as Record<string, unknown>;
-          const body = reply(answer, provenance, (params as { max_bytes?: number }).max_bytes);
+          const body = reply(answer, provenance, (params as { max_bytes?: number }).max_bytes, mcpResultBytes);
           return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
         } catch (error) {
           return errorResult(error);

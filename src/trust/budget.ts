@@ -15,12 +15,11 @@ export interface Budgeted {
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 /**
- * Fits a result into `maxBytes` of JSON, keeping `reserve` bytes for what is
- * added after (the envelope). Lists are cut largest first; a list of nested
- * items (a hierarchy) is cut at its top level, so every item kept is whole.
+ * Fits a result into `limit` bytes of JSON. Lists are cut largest first; a
+ * list of nested items (a hierarchy) is cut at its top level, so every item
+ * kept is whole.
  */
-export function fitToBudget(result: Record<string, unknown>, maxBytes: number, reserve = 0): Budgeted {
-  const limit = maxBytes - reserve;
+export function fitToBudget(result: Record<string, unknown>, limit: number): Budgeted {
   if (bytes(result) <= limit) return { result, cut: null };
   const out: Record<string, unknown> = { ...result };
   const cut: Record<string, number> = {};
