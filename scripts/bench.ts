@@ -32,6 +32,7 @@ import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
 import { git, gitRepoFrom, removeDir, tempDir } from '../test/support/repos.js';
 import { prng } from '../test/support/stats.js';
 import { benchSearch, printSearch, searchTargets, type SearchSection } from './bench-search.js';
+import { benchFuzzOnly } from './bench-fuzz.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -40,7 +41,7 @@ import { benchSearch, printSearch, searchTargets, type SearchSection } from './b
 const MEMORY_SCALES = [1, 2, 4] as const;
 const MEMORY_RUNS = 3;
 
-const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search] [--json]
+const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|search|fuzz|envelope] [--json]
 
   --repo PATH    benchmark this git repository (TypeScript) instead of the default corpus
                  (zod@4.6.7 sources); (d) still measures copies of the zod sources, and
@@ -49,10 +50,11 @@ const USAGE = `usage: npm run bench -- [--repo PATH] [--runs N] [--only memory|s
                  repeat at most ${MEMORY_RUNS} times
   --only memory  run section (d) alone (ingest memory), not with --repo
   --only search  run section (s) alone (code search against ripgrep), not with --repo
+  --only fuzz|envelope  issue 11 alone: 10,000+ fuzzed calls; the instruction-signal scan's cost (scripts/bench-fuzz.ts)
   --json         print one JSON object on stdout instead of the table`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'search'] as const;
+const SECTIONS = ['memory', 'search', 'fuzz', 'envelope'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -1132,6 +1134,7 @@ async function main(): Promise<void> {
     );
 
   try {
+    if (options.only === 'fuzz' || options.only === 'envelope') return await benchFuzzOnly(options.only, options.json);
     if (options.only === 'search') {
       const search = await benchSearch(options.runs, progress);
       progressDone();
