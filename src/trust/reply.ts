@@ -24,9 +24,6 @@ export const mcpResultBytes: ReplySize = (body) => {
   return Buffer.byteLength(text, 'utf8') + Buffer.byteLength(JSON.stringify(text), 'utf8') + MCP_FRAME_BYTES;
 };
 
-/** Fits tried before a reply is sent as it is (each one is closer; two suffice in practice). */
-const MAX_FITS = 4;
-
 export function reply(
   answer: Record<string, unknown>,
   provenance: Meta['provenance'],
@@ -37,7 +34,7 @@ export function reply(
   // The room the answer's JSON may take: the whole budget at first, then what
   // is left once the envelope and the reply's own framing are measured.
   let room = budget;
-  for (let fit = 1; ; fit++) {
+  for (let fit = 0; ; fit++) {
     const { result, cut } = fitToBudget(answer, room);
     const dropped = cut !== null && Object.values(cut).some((n) => n > 0);
     const body: Record<string, unknown> = dropped
@@ -45,9 +42,11 @@ export function reply(
       : { ...result };
     body.meta = buildMeta(body, { provenance });
     const sent = size(body);
-    if (sent <= budget || fit === MAX_FITS || room <= 0) return body;
+    if (sent <= budget || room <= 0) return body;
     // What the reply came out over, in bytes of the answer's JSON (a reply
-    // grows faster than its answer when it carries it twice).
-    room -= Math.ceil(((sent - budget) * room) / sent) + 64;
+    // grows faster than its answer when it carries it twice), and a margin
+    // that doubles with each fit: whole items and the envelope do not shrink
+    // in proportion, and the loop must end (two fits suffice in practice).
+    room -= Math.ceil(((sent - budget) * room) / sent) + (64 << fit);
   }
 }

@@ -40,3 +40,32 @@ test('an answer within its budget is not flagged', () => {
   assert.equal(body.truncation_hint, undefined);
   assert.equal((body.references as unknown[]).length, 400);
 });
+
+test('replies of many sizes and escapes fit their budget as sent (the fit converges)', () => {
+  // Quotes and backslashes grow the text copy of an MCP result more than the answer: the fit must still end within budget.
+  const lines = [
+    '    return this._subscribe(subscriber);',
+    '  "key": "value\\\\path", \'quoted\' `tpl`',
+    'é'.repeat(40),
+    '\t\t"\\"\\"\\"\\""',
+    'x',
+  ];
+  let seed = 1;
+  const rnd = (n: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
+  let cut = 0;
+  for (let t = 0; t < 12; t++) {
+    const matches = Array.from({ length: 200 + rnd(1800) }, (_, i) => ({
+      path: `src/f${i % 50}.ts`,
+      line: i + 1,
+      preview: lines[rnd(lines.length)]!.repeat(1 + rnd(6)),
+      before: Array.from({ length: rnd(11) }, () => lines[rnd(lines.length)]!),
+      after: Array.from({ length: rnd(11) }, () => lines[rnd(lines.length)]!),
+    }));
+    for (const budget of [1 << 20, 65536, 8192]) {
+      const body = reply({ matches, total: matches.length, source: 'search' }, 'local-analysis', budget, mcpResultBytes);
+      assert.ok(mcpResultBytes(body) <= budget, `case ${t}: ${mcpResultBytes(body)} bytes for a budget of ${budget}`);
+      if (body.truncated) cut++;
+    }
+  }
+  assert.ok(cut >= 24, `${cut} replies were cut`);
+});
