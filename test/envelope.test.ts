@@ -9,6 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { FIXTURES } from './support/paths.js';
 import { at } from './support/positions.js';
+import { rxjsRepo } from './support/corpus.js';
+import { hookedSession, MAX_REPLY_BYTES } from './support/fuzz-run.js';
 import { fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 
@@ -162,5 +164,73 @@ describe('reply budgets', () => {
     assert.equal(cut.truncated, true);
     assert.equal(cut.meta.truncated, true);
     assert.match(cut.truncation_hint, /narrow the query/);
+  });
+});
+
+describe('the largest replies', () => {
+  let rxjs: string;
+  let s: Awaited<ReturnType<typeof hookedSession>>;
+  before(async () => {
+    rxjs = rxjsRepo();
+    indexOrThrow(rxjs, env);
+    s = await hookedSession(env, outside);
+  });
+  after(async () => {
+    await s?.session.close();
+    if (rxjs) removeDir(join(rxjs, '..'));
+  });
+
+  /** A call's structured result and the size of its whole JSON-RPC reply as it came over stdio. */
+  async function sized(tool: string, args: Record<string, unknown>): Promise<{ result: any; bytes: number }> {
+    s.reset();
+    const result = await s.session.ok(tool, args);
+    return { result, bytes: Buffer.byteLength(s.last()!) };
+  }
+
+  test('every list-producing tool at its maximal limits and depth on rxjs: at most 1 MiB, flagged truncated when cut', async () => {
+    const operate = (await s.session.ok('goToDefinition', { repo: 'rxjs', symbol: 'operate' })).definitions[0];
+    const subscription = (await s.session.ok('goToDefinition', { repo: 'rxjs', symbol: 'Subscription' })).definitions[0];
+    const at = (d: any) => ({ repo: 'rxjs', path: d.path, line: d.line, column: d.column });
+    const calls: [string, Record<string, unknown>][] = [
+      ['searchCode', { repo: 'rxjs', query: 'return', limit: 2000, context: 10 }],
+      ['searchCode', { query: 'e', limit: 2000, context: 10 }],
+      ['findReferences', { repo: 'rxjs', symbol: 'Observable', limit: 2000 }],
+      ['findReferences', { repo: 'rxjs', symbol: 'pipe', limit: 2000 }],
+      ['workspaceSymbols', { repo: 'rxjs', query: 'e', limit: 500 }],
+      ['findFiles', { limit: 5000 }],
+      ['callHierarchy', { ...at(operate), direction: 'incoming', depth: 5, limit: 1000, include_references: true }],
+      ['typeHierarchy', { ...at(subscription), direction: 'subtypes', depth: 5 }],
+      ['documentSymbols', { repo: 'rxjs', path: 'src/internal/Observable.ts' }],
+      ['registryStatus', {}],
+    ];
+    let cut = 0;
+    for (const [tool, args] of calls) {
+      const full = await sized(tool, args);
+      const largest = await sized(tool, { ...args, max_bytes: MAX_REPLY_BYTES * 8 });
+      const small = await sized(tool, { ...args, max_bytes: 64 * 1024 });
+      const what = `${tool} ${JSON.stringify(args)}`;
+      for (const r of [full, largest]) assert.ok(r.bytes <= MAX_REPLY_BYTES, `${what}: a reply of ${r.bytes} bytes`);
+      assert.ok(small.bytes <= 64 * 1024, `${what} with max_bytes 65536: a reply of ${small.bytes} bytes`);
+      for (const r of [full, largest, small]) {
+        if (r.result.truncation_hint !== undefined) assert.equal(r.result.truncated, true, what);
+        assert.equal(
+          r.result.meta.truncated,
+          r.result.truncated === true || r.result.limit_clamped === true || r.result.depth_clamped === true,
+          what,
+        );
+      }
+      // Where the answer at the default budget is larger than the small budget, the small one was cut, says so, and says how to narrow.
+      if (full.bytes > 64 * 1024) {
+        cut++;
+        assert.equal(small.result.truncated, true, what);
+        assert.match(small.result.truncation_hint, /narrow the query/, what);
+      }
+    }
+    assert.ok(cut >= 4, `${cut} answers were larger than 64 KiB: the repository is large enough to test cutting`);
+    // The largest answer of all is cut by the budget, not by luck.
+    const big = await sized('searchCode', { repo: 'rxjs', query: 'return', limit: 2000, context: 10, max_bytes: MAX_REPLY_BYTES });
+    assert.equal(big.result.truncated, true);
+    assert.match(big.result.truncation_hint, /narrow the query/);
+    assert.ok(big.bytes > MAX_REPLY_BYTES / 2, `the budget is used: ${big.bytes} bytes`);
   });
 });

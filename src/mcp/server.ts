@@ -21,7 +21,7 @@ import * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { Meta } from '../protocol/meta.js';
 import { Search } from '../search/index.js';
 import { buildMeta } from '../trust/envelope.js';
-import { reply } from '../trust/reply.js';
+import { mcpResultBytes, reply } from '../trust/reply.js';
 import { ToolServer, type ToolOutcome } from './tool-server.js';
 
 interface ToolModule<P extends z.ZodType, R extends z.ZodObject> {
@@ -59,7 +59,7 @@ export function createMcpServer(nav: Navigation, version: string, server = new T
         if (!params.success) return { error: invalidArguments(tool.name, params.error) };
         try {
           const answer = (await handler(params.data)) as Record<string, unknown>;
-          return { result: reply(answer, provenance, (params.data as { max_bytes?: number }).max_bytes) };
+          return { result: reply(answer, provenance, (params.data as { max_bytes?: number }).max_bytes, mcpResultBytes) };
         } catch (error) {
           // A UserError may carry fields beside its message (the reindex job a query scheduled).
           return { error: messageOf(error), ...(error instanceof UserError && error.details ? { details: error.details } : {}) };

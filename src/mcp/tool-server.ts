@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { boundedMessage, quote } from '../errors.js';
-import { LineReader, MAX_LINE_BYTES } from './stdio.js';
+import { LineReader, MAX_ID_LENGTH, MAX_LINE_BYTES } from './stdio.js';
 
 /** The protocol versions the SDK's server accepts (its SUPPORTED_PROTOCOL_VERSIONS), newest first. */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
@@ -133,8 +133,8 @@ export class ToolServer {
     };
     const reader = new LineReader({
       line: (text) => void this.receive(text).then(send),
-      overlong: (bytes) =>
-        send(failure(null, INVALID_REQUEST, `a message of ${bytes} bytes was dropped: messages are at most ${MAX_LINE_BYTES} bytes`)),
+      overlong: (bytes, id) =>
+        send(failure(id, INVALID_REQUEST, `a message of ${bytes} bytes was dropped: messages are at most ${MAX_LINE_BYTES} bytes`)),
     });
     input.on('data', reader.push);
     return closed;
@@ -171,6 +171,8 @@ export class ToolServer {
     // A notification: never answered, even when malformed.
     if (message.id === undefined) return undefined;
     if (!readable) return failure(null, INVALID_REQUEST, 'not a JSON-RPC 2.0 message: id must be a string or a number');
+    if (typeof id === 'string' && id.length > MAX_ID_LENGTH)
+      return failure(null, INVALID_REQUEST, `a request id is at most ${MAX_ID_LENGTH} characters, not ${id.length}`);
     if (message.jsonrpc !== '2.0') return failure(id, INVALID_REQUEST, 'not a JSON-RPC 2.0 message: jsonrpc must be "2.0"');
     if ('params' in message && !isObject(message.params))
       return failure(id, INVALID_PARAMS, `the params of ${quote(method)} must be an object`);

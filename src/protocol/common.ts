@@ -4,17 +4,17 @@
 // in UTF-16 code units; paths are repository-relative with '/'.
 import { z } from 'zod';
 import { quote } from '../errors.js';
-import { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from './limits.js';
+import { MAX_LIST_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from './limits.js';
 import { REF_KINDS } from '../registry/payload.js';
 import { SYMBOL_KINDS } from '../scip/kind.js';
 import { DEFAULT_MAX_BYTES, MAX_BYTES_CAP, MIN_MAX_BYTES } from '../trust/budget.js';
 
-export { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH };
+export { MAX_LIST_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH };
 
 export const SOURCES = ['precise', 'syntactic', 'search'] as const;
 
 /** `.max()` with a message that names the limit (and never echoes the text). */
-function tooLong(field: string, max: number) {
+export function tooLong(field: string, max: number) {
   return {
     // abort: the other checks of a string this long are not worth running or reporting.
     abort: true,
@@ -81,6 +81,19 @@ export const arg = {
       .default(fallback)
       .describe(`Most results to return; default ${fallback}, at most ${cap} (larger values are clamped and flagged)`),
 };
+
+/** A list argument of at most MAX_LIST_LENGTH strings, each of 1 to `max` characters. */
+export function stringList(field: string, max: number, error: string) {
+  return z
+    .array(
+      z
+        .string({ error })
+        .min(1, { error: `${field} must not contain empty strings` })
+        .max(max, tooLong(`each of ${field}`, max)),
+      { error },
+    )
+    .max(MAX_LIST_LENGTH, { error: `${field} holds at most ${MAX_LIST_LENGTH} items` });
+}
 
 /** The arguments that name a position in a repository's file. */
 export function positionArgs() {

@@ -2,7 +2,7 @@
 // repositories, filtered, sorted and paged as fsindex's search tool does, with
 // repositories in place of volumes.
 import { z } from 'zod';
-import { params } from './common.js';
+import { MAX_PATH_LENGTH, MAX_REPO_LENGTH, params, stringList, tooLong } from './common.js';
 
 export const name = 'findFiles';
 export const LIMIT = 100;
@@ -11,7 +11,10 @@ export const SORTS = ['name', 'path', 'size', 'mtime', 'kind', 'extension'] as c
 export const KINDS = ['file', 'dir', 'symlink'] as const;
 
 const text = (what: string) =>
-  z.string({ error: `${what} must be a string` }).min(1, { error: `${what} must not be empty: leave it out to match everything` });
+  z
+    .string({ error: `${what} must be a string` })
+    .max(MAX_PATH_LENGTH, tooLong(what, MAX_PATH_LENGTH))
+    .min(1, { error: `${what} must not be empty: leave it out to match everything` });
 const seconds = (what: string) => z.int({ error: `${what} must be a whole number of Unix seconds` }).describe(`${what}: Unix seconds`);
 const bytes = (what: string) => z.int({ error: `${what} must be a whole number of bytes >= 0` }).min(0, { error: `${what} must be >= 0` });
 
@@ -22,20 +25,17 @@ export const filters = {
   regex: z.boolean({ error: 'regex must be true or false' }).default(false).describe('name and path are RE2 regular expressions'),
   case_sensitive: z.boolean({ error: 'case_sensitive must be true or false' }).default(false).describe('Match name and path case exactly'),
   search_path: z.boolean({ error: 'search_path must be true or false' }).default(false).describe('Match name against the whole path'),
-  repos: z
-    .array(z.string().min(1), { error: 'repos must be a list of repository names, as registryStatus lists them' })
+  repos: stringList('repos', MAX_REPO_LENGTH, 'repos must be a list of repository names, as registryStatus lists them')
     .optional()
     .describe('Only these repositories (names as registryStatus lists them)'),
-  repo_names: z
-    .array(z.string().min(1), { error: 'repo_names must be a list of strings' })
+  repo_names: stringList('repo_names', MAX_PATH_LENGTH, 'repo_names must be a list of strings')
     .optional()
     .describe('Only repositories whose name or root path contains one of these'),
   kind: z
     .enum(KINDS, { error: `kind must be one of ${KINDS.join(', ')}` })
     .optional()
     .describe('file, dir or symlink'),
-  extensions: z
-    .array(z.string().min(1), { error: 'extensions must be a list such as ["ts", ".py"]' })
+  extensions: stringList('extensions', MAX_PATH_LENGTH, 'extensions must be a list such as ["ts", ".py"]')
     .optional()
     .describe('File extensions, with or without the dot'),
   min_size: bytes('min_size').optional().describe('Minimum size in bytes'),

@@ -9,6 +9,7 @@ export const MAX_REPO_LENGTH = 128; // what a registered name can be (SLUG_PATTE
 export const MAX_PATH_LENGTH = 4096; // PATH_MAX on Linux
 export const MAX_SYMBOL_LENGTH = 1000;
 export const MAX_QUERY_LENGTH = 1000;
+export const MAX_LIST_LENGTH = 100; // items in a list argument (extensions, repos)
 
 // Numeric bounds: defaults and caps of limits and depths.
 export const references = { LIMIT: 200, CAP: 2000 } as const;

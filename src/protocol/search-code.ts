@@ -1,6 +1,6 @@
 // searchCode: text search over the stored files of every indexed repository.
 import { z } from 'zod';
-import { arg, Location, params } from './common.js';
+import { arg, Location, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, params, stringList, tooLong } from './common.js';
 
 export const name = 'searchCode';
 export const LIMIT = 100;
@@ -22,6 +22,7 @@ export const description =
 export const Params = params({
   query: z
     .string({ error: 'query must be a string: the text (or, with regex: true, the RE2 pattern) to find' })
+    .max(MAX_QUERY_LENGTH, tooLong('query', MAX_QUERY_LENGTH))
     .min(1, { error: 'query must not be empty: pass the text to find' })
     .refine((q) => !/[\r\n]/.test(q), { error: 'query must be one line: matches never span lines' })
     .describe('The text to find; an RE2 regular expression when regex is true'),
@@ -30,13 +31,11 @@ export const Params = params({
   case_sensitive: z.boolean({ error: 'case_sensitive must be true or false' }).default(false).describe('Match case exactly'),
   path: z
     .string({ error: 'path must be a glob string such as src/**/*.ts' })
+    .max(MAX_PATH_LENGTH, tooLong('path', MAX_PATH_LENGTH))
     .min(1, { error: 'path must not be empty: pass a glob such as src/**/*.ts, or leave it out' })
     .optional()
     .describe('Glob on the repository-relative path (src/**/*.ts); without "/", it matches the file name at any depth'),
-  extensions: z
-    .array(z.string().min(1, { error: 'extensions must not contain empty strings' }), {
-      error: 'extensions must be a list of file extensions such as ["ts", ".py"]',
-    })
+  extensions: stringList('extensions', MAX_PATH_LENGTH, 'extensions must be a list of file extensions such as ["ts", ".py"]')
     .optional()
     .describe('Only files with these extensions, with or without the dot (["ts", ".py"])'),
   context: z

@@ -1,9 +1,14 @@
 // Output budgets: no reply grows without bound. A reply over its budget is
 // cut at whole items of its largest lists (never mid-item), flagged
 // `truncated`, and told how to narrow the query.
-export const DEFAULT_MAX_BYTES = 512 * 1024;
 /** No reply exceeds this, whatever the caller asks. */
 export const MAX_BYTES_CAP = 1024 * 1024;
+/**
+ * The budget bounds a reply as sent, and an MCP result carries its answer
+ * twice (structured and as text): the default is the cap, which leaves an
+ * answer about half of it (the 512 KiB it had when only one copy counted).
+ */
+export const DEFAULT_MAX_BYTES = MAX_BYTES_CAP;
 export const MIN_MAX_BYTES = 1024;
 
 export interface Budgeted {
@@ -15,12 +20,11 @@ export interface Budgeted {
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 /**
- * Fits a result into `maxBytes` of JSON, keeping `reserve` bytes for what is
- * added after (the envelope). Lists are cut largest first; a list of nested
- * items (a hierarchy) is cut at its top level, so every item kept is whole.
+ * Fits a result into `limit` bytes of JSON. Lists are cut largest first; a
+ * list of nested items (a hierarchy) is cut at its top level, so every item
+ * kept is whole.
  */
-export function fitToBudget(result: Record<string, unknown>, maxBytes: number, reserve = 0): Budgeted {
-  const limit = maxBytes - reserve;
+export function fitToBudget(result: Record<string, unknown>, limit: number): Budgeted {
   if (bytes(result) <= limit) return { result, cut: null };
   const out: Record<string, unknown> = { ...result };
   const cut: Record<string, number> = {};

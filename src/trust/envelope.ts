@@ -24,7 +24,7 @@ export interface EnvelopeOptions {
 }
 
 export function buildMeta(result: Record<string, unknown>, options: EnvelopeOptions = {}): Meta {
-  const pieces = [...repositoryText(result)];
+  const pieces = repositoryText(result);
   const signals = scanInstructionSignals(pieces, options.limits ?? DEFAULT_SCAN_LIMITS);
   const source = typeof result.source === 'string' ? result.source : undefined;
   const meta: Meta = {
@@ -82,33 +82,41 @@ function truncatedOf(result: Record<string, unknown>): boolean {
   return result.truncated === true || result.limit_clamped === true || result.depth_clamped === true;
 }
 
-/** Every string of repository text in an answer, placed at its path and line where the answer says them. */
-function* repositoryText(value: unknown, at?: { path: string; line: number }, key?: string): Generator<ScanPiece> {
+/**
+ * Every string of repository text in an answer, placed at its path and line
+ * where the answer says them. A plain walk into one list: it runs on every
+ * answer, and nested generators cost more than the scan of a small answer.
+ */
+function repositoryText(result: Record<string, unknown>): ScanPiece[] {
+  const pieces: ScanPiece[] = [];
+  walk(result, undefined, undefined, pieces);
+  return pieces;
+}
+
+function walk(value: unknown, at: { path: string; line: number } | undefined, key: string | undefined, out: ScanPiece[]): void {
   if (typeof value === 'string') {
     if (!key || value.length === 0) return;
-    const source = at ? at.path : key;
-    if (LINE_TEXT.has(key)) yield { text: value, source, line: at?.line ?? 1 };
-    else if (NAME_TEXT.has(key)) yield { text: value, source: key };
-    else if (PATH_TEXT.has(key)) yield { text: value, source: key, isPath: true };
+    if (LINE_TEXT.has(key)) out.push({ text: value, source: at ? at.path : key, line: at?.line ?? 1 });
+    else if (NAME_TEXT.has(key)) out.push({ text: value, source: key });
+    else if (PATH_TEXT.has(key)) out.push({ text: value, source: key, isPath: true });
     return;
   }
   if (Array.isArray(value)) {
     if (key && CONTEXT.has(key)) {
       const first = at ? (key === 'before' ? at.line - value.length : at.line + 1) : 1;
       for (let i = 0; i < value.length; i++) {
-        if (typeof value[i] === 'string') yield { text: value[i] as string, source: at?.path ?? key, line: Math.max(1, first + i) };
+        if (typeof value[i] === 'string') out.push({ text: value[i] as string, source: at?.path ?? key, line: Math.max(1, first + i) });
       }
       return;
     }
-    for (const item of value) yield* repositoryText(item, at, key);
+    for (const item of value) walk(item, at, key, out);
     return;
   }
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     const here = typeof obj.path === 'string' && typeof obj.line === 'number' ? { path: obj.path, line: obj.line } : at;
-    for (const [k, v] of Object.entries(obj)) {
-      if (k === 'meta') continue;
-      yield* repositoryText(v, here, k);
+    for (const k in obj) {
+      if (k !== 'meta') walk(obj[k], here, k, out);
     }
   }
 }

@@ -10,6 +10,8 @@
 // pattern here is linear: no nested quantifiers), behind one cheap trigger
 // test so that the common line costs a single regex scan.
 
+import { Lru } from '../lru.js';
+
 export const SIGNAL_KINDS = [
   'instruction_override',
   'authority_spoofing',
@@ -72,6 +74,15 @@ interface Rule {
   reason: string;
 }
 
+/**
+ * Lines scanned recently, with what they hold. A line's signals depend on its
+ * text alone, and answers repeat lines: a warm query, the references of a
+ * symbol in one file, context lines shared by neighbouring matches. Bounded
+ * in lines and in the length of a line kept (at most ~8 MB of text).
+ */
+const LINE_CACHE = new Lru<string, Found[]>(8192);
+const CACHED_LINE_MAX = 500;
+
 // Words that address the reader as an AI model. Rules that would otherwise
 // fire on ordinary build instructions ("run this command") require one.
 const ADDRESSEE = String.raw`(?:AI|A\.I\.|assistant|agent|model|LLM|chat ?bot|copilot|claude|gpt|chatgpt|language model)`;
@@ -128,7 +139,10 @@ const RULES: Rule[] = [
   },
   {
     kind: 'authority_spoofing',
-    pattern: new RegExp(String.raw`\b(?:you\s+are\s+now\s+in\s+(?:developer|admin|god|jailbreak|DAN)\s+mode|(?:developer|admin|god)\s+mode\s+(?:enabled|activated))\b`, 'i'),
+    pattern: new RegExp(
+      String.raw`\b(?:you\s+are\s+now\s+in\s+(?:developer|admin|god|jailbreak|DAN)\s+mode|(?:developer|admin|god)\s+mode\s+(?:enabled|activated))\b`,
+      'i',
+    ),
     confidence: 0.85,
     reason: 'claims a privileged mode for the reader',
   },
@@ -202,7 +216,8 @@ const RULES: Rule[] = [
   },
   {
     kind: 'delimiter_spoofing',
-    pattern: /\b(?:end\s+of\s+(?:tool\s+(?:output|result)|function\s+results?|user\s+input|document|file\s+contents?)|(?:tool|function)\s+(?:output|result)\s+(?:ends|ended|complete)\s+here)\b[^\n]{0,40}?(?:[.:!-]\s*)(?:now\s+|new\s+)?(?:instructions?|system|you\s+(?:must|are|will|should))/i,
+    pattern:
+      /\b(?:end\s+of\s+(?:tool\s+(?:output|result)|function\s+results?|user\s+input|document|file\s+contents?)|(?:tool|function)\s+(?:output|result)\s+(?:ends|ended|complete)\s+here)\b[^\n]{0,40}?(?:[.:!-]\s*)(?:now\s+|new\s+)?(?:instructions?|system|you\s+(?:must|are|will|should))/i,
     confidence: 0.85,
     reason: 'pretends the text it belongs to has ended and new instructions begin',
   },
@@ -218,7 +233,9 @@ const TRIGGER =
 const HIDDEN = /[\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u00AD]|\uDB40[\uDC00-\uDC7F]/g;
 const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|[\uFE0F\u20E3]/u;
 
-const BASE64_RUN = /[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{32,}/g;
+// Each run is tried from its first character only (the lookbehinds): tried
+// from every character, a line of long identifiers costs quadratic time.
+const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32,}/g;
 const HEX_RUN = /(?:\\x[0-9a-fA-F]{2}){12,}|\b(?:0x)?(?:[0-9a-fA-F]{2}){16,}\b/g;
 const URL_ENCODED_RUN = /[^\s"'`<>%]*(?:%[0-9a-fA-F]{2}[^\s"'`<>%]*){3,}/g;
 
@@ -273,7 +290,7 @@ function scanText(text: string, piece: ScanPiece, add: (s: InstructionSignal) =>
       offset: lineStart + at,
       ...(piece.source === undefined ? {} : { source: piece.source }),
     });
-    for (const { at, ...found } of lineSignals(line, lineStart === 0)) add({ ...found, ...place(at) });
+    for (const { at, ...found } of cachedLineSignals(line, lineStart === 0)) add({ ...found, ...place(at) });
     if (lineEnd === text.length) break;
     lineStart = lineEnd + 1;
     lineIndex++;
@@ -285,6 +302,17 @@ interface Found {
   at: number;
   confidence: number;
   reason: string;
+}
+
+function cachedLineSignals(line: string, atStart: boolean): Found[] {
+  // A byte-order mark reads differently at the start of a piece: such a line is not cached.
+  if (line.length > CACHED_LINE_MAX || line.charCodeAt(0) === 0xfeff) return lineSignals(line, atStart);
+  let found = LINE_CACHE.get(line);
+  if (found === undefined) {
+    found = lineSignals(line, atStart);
+    LINE_CACHE.set(line, found);
+  }
+  return found;
 }
 
 /** The signals of one line; `atStart` is true for the first line of a piece (a byte-order mark is allowed there). */

@@ -5,17 +5,48 @@ import type { Meta } from '../protocol/meta.js';
 import { budgetHint, DEFAULT_MAX_BYTES, fitToBudget, MAX_BYTES_CAP } from './budget.js';
 import { buildMeta } from './envelope.js';
 
-/** Room kept for the envelope when a reply is fitted to its budget (its signals list is capped). */
-const ENVELOPE_RESERVE = 32 * 1024;
+/** The bytes a reply takes as it is sent. */
+export type ReplySize = (body: Record<string, unknown>) => number;
+
+/** A reply printed as its JSON (the CLI's `--json`). */
+export const jsonBytes: ReplySize = (body) => Buffer.byteLength(JSON.stringify(body), 'utf8');
+
+/** The JSON-RPC line around a tool result, past its two copies of the answer. */
+const MCP_FRAME_BYTES = 256;
+
+/**
+ * An MCP tool result carries the answer twice, as structuredContent and as
+ * its JSON in a text block (escaped once more), so its line is over twice the
+ * answer's JSON: the budget bounds that line.
+ */
+export const mcpResultBytes: ReplySize = (body) => {
+  const text = JSON.stringify(body);
+  return Buffer.byteLength(text, 'utf8') + Buffer.byteLength(JSON.stringify(text), 'utf8') + MCP_FRAME_BYTES;
+};
 
 export function reply(
   answer: Record<string, unknown>,
   provenance: Meta['provenance'],
   maxBytes: number = DEFAULT_MAX_BYTES,
+  size: ReplySize = jsonBytes,
 ): Record<string, unknown> {
   const budget = Math.min(maxBytes, MAX_BYTES_CAP);
-  const { result, cut } = fitToBudget(answer, budget, ENVELOPE_RESERVE);
-  const body: Record<string, unknown> = cut ? { ...result, truncated: true, truncation_hint: budgetHint(cut, budget) } : result;
-  body.meta = buildMeta(body, { provenance });
-  return body;
+  // The room the answer's JSON may take: the whole budget at first, then what
+  // is left once the envelope and the reply's own framing are measured.
+  let room = budget;
+  for (let fit = 0; ; fit++) {
+    const { result, cut } = fitToBudget(answer, room);
+    const dropped = cut !== null && Object.values(cut).some((n) => n > 0);
+    const body: Record<string, unknown> = dropped
+      ? { ...result, truncated: true, truncation_hint: budgetHint(cut, budget) }
+      : { ...result };
+    body.meta = buildMeta(body, { provenance });
+    const sent = size(body);
+    if (sent <= budget || room <= 0) return body;
+    // What the reply came out over, in bytes of the answer's JSON (a reply
+    // grows faster than its answer when it carries it twice), and a margin
+    // that doubles with each fit: whole items and the envelope do not shrink
+    // in proportion, and the loop must end (two fits suffice in practice).
+    room -= Math.ceil(((sent - budget) * room) / sent) + (64 << fit);
+  }
 }

@@ -63,11 +63,12 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export async function mcpSession(env: NodeJS.ProcessEnv): Promise<McpSession> {
+export async function mcpSession(env: NodeJS.ProcessEnv, cwd?: string): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SEXTANT_BIN, 'mcp'],
     env: env as Record<string, string>,
+    ...(cwd ? { cwd } : {}),
     stderr: 'pipe',
   });
   const client = new Client({ name: 'sextant-tests', version: '0' });

@@ -79,3 +79,25 @@ test('the scan is bounded: bytes past the budget are not read, and signals past 
   assert.equal(cut.scanned_bytes, line.length * 30);
   assert.equal(cut.count, 30);
 });
+
+test('a text scanned again (its lines from the line cache) reports the same signals, placed where the piece says', () => {
+  const pieces = (line: number) => [
+    { text: planted, source: 'src/planted.ts', line },
+    // A byte-order mark is allowed at the start of a piece only: the same line elsewhere is a hidden character.
+    { text: '\uFEFFconst a = 1;\n\uFEFFconst a = 1;', source: 'bom.ts' },
+  ];
+  const limits = { maxBytes: 1 << 20, maxSignals: 1000 };
+  const first = scanInstructionSignals(pieces(1), limits);
+  const again = scanInstructionSignals(pieces(1), limits);
+  assert.deepEqual(again, first);
+  assert.ok(first.count >= expected.planted.filter((p) => p.in !== 'name').length * 0.95);
+  assert.deepEqual(
+    first.signals.filter((s) => s.source === 'bom.ts').map((s) => [s.kind, s.line, s.column]),
+    [['hidden_unicode', 2, 1]],
+  );
+  const moved = scanInstructionSignals(pieces(11), limits);
+  assert.deepEqual(
+    moved.signals.filter((s) => s.source === 'src/planted.ts').map((s) => s.line),
+    first.signals.filter((s) => s.source === 'src/planted.ts').map((s) => s.line + 10),
+  );
+});

@@ -1,0 +1,71 @@
+// The reply step (src/trust/reply.ts): budgets bound the reply as it is sent,
+// and a small budget keeps as many whole items as fit.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { jsonBytes, mcpResultBytes, reply } from '../../src/trust/reply.js';
+
+const answer = () => ({
+  repo: 'r',
+  commit: 'c',
+  source: 'precise',
+  references: Array.from({ length: 400 }, (_, i) => ({ path: `src/f${i}.ts`, line: i + 1, preview: `const value${i} = compute("${i}");` })),
+  total: 400,
+});
+
+test('a budget under the envelope reserve keeps the items that fit (it used to keep none)', () => {
+  const full = jsonBytes(reply(answer(), 'local-index'));
+  for (const budget of [4096, 8192, 16384]) {
+    assert.ok(full > budget);
+    const body = reply(answer(), 'local-index', budget) as { references: unknown[]; truncated: boolean; truncation_hint: string };
+    assert.ok(jsonBytes(body) <= budget, `${jsonBytes(body)} bytes for a budget of ${budget}`);
+    assert.ok(body.references.length > 0, `${budget}: no reference kept`);
+    assert.ok(jsonBytes({ ...body, references: answer().references.slice(0, body.references.length + 5) }) > budget, 'as many as fit');
+    assert.equal(body.truncated, true);
+    assert.match(body.truncation_hint, /^the reply was cut to \d+ bytes \(\d+ references left out\): narrow the query/);
+  }
+});
+
+test('an MCP reply, which carries the answer twice, is bounded as sent', () => {
+  const body = reply(answer(), 'local-index', 16384, mcpResultBytes) as { references: unknown[] };
+  assert.ok(mcpResultBytes(body) <= 16384);
+  const text = JSON.stringify(body);
+  const sent = JSON.stringify({ result: { content: [{ type: 'text', text }], structuredContent: body }, jsonrpc: '2.0', id: 123456 });
+  assert.ok(Buffer.byteLength(sent) <= 16384, `${Buffer.byteLength(sent)} bytes sent`);
+  assert.ok(body.references.length > 0);
+});
+
+test('an answer within its budget is not flagged', () => {
+  const body = reply(answer(), 'local-index');
+  assert.equal(body.truncated, undefined);
+  assert.equal(body.truncation_hint, undefined);
+  assert.equal((body.references as unknown[]).length, 400);
+});
+
+test('replies of many sizes and escapes fit their budget as sent (the fit converges)', () => {
+  // Quotes and backslashes grow the text copy of an MCP result more than the answer: the fit must still end within budget.
+  const lines = [
+    '    return this._subscribe(subscriber);',
+    '  "key": "value\\\\path", \'quoted\' `tpl`',
+    'é'.repeat(40),
+    '\t\t"\\"\\"\\"\\""',
+    'x',
+  ];
+  let seed = 1;
+  const rnd = (n: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
+  let cut = 0;
+  for (let t = 0; t < 12; t++) {
+    const matches = Array.from({ length: 200 + rnd(1800) }, (_, i) => ({
+      path: `src/f${i % 50}.ts`,
+      line: i + 1,
+      preview: lines[rnd(lines.length)]!.repeat(1 + rnd(6)),
+      before: Array.from({ length: rnd(11) }, () => lines[rnd(lines.length)]!),
+      after: Array.from({ length: rnd(11) }, () => lines[rnd(lines.length)]!),
+    }));
+    for (const budget of [1 << 20, 65536, 8192]) {
+      const body = reply({ matches, total: matches.length, source: 'search' }, 'local-analysis', budget, mcpResultBytes);
+      assert.ok(mcpResultBytes(body) <= budget, `case ${t}: ${mcpResultBytes(body)} bytes for a budget of ${budget}`);
+      if (body.truncated) cut++;
+    }
+  }
+  assert.ok(cut >= 24, `${cut} replies were cut`);
+});
