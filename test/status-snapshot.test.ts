@@ -26,21 +26,21 @@ let a: Record<string, any>;
 let commitB: string;
 
 /**
- * Once armed, runs `publish` once, right after the first query that reads
- * the `repos` table has returned, before the next query of the request.
+ * Once armed, runs `publish` once, right after the first query that reads a
+ * repository row (one with `current_index_id`) has returned, before the next
+ * query of the request. Rows, not SQL, are looked at: lookups run queries
+ * compiled once (src/registry/prepared.ts), which reach a plugin only as results.
  */
 function afterRepoRead(publish: () => void): KyselyPlugin & { armed: boolean; fired: boolean } {
-  const reposQueries = new Set<unknown>();
   const hook = {
     armed: false,
     fired: false,
-    transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-      const from = node.kind === 'SelectQueryNode' ? node.from?.froms : undefined;
-      if (from?.some((f) => JSON.stringify(f).includes('"name":"repos"'))) reposQueries.add(queryId);
+    transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
       return node;
     },
-    async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      if (hook.armed && !hook.fired && reposQueries.has(queryId)) {
+    async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      const row = result.rows[0];
+      if (hook.armed && !hook.fired && row && 'current_index_id' in row) {
         hook.fired = true;
         publish();
       }

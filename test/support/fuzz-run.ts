@@ -180,12 +180,20 @@ export async function fuzzTools(target: FuzzTarget, seed: number, calls: number,
   const violations: Violation[] = [];
   const latencies = new Latencies();
   const first = await hookedSession(target.env, target.cwd);
-  const tools = (await first.session.client.listTools()).tools.map((t) => ({ name: t.name, schema: t.inputSchema as JsonSchema }));
+  const tools = (await first.session.client.listTools()).tools.map((t) => ({
+    name: t.name,
+    schema: t.inputSchema as JsonSchema,
+    writes: t.annotations?.readOnlyHint === false,
+  }));
   let next = 0;
   const take = () => {
     if (next >= calls) return null;
     const tool = rng.pick(tools);
-    return { index: next++, tool: tool.name, ...generateArguments(tool.schema, rng, target.corpus) };
+    const generated = generateArguments(tool.schema, rng, target.corpus);
+    // A writing tool's blocking mode (reindex) waits for a whole index run, which the answer
+    // bound does not cover: it is asked to answer at once, and its job runs beside the fuzzing.
+    if (tool.writes && (generated.args.mode === undefined || generated.args.mode === 'blocking')) generated.args.mode = 'async';
+    return { index: next++, tool: tool.name, ...generated };
   };
   const worker = async (s: Awaited<ReturnType<typeof hookedSession>>) => {
     try {
