@@ -4,7 +4,6 @@ import { sql, type Kysely } from 'kysely';
 import type { Engine } from './engine.js';
 import type { Database } from './schema.js';
 import type { TextQuery } from './text-query.js';
-import { chunks } from './writer.js';
 
 /** A repository with its current published index. */
 export interface SearchedIndex {
@@ -66,16 +65,6 @@ export async function candidateFiles(
   if (narrowed) select = select.where(sql<boolean>`f.blob_sha in (${narrowed})`);
   const rows = await select.execute();
   return { files: rows.map((r) => ({ indexId: r.index_id, path: r.path, blobSha: r.blob_sha })), indexed: narrowed !== null };
-}
-
-/** The stored texts of blobs, by hash (blobs without text are absent). */
-export async function blobTexts(engine: Engine, shas: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const chunk of chunks([...new Set(shas)], Math.min(500, engine.capabilities.maxParameters))) {
-    const rows = await engine.db.selectFrom('blobs').select(['sha', 'content']).where('sha', 'in', chunk).execute();
-    for (const r of rows) if (r.content !== null) out.set(r.sha, r.content);
-  }
-  return out;
 }
 
 export interface TrackedFile {
