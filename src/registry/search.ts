@@ -42,6 +42,8 @@ export interface CandidateFile {
   indexId: number;
   path: string;
   blobSha: string;
+  /** Bytes of the blob, to read texts in batches of bounded size. */
+  size: number;
 }
 
 /**
@@ -59,12 +61,13 @@ export async function candidateFiles(
   let select = engine.db
     .selectFrom('index_files as f')
     .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
-    .select(['f.index_id', 'f.path', 'f.blob_sha'])
+    .select(['f.index_id', 'f.path', 'f.blob_sha', 'b.byte_size'])
     .where('f.index_id', 'in', [...indexIds])
     .where('b.skipped', 'is', null);
   if (narrowed) select = select.where(sql<boolean>`f.blob_sha in (${narrowed})`);
   const rows = await select.execute();
-  return { files: rows.map((r) => ({ indexId: r.index_id, path: r.path, blobSha: r.blob_sha })), indexed: narrowed !== null };
+  return { files: rows.map((r) => ({ indexId: r.index_id, path: r.path, blobSha: r.blob_sha, size: Number(r.byte_size) })),
+    indexed: narrowed !== null };
 }
 
 export interface TrackedFile {

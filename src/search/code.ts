@@ -25,8 +25,9 @@ export const DEFAULT_BUDGET: SearchBudget = { timeMs: 5000, matches: 100_000 };
  */
 const COUNT_BYTES_AFTER_LIMIT = 8 << 20;
 
-/** Files whose texts are read from the registry at once. */
-const TEXT_BATCH = 64;
+/** At most this many files, or about this many bytes, of text are read from the registry at once. */
+const TEXT_BATCH_FILES = 64;
+const TEXT_BATCH_BYTES = 1 << 20;
 
 export async function searchCode(engine: Engine, input: Params, budget: SearchBudget = DEFAULT_BUDGET): Promise<Result> {
   const started = performance.now();
@@ -58,8 +59,19 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
   let stopped: Result['truncated_reason'] = null;
   let filesSearched = 0;
   let countedBytes = 0;
-  outer: for (let i = 0; i < files.length; i += TEXT_BATCH) {
-    const batch = files.slice(i, i + TEXT_BATCH);
+  outer: for (let i = 0; i < files.length; ) {
+    // Texts are read a batch at a time, never past what the limit and the counting budget can use.
+    const batch: CandidateFile[] = [];
+    let batchBytes = 0;
+    for (; i < files.length && batch.length < TEXT_BATCH_FILES && batchBytes < TEXT_BATCH_BYTES; i++) {
+      if (matches.length >= limit && countedBytes + batchBytes + files[i]!.size > COUNT_BYTES_AFTER_LIMIT) break;
+      batch.push(files[i]!);
+      batchBytes += files[i]!.size;
+    }
+    if (batch.length === 0) {
+      stopped = 'limit';
+      break;
+    }
     const texts = await engine.blobBytes(batch.map((f) => f.blobSha));
     for (const file of batch) {
       if (expired()) {
