@@ -77,10 +77,12 @@ function regexMatcher(query: string, caseSensitive: boolean): Matcher {
   }
   const required = requiredLiterals(query);
   // Lines holding one of the anchors are found with indexOf instead of visiting every line,
-  // and run through the engine only when they hold all the required literals.
-  const anchors = anchorsOf(required);
-  const finder = anchors && bytesFinder(anchors, !caseSensitive, literalsOf(required));
-  const requiredBytes = finder && toBytes(required, !caseSensitive);
+  // and run through the engine only when they hold all the required literals. When the
+  // query requires several literals, each file is searched for its rarest one.
+  const choices = anchorChoices(required)
+    .map((anchors) => bytesFinder(anchors, !caseSensitive, literalsOf(required)))
+    .filter((f): f is BytesFinder => f !== null);
+  const requiredBytes = toBytes(required, !caseSensitive);
   /** Runs the engine on the line [start, end); false when onMatch asked to stop. */
   const matchLine = (text: Buffer, start: number, end: number, onMatch: (span: Span) => boolean): boolean => {
     const m = re.matcher(text.subarray(start, end));
@@ -98,10 +100,11 @@ function regexMatcher(query: string, caseSensitive: boolean): Matcher {
   return {
     required,
     scan(text, onMatch, expired) {
-      const hay = finder?.haystack(text);
-      if (!finder || !hay) return eachLine(text, expired, (start, end) => matchLine(text, start, end, onMatch));
+      // Every choice folds the same way: one haystack serves them all.
+      const hay = choices[0]?.haystack(text);
+      if (!hay) return eachLine(text, expired, (start, end) => matchLine(text, start, end, onMatch));
       const starts = new Set<number>();
-      for (const needle of finder.needles) {
+      for (const needle of rarest(hay, choices)) {
         for (let i = hay.indexOf(needle); i >= 0;) {
           starts.add(i === 0 ? 0 : hay.lastIndexOf(NEWLINE, i - 1) + 1);
           const next = hay.indexOf(NEWLINE, i);
@@ -236,24 +239,40 @@ function byteOffset(text: string, index: number): number {
   return Buffer.byteLength(text.slice(0, index));
 }
 
-/** Literals of which every matching line holds at least one, or null when the query has none. */
-function anchorsOf(query: TextQuery): string[] | null {
+/**
+ * Sets of literals of which every matching line holds at least one: one per
+ * literal an AND requires, none when the query requires nothing.
+ */
+function anchorChoices(query: TextQuery): string[][] {
   switch (query.op) {
     case 'all':
-      return null;
+      return [];
     case 'literal':
-      return [query.text];
+      return [[query.text]];
     case 'and':
-      for (const item of query.items) {
-        const found = anchorsOf(item);
-        if (found) return found;
-      }
-      return null;
+      return query.items.flatMap(anchorChoices);
     case 'or': {
-      const all = query.items.map(anchorsOf);
-      return all.every((a) => a !== null) ? (all.flat() as string[]) : null;
+      const all = query.items.map(anchorChoices);
+      return all.every((c) => c.length > 0) ? [all.flatMap((c) => c[0]!)] : [];
     }
   }
+}
+
+/** The needles of the choice found the fewest times in `hay`. */
+function rarest(hay: Buffer, choices: BytesFinder[]): Buffer[] {
+  if (choices.length === 1) return choices[0]!.needles;
+  let best = choices[0]!.needles;
+  let fewest = Infinity;
+  for (const { needles } of choices) {
+    let found = 0;
+    for (const needle of needles)
+      for (let i = hay.indexOf(needle); i >= 0 && found < fewest; i = hay.indexOf(needle, i + needle.length)) found++;
+    if (found < fewest) {
+      fewest = found;
+      best = needles;
+    }
+  }
+  return best;
 }
 
 /** Every literal of a query. */
