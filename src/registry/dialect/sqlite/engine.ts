@@ -22,11 +22,6 @@ export function openSqlite(file: string): Engine {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('cache_size = -16384');
-  // Code search reads whole blob texts, which span chains of overflow pages:
-  // through a memory map SQLite copies them out of the OS page cache directly,
-  // several times faster than reading page by page into its own cache.
-  // (SQLite caps the map at its compile-time maximum, 2 GB by default.)
-  sqlite.pragma('mmap_size = 2147418112');
   // kysely prepares every query it runs; a query's SQL repeats from one
   // request to the next, so prepared statements are kept and reused.
   const prepared = new Lru<string, SqliteDatabase.Statement>(512);
@@ -40,6 +35,7 @@ export function openSqlite(file: string): Engine {
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const statements = new Map<string, SqliteDatabase.Statement>();
+  let mapped = false;
   return {
     name: 'sqlite',
     location: file,
@@ -80,6 +76,15 @@ export function openSqlite(file: string): Engine {
       for (const row of rows) statement.run(...columns.map((c) => (row as Record<string, unknown>)[c]));
     },
     async blobBytes(shas) {
+      // Whole blob texts span chains of overflow pages: through a memory map
+      // SQLite copies them out of the OS page cache directly, several times
+      // faster than reading page by page into its own cache. Mapped only once a
+      // search reads texts, so that indexing's resident memory does not count
+      // the registry pages it touches. (SQLite caps the map at 2 GB by default.)
+      if (!mapped) {
+        sqlite.pragma('mmap_size = 2147418112');
+        mapped = true;
+      }
       const out = new Map<string, Buffer>();
       for (let i = 0; i < shas.length; i += TEXT_READ_CHUNK) {
         const chunk = shas.slice(i, i + TEXT_READ_CHUNK);
