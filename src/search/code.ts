@@ -1,6 +1,7 @@
 // searchCode: the substring index picks the files whose text can match, the
 // real matcher finds the matches. Every search has a time budget and a match
 // budget; past either, the answer says it is partial and why.
+import { isAscii } from 'node:buffer';
 import type { Engine } from '../registry/engine.js';
 import { candidateFiles, currentIndexes, type CandidateFile, type SearchedIndex } from '../registry/search.js';
 import { UserError } from '../errors.js';
@@ -145,6 +146,7 @@ class Lines {
   private countedTo = 0;
   /** The line decoded last, by its start: a long line with many matches is decoded once. */
   private decoded: { start: number; text: string } | undefined;
+  private asciiLine: { start: number; ascii: boolean } | undefined;
   constructor(readonly bytes: Buffer) {}
 
   /** 0-based line of a byte offset (offsets asked in increasing order are counted incrementally). */
@@ -172,7 +174,7 @@ class Lines {
     return end < 0 ? this.bytes.length : end;
   }
 
-  /** The text of the line starting at `start`, with its carriage return and newline. */
+  /** The text of the line starting at `start`, without its newline. */
   text(start: number): string {
     if (this.decoded?.start !== start) this.decoded = { start, text: this.bytes.toString('utf8', start, this.endOf(start)) };
     return this.decoded.text;
@@ -181,18 +183,34 @@ class Lines {
   /** UTF-16 length of the bytes [from, to) of the line starting at `start`. */
   units(start: number, from: number, to: number): number {
     // A line whose characters are all one byte long needs no decoding.
-    return this.text(start).length === this.endOf(start) - start ? to - from : this.bytes.toString('utf8', from, to).length;
+    return this.ascii(start) ? to - from : this.bytes.toString('utf8', from, to).length;
+  }
+
+  /** The preview of the line starting at `start` around `column`, without its carriage return. */
+  preview(start: number, column: number): { text: string; from: number } {
+    let end = this.endOf(start);
+    // A long line of one-byte characters (minified code) is not decoded whole for 300 of them.
+    if (!this.ascii(start) || end - start <= PREVIEW_CHARS) return cut(withoutCr(this.text(start)), column);
+    if (this.bytes[end - 1] === CR) end--;
+    const from = Math.max(0, Math.min(column - 40, end - start - PREVIEW_CHARS));
+    return { text: this.bytes.toString('latin1', start + from, start + from + PREVIEW_CHARS), from };
+  }
+
+  private ascii(start: number): boolean {
+    if (this.asciiLine?.start !== start) this.asciiLine = { start, ascii: isAscii(this.bytes.subarray(start, this.endOf(start))) };
+    return this.asciiLine.ascii;
   }
 }
 
 const NEWLINE = 0x0a;
+const CR = 0x0d;
 
 function toMatch(repo: string, file: CandidateFile, lines: Lines, span: Span, context: number): Match {
   const line = lines.lineOf(span.start);
   const start = lines.startOf(span.start);
   const column = lines.units(start, start, span.start);
   const endColumn = column + lines.units(start, span.start, span.end);
-  const preview = cut(withoutCr(lines.text(start)), column);
+  const preview = lines.preview(start, column);
   const match: Match = {
     repo,
     path: file.path,
