@@ -319,7 +319,7 @@ async function compare(
       p99_ms: r2(percentile(all(rgMs), 99)),
       mean_results: r2(rgLines.reduce((a, b) => a + b, 0) / rgLines.length),
     },
-    median_ratio: r2(median(queries.map((_, i) => median(sextantMs[i]!) / median(rgMs[i]!))) * 100) / 100,
+    median_ratio: Number(median(queries.map((_, i) => median(sextantMs[i]!) / median(rgMs[i]!))).toFixed(4)),
     per_query: queries.map((q, i) => ({
       query: `${q.regex ? 're:' : ''}${q.query}${q.case_sensitive ? ' (case)' : ''}`,
       sextant_ms: r2(median(sextantMs[i]!)),

@@ -57,6 +57,12 @@ export interface Engine {
     options?: { ignoreConflicts?: boolean },
   ): Promise<void>;
   /**
+   * The stored texts of blobs as UTF-8 bytes, by hash (blobs without text are
+   * absent). Code search reads megabytes of text per query and searches the
+   * bytes: turning them into strings would cost more than the search.
+   */
+  blobBytes(shas: readonly string[]): Promise<Map<string, Buffer>>;
+  /**
    * Refreshes the statistics the query planner chooses indexes by. Without
    * them SQLite walks every file of an index to find one symbol's definitions.
    */

@@ -4,7 +4,6 @@ import { sql, type Kysely } from 'kysely';
 import type { Engine } from './engine.js';
 import type { Database } from './schema.js';
 import type { TextQuery } from './text-query.js';
-import { chunks } from './writer.js';
 
 /** A repository with its current published index. */
 export interface SearchedIndex {
@@ -43,6 +42,8 @@ export interface CandidateFile {
   indexId: number;
   path: string;
   blobSha: string;
+  /** Bytes of the blob, to read texts in batches of bounded size. */
+  size: number;
 }
 
 /**
@@ -57,25 +58,65 @@ export async function candidateFiles(
 ): Promise<{ files: CandidateFile[]; indexed: boolean }> {
   if (indexIds.length === 0) return { files: [], indexed: true };
   const narrowed = engine.textIndex?.candidates(query) ?? null;
-  let select = engine.db
-    .selectFrom('index_files as f')
-    .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
-    .select(['f.index_id', 'f.path', 'f.blob_sha'])
-    .where('f.index_id', 'in', [...indexIds])
-    .where('b.skipped', 'is', null);
-  if (narrowed) select = select.where(sql<boolean>`f.blob_sha in (${narrowed})`);
-  const rows = await select.execute();
-  return { files: rows.map((r) => ({ indexId: r.index_id, path: r.path, blobSha: r.blob_sha })), indexed: narrowed !== null };
+  const listings = await Promise.all(indexIds.map((id) => searchableFiles(engine, id)));
+  if (!narrowed) return { files: listings.flatMap((l) => [...l.values()].flat()), indexed: false };
+  const files: CandidateFile[] = [];
+  for (const { sha } of (await narrowed.execute(engine.db)).rows)
+    for (const listing of listings) {
+      const found = listing.get(sha);
+      if (found) files.push(...found);
+    }
+  return { files, indexed: true };
 }
 
-/** The stored texts of blobs, by hash (blobs without text are absent). */
-export async function blobTexts(engine: Engine, shas: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const chunk of chunks([...new Set(shas)], Math.min(500, engine.capabilities.maxParameters))) {
-    const rows = await engine.db.selectFrom('blobs').select(['sha', 'content']).where('sha', 'in', chunk).execute();
-    for (const r of rows) if (r.content !== null) out.set(r.sha, r.content);
+/**
+ * Files held in memory at most (about 150 bytes each). An index's files never
+ * change once it is published, so a server lists each index once instead of
+ * walking its files for every search.
+ */
+const LISTED_FILES = 500_000;
+
+interface Listing {
+  byBlob: Map<string, CandidateFile[]>;
+  files: number;
+}
+
+const listingCaches = new WeakMap<Engine, Map<number, Listing>>();
+
+/** The files of an index whose text is stored, by blob. */
+async function searchableFiles(engine: Engine, indexId: number): Promise<Map<string, CandidateFile[]>> {
+  let cache = listingCaches.get(engine);
+  if (!cache) listingCaches.set(engine, (cache = new Map()));
+  const cached = cache.get(indexId);
+  if (cached) {
+    // Most recently used last.
+    cache.delete(indexId);
+    cache.set(indexId, cached);
+    return cached.byBlob;
   }
-  return out;
+  const rows = await engine.db
+    .selectFrom('index_files as f')
+    .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
+    .select(['f.path', 'f.blob_sha', 'b.byte_size'])
+    .where('f.index_id', '=', indexId)
+    .where('b.skipped', 'is', null)
+    .execute();
+  const listing = new Map<string, CandidateFile[]>();
+  for (const r of rows) {
+    const file = { indexId, path: r.path, blobSha: r.blob_sha, size: Number(r.byte_size) };
+    const same = listing.get(r.blob_sha);
+    if (same) same.push(file);
+    else listing.set(r.blob_sha, [file]);
+  }
+  cache.set(indexId, { byBlob: listing, files: rows.length });
+  let held = 0;
+  for (const l of cache.values()) held += l.files;
+  for (const [id, l] of cache) {
+    if (held <= LISTED_FILES || id === indexId) break;
+    cache.delete(id);
+    held -= l.files;
+  }
+  return listing;
 }
 
 export interface TrackedFile {

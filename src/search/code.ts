@@ -1,8 +1,9 @@
 // searchCode: the substring index picks the files whose text can match, the
 // real matcher finds the matches. Every search has a time budget and a match
 // budget; past either, the answer says it is partial and why.
+import { isAscii } from 'node:buffer';
 import type { Engine } from '../registry/engine.js';
-import { blobTexts, candidateFiles, currentIndexes, type CandidateFile, type SearchedIndex } from '../registry/search.js';
+import { candidateFiles, currentIndexes, type CandidateFile, type SearchedIndex } from '../registry/search.js';
 import { UserError } from '../errors.js';
 import { CAP, Params, PREVIEW_CHARS, type Match, type Result } from '../protocol/search-code.js';
 import { createMatcher, type Span } from './matcher.js';
@@ -25,8 +26,9 @@ export const DEFAULT_BUDGET: SearchBudget = { timeMs: 5000, matches: 100_000 };
  */
 const COUNT_BYTES_AFTER_LIMIT = 8 << 20;
 
-/** Files whose texts are read from the registry at once. */
-const TEXT_BATCH = 64;
+/** At most this many files, or about this many bytes, of text are read from the registry at once. */
+const TEXT_BATCH_FILES = 64;
+const TEXT_BATCH_BYTES = 1 << 20;
 
 export async function searchCode(engine: Engine, input: Params, budget: SearchBudget = DEFAULT_BUDGET): Promise<Result> {
   const started = performance.now();
@@ -58,12 +60,20 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
   let stopped: Result['truncated_reason'] = null;
   let filesSearched = 0;
   let countedBytes = 0;
-  outer: for (let i = 0; i < files.length; i += TEXT_BATCH) {
-    const batch = files.slice(i, i + TEXT_BATCH);
-    const texts = await blobTexts(
-      engine,
-      batch.map((f) => f.blobSha),
-    );
+  outer: for (let i = 0; i < files.length; ) {
+    // Texts are read a batch at a time, never past what the limit and the counting budget can use.
+    const batch: CandidateFile[] = [];
+    let batchBytes = 0;
+    for (; i < files.length && batch.length < TEXT_BATCH_FILES && batchBytes < TEXT_BATCH_BYTES; i++) {
+      if (matches.length >= limit && countedBytes + batchBytes + files[i]!.size > COUNT_BYTES_AFTER_LIMIT) break;
+      batch.push(files[i]!);
+      batchBytes += files[i]!.size;
+    }
+    if (batch.length === 0) {
+      stopped = 'limit';
+      break;
+    }
+    const texts = await engine.blobBytes(batch.map((f) => f.blobSha));
     for (const file of batch) {
       if (expired()) {
         stopped = 'time_budget';
@@ -79,7 +89,7 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
         }
       }
       filesSearched++;
-      const lines = new LineIndex(text);
+      const lines = new Lines(text);
       const finished = matcher.scan(
         text,
         (span) => {
@@ -129,78 +139,106 @@ export async function searchedIndexes(engine: Engine, repo: string | undefined):
   );
 }
 
-/** Line starts of a text, computed once per file that has a match. */
-class LineIndex {
-  private starts: number[] | undefined;
-  constructor(readonly text: string) {}
+/** Lines of a file's UTF-8 text, for matches found in order. */
+class Lines {
+  /** Newlines counted so far: `counted` lines start before `countedTo`. */
+  private counted = 0;
+  private countedTo = 0;
+  /** The line decoded last, by its start: a long line with many matches is decoded once. */
+  private decoded: { start: number; text: string } | undefined;
+  private asciiLine: { start: number; ascii: boolean } | undefined;
+  constructor(readonly bytes: Buffer) {}
 
-  private lineStarts(): number[] {
-    if (!this.starts) {
-      const starts = [0];
-      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.starts = starts;
-    }
-    return this.starts;
-  }
-
-  /** 0-based line of an offset. */
+  /** 0-based line of a byte offset (offsets asked in increasing order are counted incrementally). */
   lineOf(offset: number): number {
-    const starts = this.lineStarts();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
+    if (offset < this.countedTo) {
+      this.counted = 0;
+      this.countedTo = 0;
     }
-    return lo;
+    const bytes = this.bytes;
+    let n = this.counted;
+    for (let i = this.countedTo; i < offset; i++) if (bytes[i] === NEWLINE) n++;
+    this.counted = n;
+    this.countedTo = offset;
+    return n;
   }
 
-  start(line: number): number {
-    return this.lineStarts()[line]!;
+  /** Byte offset where the line holding `offset` starts. */
+  startOf(offset: number): number {
+    return offset === 0 ? 0 : this.bytes.lastIndexOf(NEWLINE, offset - 1) + 1;
   }
 
-  /** The line's text without its newline (and a trailing carriage return). */
-  line(line: number): string | undefined {
-    const starts = this.lineStarts();
-    if (line < 0 || line >= starts.length) return undefined;
-    const from = starts[line]!;
-    if (from === this.text.length && line > 0) return undefined; // past the final newline
-    const to = line + 1 < starts.length ? starts[line + 1]! - 1 : this.text.length;
-    return this.text.slice(from, to).replace(/\r$/, '');
+  /** Byte offset of the end of the line starting at `start` (its newline, or the end of the text). */
+  endOf(start: number): number {
+    const end = this.bytes.indexOf(NEWLINE, start);
+    return end < 0 ? this.bytes.length : end;
+  }
+
+  /** The text of the line starting at `start`, without its newline. */
+  text(start: number): string {
+    if (this.decoded?.start !== start) this.decoded = { start, text: this.bytes.toString('utf8', start, this.endOf(start)) };
+    return this.decoded.text;
+  }
+
+  /** UTF-16 length of the bytes [from, to) of the line starting at `start`. */
+  units(start: number, from: number, to: number): number {
+    // A line whose characters are all one byte long needs no decoding.
+    return this.ascii(start) ? to - from : this.bytes.toString('utf8', from, to).length;
+  }
+
+  /** The preview of the line starting at `start` around `column`, without its carriage return. */
+  preview(start: number, column: number): { text: string; from: number } {
+    let end = this.endOf(start);
+    // A long line of one-byte characters (minified code) is not decoded whole for 300 of them.
+    if (!this.ascii(start) || end - start <= PREVIEW_CHARS) return cut(withoutCr(this.text(start)), column);
+    if (this.bytes[end - 1] === CR) end--;
+    const from = Math.max(0, Math.min(column - 40, end - start - PREVIEW_CHARS));
+    return { text: this.bytes.toString('latin1', start + from, start + from + PREVIEW_CHARS), from };
+  }
+
+  private ascii(start: number): boolean {
+    if (this.asciiLine?.start !== start) this.asciiLine = { start, ascii: isAscii(this.bytes.subarray(start, this.endOf(start))) };
+    return this.asciiLine.ascii;
   }
 }
 
-function toMatch(repo: string, file: CandidateFile, lines: LineIndex, span: Span, context: number): Match {
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+function toMatch(repo: string, file: CandidateFile, lines: Lines, span: Span, context: number): Match {
   const line = lines.lineOf(span.start);
-  const endLine = lines.lineOf(Math.max(span.start, span.end - 1));
-  const column = span.start - lines.start(line);
-  const endColumn = span.end - lines.start(endLine);
-  const text = lines.line(line) ?? '';
-  const preview = cut(text, column);
+  const start = lines.startOf(span.start);
+  const column = lines.units(start, start, span.start);
+  const endColumn = column + lines.units(start, span.start, span.end);
+  const preview = lines.preview(start, column);
   const match: Match = {
     repo,
     path: file.path,
     line: line + 1,
     column: column + 1,
-    end_line: endLine + 1,
+    // Matches never span lines.
+    end_line: line + 1,
     end_column: endColumn + 1,
     preview: preview.text,
     ...(preview.from > 0 ? { preview_column: preview.from + 1 } : {}),
   };
   if (context > 0) {
     const before: string[] = [];
-    for (let l = Math.max(0, line - context); l < line; l++) before.push(cut(lines.line(l) ?? '', 0).text);
-    const after: string[] = [];
-    for (let l = line + 1; l <= line + context; l++) {
-      const t = lines.line(l);
-      if (t === undefined) break;
-      after.push(cut(t, 0).text);
+    for (let from = start, l = line; l > 0 && before.length < context; l--) {
+      from = lines.startOf(from - 1);
+      before.unshift(cut(withoutCr(lines.bytes.toString('utf8', from, lines.endOf(from))), 0).text);
     }
+    const after: string[] = [];
+    for (let from = lines.endOf(start) + 1; from < lines.bytes.length && after.length < context; from = lines.endOf(from) + 1)
+      after.push(cut(withoutCr(lines.bytes.toString('utf8', from, lines.endOf(from))), 0).text);
     match.before = before;
     match.after = after;
   }
   return match;
+}
+
+function withoutCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 /** At most PREVIEW_CHARS of a line, starting a little before `column` when the line is longer. */
