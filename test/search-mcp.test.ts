@@ -13,14 +13,18 @@ import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError, t
 
 const LONG_LINE = 1_000_000;
 const BULK_FILES = 12;
+const BULK_LINES = 30_000;
+const BULK_LINE = 'match match match match match';
+const SPANS_PER_LINE = 5;
 
 /** Text that is hard for a backtracking engine and large for a result set. */
 function stressRepo(): string {
   const dir = tempDir('sextant-stress-');
   mkdirSync(join(dir, 'bulk'));
   writeFileSync(join(dir, 'long.txt'), 'a'.repeat(LONG_LINE) + '\n' + 'x'.repeat(20_000) + '\n');
-  // About 6 MB of matching lines: far more matches than any budget returns.
-  const lines = 'match me if you can\n'.repeat(30_000);
+  // About 7 MB of lines of five matches each: 1.8 million matching spans, whose
+  // full result set would be over 200 MB, far more than any budget returns.
+  const lines = `${BULK_LINE}\n`.repeat(BULK_LINES);
   for (let i = 0; i < BULK_FILES; i++) writeFileSync(join(dir, 'bulk', `part${i}.txt`), lines);
   writeFileSync(join(dir, 'shared.ts'), 'export function sharedHelper() {}\n');
   writeFileSync(join(dir, 'image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]));
@@ -144,8 +148,12 @@ describe('search over MCP', () => {
     assert.equal(after.total, 1);
   });
 
-  test('a huge result set stops at the match budget and says so; the server keeps serving', async () => {
+  test('a result set of over 200 MB stops at the match budget and says so; the server keeps serving', async () => {
     const huge = await session.ok('searchCode', { query: 'match', limit: 2000 });
+    // What every match would weigh in the reply, had it been returned.
+    const full = BULK_FILES * BULK_LINES * SPANS_PER_LINE * Buffer.byteLength(JSON.stringify(huge.matches[0]));
+    assert.ok(full > 200 * 2 ** 20, `the full result set is ${(full / 2 ** 20).toFixed(0)} MB`);
+    assert.ok(Buffer.byteLength(JSON.stringify(huge)) <= 2 ** 20, 'the reply stays within its budget');
     assert.equal(huge.matches.length, 2000);
     assert.equal(huge.truncated, true);
     assert.equal(huge.truncated_reason, 'match_budget');
