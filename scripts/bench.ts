@@ -1457,70 +1457,36 @@ async function main(): Promise<void> {
   try {
     if (options.only === 'fuzz' || options.only === 'envelope') return await benchFuzzOnly(options.only, options.json);
     if (options.only === 'load') return await benchLoad(options.json, progress, table);
-    if (options.only === 'lifecycle') {
-      const lifecycle = await benchLifecycle(Math.min(options.runs, 3), progress);
+    // A section run alone: measured, then printed with its targets, or as one JSON object.
+    const alone = (name: string, label: string, section: unknown, targets: Record<string, Target>, printSection: () => void) => {
       progressDone();
       const totalS = (performance.now() - started) / 1000;
       const loadAfter = loadavg()[0]!;
       if (options.json) {
-        process.stdout.write(JSON.stringify({ only: 'lifecycle', machine: machine(loadAfter), lifecycle, total_seconds: round(totalS, 1) }) + '\n');
+        process.stdout.write(JSON.stringify({ only: name, machine: machine(loadAfter), [name]: section, targets, total_seconds: round(totalS, 1) }) + '\n');
         return;
       }
-      print(`sextant bench — section (l) alone (--only lifecycle); ${cpus().length} CPUs, node ${process.version}`);
+      print(`sextant bench — section ${label} alone (--only ${name}); ${cpus().length} CPUs, node ${process.version}`);
       printLoad(loadAfter);
       print();
-      printLifecycle(lifecycle, print, table);
+      printSection();
       print();
       print('targets');
-      printTargets(lifecycle.targets);
+      printTargets(targets);
       print(`\ntotal ${totalS.toFixed(0)} s`);
       process.stdout.write(out.join('\n') + '\n');
-      return;
+    };
+    if (options.only === 'lifecycle') {
+      const lifecycle = await benchLifecycle(Math.min(options.runs, 3), progress);
+      return alone('lifecycle', '(l)', lifecycle, lifecycle.targets, () => printLifecycle(lifecycle, print, table));
     }
     if (options.only === 'search') {
       const search = await benchSearch(options.runs, progress);
-      progressDone();
-      const targets = searchTargets(search);
-      const totalS = (performance.now() - started) / 1000;
-      const loadAfter = loadavg()[0]!;
-      if (options.json) {
-        process.stdout.write(
-          JSON.stringify({ only: 'search', machine: machine(loadAfter), search, targets, total_seconds: round(totalS, 1) }) + '\n',
-        );
-        return;
-      }
-      print(`sextant bench — section (s) alone (--only search); ${cpus().length} CPUs, node ${process.version}`);
-      printLoad(loadAfter);
-      print();
-      printSearch(search, print, table);
-      print();
-      print('targets');
-      printTargets(targets);
-      print(`\ntotal ${totalS.toFixed(0)} s`);
-      process.stdout.write(out.join('\n') + '\n');
-      return;
+      return alone('search', '(s)', search, searchTargets(search), () => printSearch(search, print, table));
     }
     if (options.only === 'memory') {
       const { section: memory } = await benchMemory(Math.min(options.runs, MEMORY_RUNS), { include: true, keep: false }, owned, homes);
-      progressDone();
-      const targets = { ingest_rss_largest_over_smallest: memoryTarget(memory) };
-      const totalS = (performance.now() - started) / 1000;
-      const loadAfter = loadavg()[0]!;
-      if (options.json) {
-        const result = { only: 'memory', machine: machine(loadAfter), memory, targets, total_seconds: round(totalS, 1) };
-        process.stdout.write(JSON.stringify(result) + '\n');
-        return;
-      }
-      print(`sextant bench — section (d) alone (--only memory); ${cpus().length} CPUs, node ${process.version}`);
-      printLoad(loadAfter);
-      print();
-      printMemory(memory, print);
-      print();
-      print('targets');
-      printTargets(targets);
-      print(`\ntotal ${totalS.toFixed(0)} s`);
-      process.stdout.write(out.join('\n') + '\n');
-      return;
+      return alone('memory', '(d)', memory, { ingest_rss_largest_over_smallest: memoryTarget(memory) }, () => printMemory(memory, print));
     }
 
     const Lsp = await languageServerClass();
