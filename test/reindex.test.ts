@@ -291,9 +291,9 @@ describe('automatic reindex of a registered repository without an index', () => 
   });
 });
 
-test('killing the MCP server that asked does not stop its job: the previous index serves until the job publishes', async () => {
+test('killing the MCP server that asked stops its job: reported failed, and the previous index still serves', async () => {
   appendFileSync(join(root, 'src', 'shapes.ts'), '\nexport const shapesEdited = true;\n');
-  const head = commitAll(root, 'edit shapes');
+  commitAll(root, 'edit shapes');
   const previous = (await session.ok('getIndexStatus', { repo })).commit;
   const doomed = await mcpSession(env);
   const started = await doomed.ok('reindex', { repo, mode: 'async' });
@@ -301,10 +301,20 @@ test('killing the MCP server that asked does not stop its job: the previous inde
   process.kill((doomed.client.transport as StdioClientTransport).pid!, 'SIGKILL');
   await doomed.close().catch(() => undefined);
   const meanwhile = await session.ok('goToDefinition', definitionOfMake());
-  assert.equal(meanwhile.commit, previous, 'the previous index answers while the job runs');
+  assert.equal(meanwhile.commit, previous, 'the previous index answers while the job stops');
   const { states, last } = await follow(started.job_id, (r) => session.ok('getIndexStatus', { repo: r }));
-  assert.equal(states.at(-1), 'completed', states.join(' -> '));
-  assert.equal(last.commit, head);
+  assert.equal(states.at(-1), 'failed', states.join(' -> '));
+  assert.match(last.job_error, /the MCP server that started the job \(pid \d+\) stopped/);
+  assert.equal(last.commit, previous, 'nothing was published');
+  assert.equal(last.write_lock_present, false);
+  const deadline = Date.now() + 30_000;
+  while (runningIndexers(root).length > 0) {
+    assert.ok(Date.now() < deadline, 'the indexer is stopped with its job');
+    await sleep(50);
+  }
+  // The next request indexes the new commit.
+  const again = await session.ok('reindex', { repo });
+  assert.equal(again.job_state, 'completed');
 });
 
 test('`sextant reindex` blocking prints the report; a repository indexed under its folder name is found by its path', () => {

@@ -1,8 +1,9 @@
 // Reindex jobs: `reindex` (MCP and CLI) and the automatic reindex of a query
 // that found an index missing. A job runs the one indexing pipeline
 // (indexRepository) in a process of its own, `sextant index --job ID`, so the
-// server that asked never blocks and a job outlives the request (and the
-// server) that started it. Its row in the registry says where it is; a job
+// server that asked never blocks and a job outlives the request that started
+// it. A job the reindex tool started stops with its MCP server (run-job.ts);
+// the CLI's and automatic ones do not. Its row in the registry says where it is; a job
 // whose process died is reported failed when read (registry/jobs.ts). The
 // indexing code itself is in run-job.ts, loaded only by the process that runs it.
 import { spawn } from 'node:child_process';
@@ -18,6 +19,9 @@ import { ensureRepo, findRepo } from '../registry/repos.js';
 import type { IndexJob, Repo } from '../registry/schema.js';
 
 export type JobOrigin = 'mcp' | 'cli' | 'auto';
+
+/** Names the pid of the MCP server a job process belongs to (see run-job.ts). */
+export const JOB_SERVER_ENV = 'SEXTANT_JOB_SERVER';
 
 export interface ReindexTarget {
   /** A registered repository's name. */
@@ -84,7 +88,9 @@ async function startJob(engine: Engine, repo: Repo, root: string, origin: JobOri
       cwd: root,
       detached: true,
       stdio: 'ignore',
-      env: process.env,
+      // A job the reindex tool started stops with its MCP server. One the CLI started outlives the command, and
+      // an automatic one the server (a session may end before the index does; a failed one waits to be retried).
+      env: origin === 'mcp' ? { ...process.env, [JOB_SERVER_ENV]: String(process.pid) } : process.env,
     },
   );
   // A failure to start shows as the job's dead process; nothing to do with the event itself.
