@@ -41,7 +41,7 @@ import { parseSymbol } from '../src/scip/symbol.js';
 import { isLocal, rawSymbolsAt, type RawOccurrence } from './support/raw-scip.js';
 import { isCallHierarchyDeclaration } from './support/ts-call-hierarchy.js';
 import { startRxjsDifferential, type RxjsDifferential } from './support/rxjs-differential.js';
-import { fmt, formatSummary, prng, score, shuffle, summarize, type Score } from './support/stats.js';
+import { drawStratified, fmt, formatSummary, prng, score, summarize, type Score } from './support/stats.js';
 
 const SEED = 0xca11ed;
 /** Set to print every disagreement. */
@@ -140,21 +140,7 @@ function sampleTargets(d: RxjsDifferential): Target[] {
       );
     }
   }
-  const targets: Target[] = [];
-  for (const [stratum, quota] of Object.entries(QUOTAS) as [Stratum, number][]) {
-    const byFile = candidates.get(stratum);
-    assert.ok(byFile, `no ${stratum} in the corpus`);
-    const files = shuffle([...byFile.keys()].sort(), random);
-    const taken = new Set<Target>();
-    for (let i = 0; taken.size < quota && i < quota * files.length; i++) {
-      const left = byFile.get(files[i % files.length]!)!.filter((t) => !taken.has(t));
-      if (left.length === 0) continue;
-      const t = left[Math.floor(random() * left.length)]!;
-      taken.add(t);
-      targets.push(t);
-    }
-  }
-  return targets;
+  return drawStratified(candidates, QUOTAS, random);
 }
 
 // ---------------------------------------------------------------- keys

@@ -29,7 +29,7 @@ import { trackedFiles } from './positions.js';
 import { isEmpty, isLocal, rawOccurrences, rawSymbolsAt, readRawIndex, type RawIndex, type RawOccurrence } from './raw-scip.js';
 import { removeDir, tempDir } from './repos.js';
 import { indexOrThrow, registryFile, testHome } from './sextant.js';
-import { fmt, formatSummary, prng, shuffle, summarize, type Score } from './stats.js';
+import { drawStratified, fmt, formatSummary, prng, shuffle, summarize, type Score } from './stats.js';
 import { isCallHierarchyDeclaration } from './ts-call-hierarchy.js';
 import { TypeScriptLanguageServer, type LspLocation } from './typescript-language-server.js';
 
@@ -470,21 +470,7 @@ function sampleTargets(h: HeldOut, quotas: Record<Stratum, number>, seed: number
     };
     visit(file);
   }
-  const targets: Target[] = [];
-  for (const [stratum, quota] of Object.entries(quotas) as [Stratum, number][]) {
-    const byFile = candidates.get(stratum);
-    assert.ok(byFile, `no ${stratum} in the corpus`);
-    const files = shuffle([...byFile.keys()].sort(), random);
-    const taken = new Set<Target>();
-    for (let i = 0; taken.size < quota && i < quota * files.length; i++) {
-      const left = byFile.get(files[i % files.length]!)!.filter((t) => !taken.has(t));
-      if (left.length === 0) continue;
-      const t = left[Math.floor(random() * left.length)]!;
-      taken.add(t);
-      targets.push(t);
-    }
-  }
-  return targets;
+  return drawStratified(candidates, quotas, random);
 }
 
 /**

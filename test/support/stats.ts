@@ -1,5 +1,7 @@
 // Seeded sampling and precision/recall, for differential tests.
 
+import assert from 'node:assert/strict';
+
 /** mulberry32: a small seeded generator, so a sample is the same on every run. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -18,6 +20,32 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
+}
+
+/**
+ * A stratified sample: for each stratum, `quota` items drawn one at a time
+ * from its files in a shuffled round, so no file dominates a stratum.
+ */
+export function drawStratified<S extends string, T>(
+  candidates: Map<S, Map<string, T[]>>,
+  quotas: Record<S, number>,
+  random: () => number,
+): T[] {
+  const drawn: T[] = [];
+  for (const [stratum, quota] of Object.entries(quotas) as [S, number][]) {
+    const byFile = candidates.get(stratum);
+    assert.ok(byFile, `no ${stratum} in the corpus`);
+    const files = shuffle([...byFile.keys()].sort(), random);
+    const taken = new Set<T>();
+    for (let i = 0; taken.size < quota && i < quota * files.length; i++) {
+      const left = byFile.get(files[i % files.length]!)!.filter((t) => !taken.has(t));
+      if (left.length === 0) continue;
+      const t = left[Math.floor(random() * left.length)]!;
+      taken.add(t);
+      drawn.push(t);
+    }
+  }
+  return drawn;
 }
 
 /** One answer held against the reference answer. */
