@@ -12,7 +12,7 @@
 // time rather than assuming it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
@@ -21,7 +21,8 @@ import { registry, runningIndexers, scalar, workDirsOf } from './support/index-r
 import { SEXTANT_BIN } from './support/paths.js';
 import { at, find, where } from './support/positions.js';
 import { commitAll, fixtureRepo, removeDir, tempDir } from './support/repos.js';
-import { indexOrThrow, mcpSession, registryFile, sextant, testHome } from './support/sextant.js';
+import { indexOrThrow, mcpSession, sextant, testHome } from './support/sextant.js';
+import { registryExists } from './support/registry.js';
 
 const repo = 'ts-shapes';
 const cleanup: string[] = [];
@@ -193,5 +194,5 @@ test('a new `sextant index` succeeds, publishes the new version and collects wha
   const use = find(root, vendored, /^import \{ (Observable) \} from '\.\.\/Observable'/);
   const def = JSON.parse(sextant(['def', `${use.path}:${use.line}:${use.column}`, '--repo', repo, '--json'], { env }).stdout);
   assert.deepEqual(def.definitions.map(where), [find(root, 'src/rxjs/internal/Observable.ts', /^export class (Observable)\b/)]);
-  assert.ok(existsSync(registryFile(home)));
+  assert.ok(registryExists(home));
 });

@@ -5,16 +5,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from '../src/protocol/limits.js';
 import { SEXTANT_BIN } from './support/paths.js';
 import { at, where } from './support/positions.js';
 import { fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
-import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
+import { indexOrThrow, mcpSession, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
+import { registryExists, registryFingerprint } from './support/registry.js';
 
 const { home, env } = testHome();
 const repo = 'ts-shapes';
@@ -24,38 +24,10 @@ let session: McpSession;
 let registryBefore: string;
 const scratch = tempDir('sextant-bad-input-');
 
-/**
- * A digest of everything the registry holds: its schema and every row of
- * every table, read through SQLite (so it does not depend on whether a WAL
- * has been checkpointed into the main file yet).
- */
-function registryFingerprint(): string {
-  const db = new Database(registryFile(home), { readonly: true, fileMustExist: true });
-  try {
-    const hash = createHash('sha256');
-    const tables = db.prepare("select name, sql from sqlite_master where type = 'table' order by name").all() as {
-      name: string;
-      sql: string;
-    }[];
-    for (const { name, sql } of tables) {
-      hash.update(`${name}\n${sql}\n`);
-      const rows = (db.prepare(`select * from "${name}"`).raw().all() as unknown[][]).map((row) =>
-        JSON.stringify(row, (_k, v) =>
-          v?.type === 'Buffer' ? Buffer.from(v.data).toString('base64') : typeof v === 'bigint' ? String(v) : v,
-        ),
-      );
-      for (const row of rows.sort()) hash.update(row + '\n');
-    }
-    return hash.digest('hex');
-  } finally {
-    db.close();
-  }
-}
-
 before(async () => {
   root = fixtureRepo('ts-shapes');
   indexOrThrow(root, env);
-  registryBefore = registryFingerprint();
+  registryBefore = registryFingerprint(home);
   session = await mcpSession(env);
 });
 
@@ -513,8 +485,8 @@ describe('on the command line', () => {
   });
 
   test('the real registry was not touched by any of this', () => {
-    assert.ok(existsSync(registryFile(home)));
-    assert.equal(registryFingerprint(), registryBefore, 'every table of the registry holds the same rows as right after indexing');
+    assert.ok(registryExists(home));
+    assert.equal(registryFingerprint(home), registryBefore, 'every table of the registry holds the same rows as right after indexing');
     const s = sextant(['status', repo, '--json'], { env });
     assert.equal(s.code, 0, s.stderr);
     assert.equal(JSON.parse(s.stdout).status, 'indexed');

@@ -10,6 +10,7 @@ import { searchCode } from '../src/search/code.js';
 import { searchOnlyEnv } from './support/ripgrep.js';
 import { fixtureRepo, git, gitRepoFrom, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
+import { displayedRegistry } from './support/registry.js';
 
 const LONG_LINE = 1_000_000;
 const BULK_FILES = 12;
@@ -84,7 +85,7 @@ describe('search over MCP', () => {
     const status = await session.ok('registryStatus', {});
     assert.equal(status.pid > 0, true);
     assert.equal(status.registry.engine, 'sqlite');
-    assert.equal(status.registry.location, registryFile(home));
+    assert.equal(status.registry.location, displayedRegistry(home));
     assert.equal(status.registry.text_index, 'fts5-trigram');
     assert.ok(status.registry.bytes > 0);
     assert.deepEqual(

@@ -4,13 +4,14 @@
 // that is not a repository is refused before the registry is touched.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { registry, runningIndexers, scalar } from './support/index-runs.js';
 import { SEXTANT_BIN } from './support/paths.js';
 import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
-import { mcpSession, registryFile, sextant, testHome } from './support/sextant.js';
+import { mcpSession, sextant, testHome } from './support/sextant.js';
+import { registryExists } from './support/registry.js';
 
 /** A running `sextant watch --json`, its events read as they come. */
 class Watch {
@@ -172,7 +173,7 @@ describe('sextant watch', () => {
       assert.equal(r.code, 1);
       assert.match(r.stderr, /^sextant watch: .* is not inside a git repository: run `git init`/);
       assert.equal(r.stderr.trim().split('\n').length, 1);
-      assert.equal(existsSync(registryFile(fresh.home)), false);
+      assert.equal(registryExists(fresh.home), false);
       const bad = sextant(['watch', '--poll', '0'], { env: fresh.env, cwd: outside });
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--poll must be a number of seconds > 0/);

@@ -5,10 +5,12 @@
 // reads past the (large) text stored before them in the row.
 import type { Kysely } from 'kysely';
 import type { EngineCapabilities } from '../../src/registry/engine.js';
-import { createTextIndex } from '../../src/registry/dialect/sqlite/text-index.js';
+import { createTextIndex as createFts5Index } from '../../src/registry/dialect/sqlite/text-index.js';
+import { createTextIndex as createTrigramIndex } from '../../src/registry/dialect/postgres/text-index.js';
 
 export async function up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void> {
   await db.schema.alterTable('indexes').addColumn('commit_time', 'integer').execute();
   await db.schema.createIndex('blobs_facts').on('blobs').columns(['sha', 'byte_size', 'skipped']).execute();
-  if (caps.textIndex === 'fts5-trigram') await createTextIndex(db);
+  if (caps.textIndex === 'fts5-trigram') await createFts5Index(db);
+  if (caps.textIndex === 'pg_trgm') await createTrigramIndex(db);
 }

@@ -7,7 +7,7 @@ import { quote } from '../errors.js';
 import type { Freshness } from '../freshness/check.js';
 import type { Engine } from '../registry/engine.js';
 import { Lookups } from '../registry/lookups.js';
-import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, processAlive } from '../registry/repos.js';
+import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, lockLive, processAlive } from '../registry/repos.js';
 import type { IndexJob, IndexRow, IndexRun, Repo } from '../registry/schema.js';
 import { latestJob } from '../registry/jobs.js';
 import { MAX_PROJECTS, type LanguageTier, type Params, type ProjectStatus, type Result } from '../protocol/index-status.js';
@@ -88,7 +88,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     };
   }
 
-  const lockLive = lock !== undefined && processAlive(lock.pid, lock.host);
+  const lockIsLive = lock !== undefined && lockLive(lock);
   const running = run?.state === 'running' && processAlive(run.pid, run.host);
   // Read after the run: a job whose process died is recorded failed here.
   const job = await latestJob(lookups.db, repo.id);
@@ -173,7 +173,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     totalFiles: index?.total_files ?? 0,
     storage_bytes: Number(index?.storage_bytes ?? 0),
     registry_bytes: registryBytes,
-    write_lock_present: lockLive,
+    write_lock_present: lockIsLive,
     corrupt: corruption !== null,
     corrupt_reason: corruption,
     lifecycle,

@@ -48,6 +48,7 @@ function readBlob(root: string, file: WorktreeFile): NewBlob {
   if (gitBlobSha(content) !== file.sha)
     return { sha: file.sha, content: null, byteSize: content.length, skipped: 'changed while indexing' };
   if (content.length > MAX_TEXT_BYTES) return { sha: file.sha, content: null, byteSize: content.length, skipped: 'larger than 1 MiB' };
-  if (content.subarray(0, 8000).includes(0)) return { sha: file.sha, content: null, byteSize: content.length, skipped: 'binary' };
+  // Any NUL byte, not only early ones: text columns cannot hold NUL on every engine (Postgres).
+  if (content.includes(0)) return { sha: file.sha, content: null, byteSize: content.length, skipped: 'binary' };
   return { sha: file.sha, content: content.toString('utf8'), byteSize: content.length, skipped: null };
 }

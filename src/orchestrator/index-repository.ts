@@ -128,7 +128,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   const slug = options.slug ?? basename(worktree.root);
   throwIfInterrupted(signal);
   const repo = await ensureRepo(db, slug, worktree.root);
-  const run = await startRun(db, { repoId: repo.id, origin: options.origin, commit: worktree.head });
+  const run = await startRun(engine, { repoId: repo.id, origin: options.origin, commit: worktree.head });
   // Written blobs, awaited before the run is recorded failed, so the registry is not closed under them.
   let blobsStored: Promise<unknown> = Promise.resolve();
 

@@ -83,14 +83,19 @@ async function startJob(engine: Engine, repo: Repo, root: string, origin: JobOri
   // Detached, its output ignored: it outlives the request and reports through its row.
   const child = spawn(
     process.execPath,
-    [projectFile('bin', 'sextant.js'), 'index', '--job', String(job.id), '--registry', engine.location],
+    [projectFile('bin', 'sextant.js'), 'index', '--job', String(job.id)],
     {
       cwd: root,
       detached: true,
       stdio: 'ignore',
       // A job the reindex tool started stops with its MCP server. One the CLI started outlives the command, and
       // an automatic one the server (a session may end before the index does; a failed one waits to be retried).
-      env: origin === 'mcp' ? { ...process.env, [JOB_SERVER_ENV]: String(process.pid) } : process.env,
+      // The registry goes in the environment, where a URL's credentials stay out of the process list.
+      env: {
+        ...process.env,
+        SEXTANT_REGISTRY: engine.connection,
+        ...(origin === 'mcp' ? { [JOB_SERVER_ENV]: String(process.pid) } : {}),
+      },
     },
   );
   // A failure to start shows as the job's dead process; nothing to do with the event itself.

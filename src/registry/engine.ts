@@ -15,8 +15,8 @@ export interface EngineCapabilities {
   maxParameters: number;
   /**
    * The index that finds blobs containing literal substrings: SQLite FTS5's
-   * trigram tokenizer, (later) Postgres pg_trgm; null when the engine has none
-   * and searches scan the text.
+   * trigram tokenizer, Postgres pg_trgm; null when the engine has none and
+   * searches scan the text.
    */
   textIndex: 'fts5-trigram' | 'pg_trgm' | null;
 }
@@ -35,14 +35,32 @@ export interface TextIndex {
   candidates(query: TextQuery): RawBuilder<{ sha: string }> | null;
 }
 
+/**
+ * Keeps garbage collection from deleting rows a run is about to publish an
+ * index of: content-addressed rows are shared, and a run's stay unreferenced
+ * until it publishes.
+ */
+export interface WriterCoordination {
+  /**
+   * Marks this process as writing until the returned release is called (after
+   * its index is published or its run failed). A process that dies releases it.
+   */
+  hold(): Promise<() => Promise<void>>;
+  /** Inside the collecting transaction: whether no run is writing, and none can start before it ends. */
+  mayCollect(trx: Transaction<Database>): Promise<boolean>;
+}
+
 export interface Engine {
   name: 'sqlite' | 'postgres';
   /** Where the registry lives, for messages (no credentials). */
   location: string;
+  /** What opens this registry again from another process (a postgres:// URL may hold credentials: never shown). */
+  connection: string;
   capabilities: EngineCapabilities;
   db: Kysely<Database>;
   /** Null when capabilities.textIndex is null. */
   textIndex: TextIndex | null;
+  writers: WriterCoordination;
   /** Bytes the whole registry occupies. */
   sizeBytes(): Promise<number>;
   /**

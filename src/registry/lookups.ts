@@ -105,7 +105,8 @@ export class Lookups {
       .select('path')
       .where('index_id', '=', indexId)
       // A suffix comparison, not LIKE: a pattern built from the caller's text could be too complex for SQLite.
-      .where(sql<boolean>`substr(path, -length(${name})) = ${name}`)
+      // substr from a computed start reads the same on every engine (a negative start does not).
+      .where(sql<boolean>`substr(path, length(path) - length(cast(${name} as text)) + 1) = ${name}`)
       .limit(limit)
       .execute();
     return rows.map((r) => r.path);

@@ -5,6 +5,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import { migrations } from '../../registry/migrations/index.js';
 import type { Engine } from './engine.js';
 import { openSqlite } from './dialect/sqlite/engine.js';
+import { displayLocation, openPostgres } from './dialect/postgres/engine.js';
 import { UserError } from '../errors.js';
 
 export interface RegistryOptions {
@@ -24,19 +25,16 @@ export function registryLocation(options: RegistryOptions = {}): string {
 
 export async function openRegistry(options: RegistryOptions = {}): Promise<Engine> {
   const location = registryLocation(options);
-  if (/^postgres(ql)?:\/\//i.test(location)) {
-    throw new UserError(
-      'Postgres registries are not supported by this build yet: pass a file path to --registry (or unset SEXTANT_REGISTRY)',
-    );
-  }
-  if (/^[a-z]+:\/\//i.test(location)) {
-    throw new UserError(`unsupported registry URL ${location.split('://')[0]}://: pass a file path to --registry`);
+  const postgres = /^postgres(ql)?:\/\//i.test(location);
+  if (!postgres && /^[a-z]+:\/\//i.test(location)) {
+    throw new UserError(`unsupported registry URL ${location.split('://')[0]}://: pass a file path or a postgres:// URL to --registry`);
   }
   let engine: Engine;
   try {
-    engine = openSqlite(location);
+    engine = postgres ? openPostgres(location) : openSqlite(location);
   } catch (error) {
-    throw new UserError(`cannot open the registry at ${location}: ${(error as Error).message}; pass another path with --registry`);
+    const where = postgres ? displayLocation(location) : location;
+    throw new UserError(`cannot open the registry at ${where}: ${(error as Error).message}; pass another path with --registry`);
   }
   try {
     await migrate(engine);

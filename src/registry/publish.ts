@@ -2,7 +2,7 @@
 // previous index until the commit and the new one after it, never a mix.
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from './engine.js';
-import { finishRun, now, type RunEnd } from './repos.js';
+import { finishRun, now, releaseRun, type RunEnd } from './repos.js';
 import type { Database, IndexRun } from './schema.js';
 import { chunks } from './writer.js';
 import { collectSyntaxDocuments } from './syntactic.js';
@@ -38,8 +38,20 @@ export interface PublishInput {
 const KEEP_PREVIOUS = 2;
 
 export async function publishIndex(engine: Engine, input: PublishInput): Promise<number> {
-  const db = engine.db;
-  const indexId = await db.transaction().execute(async (trx) => {
+  let indexId: number;
+  try {
+    indexId = await insertIndex(engine, input);
+  } finally {
+    // Published (or not): the run no longer holds collection off.
+    await releaseRun(input.run.id);
+  }
+  await collectGarbage(engine, input.run.repo_id);
+  await engine.refreshStatistics();
+  return indexId;
+}
+
+async function insertIndex(engine: Engine, input: PublishInput): Promise<number> {
+  return engine.db.transaction().execute(async (trx) => {
     const { id } = await trx
       .insertInto('indexes')
       .values({
@@ -83,9 +95,6 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
     input.beforeCommit?.();
     return id;
   });
-  await collectGarbage(engine, input.run.repo_id);
-  await engine.refreshStatistics();
-  return indexId;
 }
 
 /** Bytes of file text and derived data an index refers to. */
@@ -130,8 +139,7 @@ async function collectGarbage(engine: Engine, repoId: number): Promise<void> {
       await trx.deleteFrom('index_files').where('index_id', 'in', retiredIds).execute();
       await trx.deleteFrom('indexes').where('id', 'in', retiredIds).execute();
     }
-    const writers = await trx.selectFrom('locks').select('repo_id').executeTakeFirst();
-    if (writers) return;
+    if (!(await engine.writers.mayCollect(trx))) return;
     const referenced = trx.selectFrom('index_files').select('document_id').where('document_id', 'is not', null);
     const orphans = (
       await trx

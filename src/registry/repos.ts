@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { quote, UserError } from '../errors.js';
+import type { Engine } from './engine.js';
 import type { Database, IndexRun, Repo } from './schema.js';
 
 export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -65,6 +66,34 @@ function zombie(pid: number): boolean {
   }
 }
 
+/** How long a write lock holds without being renewed; its run renews it several times within. */
+export const LOCK_LEASE_MS = 120_000;
+const LOCK_RENEW_MS = 20_000;
+
+function leaseEnd(): string {
+  return new Date(Date.now() + LOCK_LEASE_MS).toISOString();
+}
+
+/**
+ * Whether the run holding a write lock may still be alive: on this host, its
+ * process is; on another, its lease has not run out (a lock from before leases
+ * is taken to be alive, as this machine cannot tell).
+ */
+export function lockLive(lock: { pid: number; host: string; expires_at: string | null }): boolean {
+  if (lock.host === hostname()) return processAlive(lock.pid, lock.host);
+  return lock.expires_at === null || Date.parse(lock.expires_at) > Date.now();
+}
+
+/** This process's runs: what ends each one's lease renewal and writer hold. */
+const heldRuns = new Map<number, () => Promise<void>>();
+
+/** Stops renewing the run's lock and releases its writer hold; after its last transaction (publish or failure). */
+export async function releaseRun(runId: number): Promise<void> {
+  const release = heldRuns.get(runId);
+  heldRuns.delete(runId);
+  await release?.();
+}
+
 export interface RunStart {
   repoId: number;
   origin: string;
@@ -73,13 +102,41 @@ export interface RunStart {
 
 /**
  * Records a new run and takes the repository's write lock in one step. A lock
- * left by a process that died is taken over, and its run marked interrupted.
+ * left by a process that died (or whose lease ran out) is taken over, and its
+ * run marked interrupted. The run holds off garbage collection and renews its
+ * lease until releaseRun.
  */
-export async function startRun(db: Kysely<Database>, start: RunStart): Promise<IndexRun> {
+export async function startRun(engine: Engine, start: RunStart): Promise<IndexRun> {
+  const release = await engine.writers.hold();
+  let run: IndexRun;
+  try {
+    run = await takeLock(engine.db, start);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const renew = setInterval(() => {
+    engine.db
+      .updateTable('locks')
+      .set({ expires_at: leaseEnd() })
+      .where('repo_id', '=', run.repo_id)
+      .where('run_id', '=', run.id)
+      .execute()
+      .catch(() => undefined);
+  }, LOCK_RENEW_MS);
+  renew.unref();
+  heldRuns.set(run.id, async () => {
+    clearInterval(renew);
+    await release();
+  });
+  return run;
+}
+
+async function takeLock(db: Kysely<Database>, start: RunStart): Promise<IndexRun> {
   return db.transaction().execute(async (trx) => {
     const held = await trx.selectFrom('locks').selectAll().where('repo_id', '=', start.repoId).executeTakeFirst();
     if (held) {
-      if (processAlive(held.pid, held.host)) {
+      if (lockLive(held)) {
         throw new UserError(
           `another sextant run (pid ${held.pid} on ${held.host}, started ${held.acquired_at}) is indexing this repository: wait for it to finish or stop it`,
         );
@@ -108,7 +165,7 @@ export async function startRun(db: Kysely<Database>, start: RunStart): Promise<I
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('locks')
-      .values({ repo_id: start.repoId, run_id: run.id, pid: process.pid, host: hostname(), acquired_at: run.started_at })
+      .values({ repo_id: start.repoId, run_id: run.id, pid: process.pid, host: hostname(), acquired_at: run.started_at, expires_at: leaseEnd() })
       .execute();
     return run;
   });
@@ -136,9 +193,13 @@ export interface RunEnd {
 
 /** Finishes a run that did not publish, and releases the lock. */
 export async function failRun(db: Kysely<Database>, run: IndexRun, end: RunEnd): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await finishRun(trx, run, end);
-  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      await finishRun(trx, run, end);
+    });
+  } finally {
+    await releaseRun(run.id);
+  }
 }
 
 /** Records the end of a run and releases its lock; call inside the publishing transaction when there is one. */
@@ -172,9 +233,9 @@ export async function currentLocks(db: Kysely<Database>): Promise<string[]> {
   const rows = await db
     .selectFrom('locks as l')
     .innerJoin('repos as r', 'r.id', 'l.repo_id')
-    .select(['r.slug', 'l.pid', 'l.host'])
+    .select(['r.slug', 'l.pid', 'l.host', 'l.expires_at'])
     .execute();
-  return rows.filter((r) => processAlive(r.pid, r.host)).map((r) => r.slug);
+  return rows.filter(lockLive).map((r) => r.slug);
 }
 
 /** Records this process as a watcher of the repository; rows of watchers that died are cleared. */

@@ -201,6 +201,8 @@ export interface LockTable {
   pid: number;
   host: string;
   acquired_at: Timestamp;
+  /** Until when the lease holds unless its run renews it; null for locks taken before leases. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 /** A running `sextant watch` of a repository (registry/migrations/0007). */

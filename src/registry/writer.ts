@@ -119,18 +119,18 @@ export class RegistryWriter {
     });
   }
 
-  /** Stores documents (skipping any already stored) and returns their ids, in order. */
+  /**
+   * Stores documents (skipping any already stored) and returns their ids, in
+   * order. Each is an upsert on its content hash that returns the id: another
+   * process writing the same document at the same time makes this one find
+   * its row instead of failing on the unique key.
+   */
   async writeDocuments(docs: readonly PreparedDocument[]): Promise<number[]> {
     return this.db.transaction().execute(async (trx) => {
       const ids: number[] = [];
       const symbolIds = await this.intern(trx, docs);
       for (const doc of docs) {
-        const existing = await trx.selectFrom('documents').select('id').where('content_hash', '=', doc.contentHash).executeTakeFirst();
-        if (existing) {
-          ids.push(existing.id);
-          continue;
-        }
-        const { id } = await trx
+        const inserted = await trx
           .insertInto('documents')
           .values({
             content_hash: doc.contentHash,
@@ -140,8 +140,15 @@ export class RegistryWriter {
             symbols: JSON.stringify(doc.symbols),
             payload: doc.payload,
           })
+          .onConflict((oc) => oc.column('content_hash').doNothing())
           .returning('id')
-          .executeTakeFirstOrThrow();
+          .executeTakeFirst();
+        if (!inserted) {
+          const existing = await trx.selectFrom('documents').select('id').where('content_hash', '=', doc.contentHash).executeTakeFirstOrThrow();
+          ids.push(existing.id);
+          continue;
+        }
+        const id = inserted.id;
         ids.push(id);
         const idOf = (s: string) => symbolIds.get(s)!;
         await this.engine.insertRows(

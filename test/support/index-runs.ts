@@ -3,18 +3,15 @@
 // indexers it started, the work directories it keeps in the temporary directory.
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import Database from 'better-sqlite3';
-import { registryFile } from './sextant.js';
+import { registryReader, type RegistryReader } from './registry.js';
 
-/** The registry of a test home, opened read-only beside a running index. */
-export function registry(home: string): Database.Database {
-  const db = new Database(registryFile(home), { readonly: true, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
-  return db;
+/** The registry of a test home, opened for reading beside a running index (on the suite's engine). */
+export function registry(home: string): RegistryReader {
+  return registryReader(home);
 }
 
 /** The first column of a query's first row. */
-export function scalar<T>(db: Database.Database, query: string, ...params: unknown[]): T {
+export function scalar<T>(db: RegistryReader, query: string, ...params: unknown[]): T {
   return Object.values(db.prepare(query).get(...params) as Record<string, T>)[0]!;
 }
 

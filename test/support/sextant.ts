@@ -2,10 +2,10 @@
 // through the official client, each against its own registry file.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SEXTANT_BIN } from './paths.js';
+import { newRegistry, registryOf } from './registry.js';
 import { tempDir } from './repos.js';
 
 export interface CliResult {
@@ -14,16 +14,21 @@ export interface CliResult {
   stderr: string;
 }
 
-/** A registry of its own for a test: a SEXTANT_HOME under a temporary directory. */
+/**
+ * A registry of its own for a test: a SEXTANT_HOME under a temporary
+ * directory, and on the engine the suite runs against (support/registry.ts) a
+ * registry of its own.
+ */
 export function testHome(): { home: string; env: NodeJS.ProcessEnv } {
   const home = tempDir('sextant-home-');
   const env: NodeJS.ProcessEnv = { ...process.env, SEXTANT_HOME: home };
   delete env.SEXTANT_REGISTRY;
-  return { home, env };
+  return { home, env: { ...env, ...newRegistry(home) } };
 }
 
+/** What opens the test home's registry (`--registry`, openRegistry): its file, or its postgres:// URL. */
 export function registryFile(home: string): string {
-  return join(home, 'registry.db');
+  return registryOf(home);
 }
 
 export function sextant(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): CliResult {

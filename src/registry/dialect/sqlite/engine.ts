@@ -7,6 +7,7 @@ import type { Engine } from '../../engine.js';
 import { Lru } from '../../../lru.js';
 import type { Database } from '../../schema.js';
 import { sqliteTextIndex } from './text-index.js';
+import { sqliteWriters } from './writers.js';
 
 /** Hashes per statement when reading texts: few distinct statements for the prepared-statement cache. */
 const TEXT_READ_CHUNK = 64;
@@ -39,6 +40,7 @@ export function openSqlite(file: string): Engine {
   return {
     name: 'sqlite',
     location: file,
+    connection: file,
     capabilities: {
       binaryType: 'blob',
       identityType: 'integer',
@@ -48,6 +50,7 @@ export function openSqlite(file: string): Engine {
     },
     db,
     textIndex: sqliteTextIndex(sqlite),
+    writers: sqliteWriters(),
     async sizeBytes() {
       let total = 0;
       for (const suffix of ['', '-wal']) {

@@ -1,0 +1,94 @@
+// A shared registry on a Postgres server through `pg`: for teams whose CI
+// publishes indexes that every developer's agent reads.
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { Engine } from '../../engine.js';
+import type { Database } from '../../schema.js';
+import { postgresTextIndex } from './text-index.js';
+import { postgresWriters } from './writers.js';
+
+/** Connections each process keeps at most: an MCP server answers one request at a time, ingest writes in one transaction. */
+const POOL_SIZE = 4;
+/** Hashes per statement when reading texts. */
+const TEXT_READ_CHUNK = 256;
+
+/** Counts and sums come back as int8/numeric, which `pg` leaves as strings: the registry's never exceed 2^53. */
+const NUMERIC_OIDS = new Set([20, 1700]);
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    NUMERIC_OIDS.has(oid) && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** The URL without user, password or parameters: what messages, status and logs show. */
+export function displayLocation(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+export function openPostgres(url: string): Engine {
+  const config: pg.PoolConfig = { connectionString: url, max: POOL_SIZE, types, application_name: 'sextant' };
+  const pool = new pg.Pool(config);
+  // An idle connection the server dropped must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const maxParameters = 65535;
+  return {
+    name: 'postgres',
+    location: displayLocation(url),
+    connection: url,
+    capabilities: {
+      binaryType: 'bytea',
+      identityType: 'serial',
+      identityAutoIncrement: false,
+      maxParameters,
+      textIndex: 'pg_trgm',
+    },
+    db,
+    textIndex: postgresTextIndex(),
+    writers: postgresWriters(config),
+    async sizeBytes() {
+      const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`.execute(db);
+      return Number(rows[0]!.bytes);
+    },
+    // Multi-row inserts through kysely on the transaction's own connection, as
+    // many rows per statement as the parameter limit allows. Rows that may
+    // conflict are sorted by their key (the first column), so that writers
+    // inserting overlapping rows take row locks in one order and never deadlock.
+    async insertRows(trx, table, rows, options) {
+      if (rows.length === 0) return;
+      const columns = Object.keys(rows[0]!).length;
+      const perStatement = Math.max(1, Math.floor(maxParameters / columns));
+      let ordered = rows;
+      if (options?.ignoreConflicts) {
+        const key = Object.keys(rows[0]!)[0]!;
+        const keyOf = (r: unknown) => String((r as Record<string, unknown>)[key]);
+        ordered = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+      }
+      for (let i = 0; i < ordered.length; i += perStatement) {
+        const chunk = ordered.slice(i, i + perStatement) as never[];
+        const insert = trx.insertInto(table).values(chunk);
+        await (options?.ignoreConflicts ? insert.onConflict((oc) => oc.doNothing()) : insert).execute();
+      }
+    },
+    async blobBytes(shas) {
+      const out = new Map<string, Buffer>();
+      for (let i = 0; i < shas.length; i += TEXT_READ_CHUNK) {
+        const chunk = shas.slice(i, i + TEXT_READ_CHUNK);
+        // convert_to hands the text over as bytea, which `pg` returns as a Buffer without decoding it.
+        const { rows } = await sql<{ sha: string; bytes: Buffer }>`select sha, convert_to(content, 'UTF8') as bytes from blobs
+          where content is not null and sha = any(${chunk})`.execute(db);
+        for (const r of rows) out.set(r.sha, r.bytes);
+      }
+      return out;
+    },
+    async refreshStatistics() {
+      // Only the tables ingest grows: ANALYZE of the whole database reads every table.
+      await sql`analyze index_files, documents, symbols, symbol_refs, definitions, relationships, blobs`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
