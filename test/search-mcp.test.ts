@@ -10,7 +10,7 @@ import { searchCode } from '../src/search/code.js';
 import { searchOnlyEnv } from './support/ripgrep.js';
 import { fixtureRepo, git, gitRepoFrom, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError, type McpSession } from './support/sextant.js';
-import { displayedRegistry } from './support/registry.js';
+import { displayedRegistry, TEST_ENGINE } from './support/registry.js';
 
 const LONG_LINE = 1_000_000;
 const BULK_FILES = 12;
@@ -84,9 +84,11 @@ describe('search over MCP', () => {
   test('registryStatus lists every repository with its root, commit and totals', async () => {
     const status = await session.ok('registryStatus', {});
     assert.equal(status.pid > 0, true);
-    assert.equal(status.registry.engine, 'sqlite');
+    assert.equal(status.registry.engine, TEST_ENGINE);
     assert.equal(status.registry.location, displayedRegistry(home));
-    assert.equal(status.registry.text_index, 'fts5-trigram');
+    assert.equal(status.registry.text_index, TEST_ENGINE === 'postgres' ? 'pg_trgm' : 'fts5-trigram');
+    // A postgres:// registry's user and password are not shown.
+    assert.doesNotMatch(JSON.stringify(status), /:\/\/[^/"]*@/);
     assert.ok(status.registry.bytes > 0);
     assert.deepEqual(
       status.repos.map((r: { repo: string }) => r.repo),

@@ -5,7 +5,6 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import { migrations } from '../../registry/migrations/index.js';
 import type { Engine } from './engine.js';
 import { openSqlite } from './dialect/sqlite/engine.js';
-import { displayLocation, openPostgres } from './dialect/postgres/engine.js';
 import { UserError } from '../errors.js';
 
 export interface RegistryOptions {
@@ -29,11 +28,13 @@ export async function openRegistry(options: RegistryOptions = {}): Promise<Engin
   if (!postgres && /^[a-z]+:\/\//i.test(location)) {
     throw new UserError(`unsupported registry URL ${location.split('://')[0]}://: pass a file path or a postgres:// URL to --registry`);
   }
+  // Loaded only for a Postgres registry: its driver is no part of a SQLite registry's start.
+  const dialect = postgres ? await import('./dialect/postgres/engine.js') : undefined;
   let engine: Engine;
   try {
-    engine = postgres ? openPostgres(location) : openSqlite(location);
+    engine = dialect ? dialect.openPostgres(location) : openSqlite(location);
   } catch (error) {
-    const where = postgres ? displayLocation(location) : location;
+    const where = dialect ? dialect.displayLocation(location) : location;
     throw new UserError(`cannot open the registry at ${where}: ${(error as Error).message}; pass another path with --registry`);
   }
   try {
