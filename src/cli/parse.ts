@@ -25,7 +25,8 @@ export const COMMON_OPTIONS: OptionSpec = {
 };
 
 export const COMMON_HELP = [
-  '  --registry PATH   the registry file (default $SEXTANT_REGISTRY, else $SEXTANT_HOME/registry.db, SEXTANT_HOME=~/.sextant)',
+  '  --registry PATH   the registry: a file or a postgres:// URL (default $SEXTANT_REGISTRY,',
+  '                    else $SEXTANT_HOME/registry.db, SEXTANT_HOME=~/.sextant)',
   '  --json            print the result as JSON on stdout',
   '  -h, --help        show this help',
 ];

@@ -1,0 +1,146 @@
+// What differs between registry engines and must hold on each: write locks
+// as leases (a run on another host is judged by its lease, not by a pid this
+// machine cannot see), garbage collection held off by any run in progress in
+// any process, and no credentials in what a failure prints.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { after, before, describe, test } from 'node:test';
+import { openRegistry } from '../src/registry/open.js';
+import type { Engine } from '../src/registry/engine.js';
+import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, LOCK_LEASE_MS, now, startRun } from '../src/registry/repos.js';
+import { PROJECT_ROOT } from './support/paths.js';
+import { TEST_ENGINE } from './support/registry.js';
+import { tempDir } from './support/repos.js';
+import { registryFile, sextant, testHome } from './support/sextant.js';
+
+const { home, env } = testHome();
+let engine: Engine;
+/** A second connection to the same registry, as another process would have. */
+let other: Engine;
+
+before(async () => {
+  engine = await openRegistry({ registry: registryFile(home) });
+  other = await openRegistry({ registry: registryFile(home) });
+});
+
+after(async () => {
+  await engine.close();
+  await other.close();
+});
+
+const mayCollect = (e: Engine) => e.db.transaction().execute((trx) => e.writers.mayCollect(trx));
+const failed = { outcome: 'failed', reason: 'test', recovery: null, indexId: null, report: null };
+
+/** A run recorded by a process on another host, holding the repository's lock until `expires` (null: from before leases). */
+async function foreignRun(repoId: number, expires: string | null): Promise<number> {
+  const run = await engine.db
+    .insertInto('index_runs')
+    .values({
+      repo_id: repoId,
+      origin: 'cli',
+      state: 'running',
+      outcome: null,
+      reason: null,
+      recovery: null,
+      commit_sha: null,
+      started_at: now(),
+      finished_at: null,
+      pid: 4242,
+      host: 'ci-runner.invalid',
+      index_id: null,
+      report: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await engine.db
+    .insertInto('locks')
+    .values({ repo_id: repoId, run_id: run.id, pid: 4242, host: 'ci-runner.invalid', acquired_at: now(), expires_at: expires })
+    .execute();
+  return run.id;
+}
+
+describe(`write locks on ${TEST_ENGINE}`, () => {
+  test('a lock held from another host stands while its lease runs, and is taken over once it has run out', async () => {
+    const repo = await ensureRepo(engine.db, 'leased', null);
+    const foreign = await foreignRun(repo.id, new Date(Date.now() + 60_000).toISOString());
+    await assert.rejects(startRun(engine, { repoId: repo.id, origin: 'cli', commit: null }), /another sextant run \(pid 4242 on ci-runner\.invalid/);
+    assert.deepEqual(await currentLocks(engine.db), ['leased']);
+
+    // The foreign run stopped renewing: a minute later its lease has run out.
+    await engine.db.updateTable('locks').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('repo_id', '=', repo.id).execute();
+    assert.deepEqual(await currentLocks(engine.db), []);
+    const run = await startRun(engine, { repoId: repo.id, origin: 'cli', commit: null });
+    const lock = await engine.db.selectFrom('locks').selectAll().where('repo_id', '=', repo.id).executeTakeFirstOrThrow();
+    assert.equal(lock.run_id, run.id);
+    const lease = Date.parse(lock.expires_at!) - Date.now();
+    assert.ok(lease > LOCK_LEASE_MS - 10_000 && lease <= LOCK_LEASE_MS, `the new lock's lease runs ${lease} ms`);
+    const taken = await engine.db.selectFrom('index_runs').select(['state', 'outcome', 'reason']).where('id', '=', foreign).executeTakeFirstOrThrow();
+    assert.deepEqual(taken, { state: 'finished', outcome: 'failed', reason: INTERRUPTED_REASON });
+    await failRun(engine.db, run, failed);
+    assert.equal(await engine.db.selectFrom('locks').select('repo_id').executeTakeFirst(), undefined);
+  });
+
+  test('a lock from another host taken before leases existed is not taken over (this machine cannot tell)', async () => {
+    const repo = await ensureRepo(engine.db, 'unleased', null);
+    await foreignRun(repo.id, null);
+    await assert.rejects(startRun(engine, { repoId: repo.id, origin: 'cli', commit: null }), /another sextant run/);
+    await engine.db.deleteFrom('locks').where('repo_id', '=', repo.id).execute();
+  });
+});
+
+describe(`garbage collection and writers on ${TEST_ENGINE}`, () => {
+  test('a run in progress in one process holds off collection in another until it ends', async () => {
+    assert.equal(await mayCollect(other), true, 'nothing is being written');
+    const repo = await ensureRepo(engine.db, 'writing', null);
+    const run = await startRun(engine, { repoId: repo.id, origin: 'cli', commit: null });
+    assert.equal(await mayCollect(other), false, 'a run is writing');
+    await failRun(engine.db, run, failed);
+    assert.equal(await mayCollect(other), true, 'the run ended');
+  });
+
+  test(
+    'a writer that is killed stops holding off collection (its connection, and its advisory lock, end with it)',
+    { skip: TEST_ENGINE !== 'postgres' && 'on SQLite a killed run leaves its lock row, taken over by the next run' },
+    async () => {
+      const script = join(tempDir(), 'writer.mjs');
+      writeFileSync(
+        script,
+        `const { openRegistry } = await import(${JSON.stringify(join(PROJECT_ROOT, 'dist/src/registry/open.js'))});\n` +
+          `const engine = await openRegistry({ registry: process.env.SEXTANT_REGISTRY });\n` +
+          `await engine.writers.hold();\n` +
+          `process.stdout.write('holding\\n');\n` +
+          `setInterval(() => {}, 1000);\n`,
+      );
+      const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const [first] = (await once(child.stdout, 'data')) as [Buffer];
+      assert.equal(first.toString().trim(), 'holding');
+      assert.equal(await mayCollect(other), false, 'the writer holds');
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      let free = false;
+      for (let i = 0; i < 100 && !free; i++) {
+        free = await mayCollect(other);
+        if (!free) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(free, true, 'the server released the killed writer\u2019s hold');
+    },
+  );
+});
+
+test('a postgres:// registry that cannot be reached: one line naming the server, without user or password', () => {
+  const url = 'postgres://alice:s3cret-pw@127.0.0.1:1/team?sslmode=disable&password=other-secret';
+  for (const args of [['status', '--all'], ['def', 'x', '--repo', 'r']]) {
+    const r = sextant([...args, '--registry', url], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /registry at postgres:\/\/127\.0\.0\.1:1\/team\b/);
+    assert.doesNotMatch(r.stderr + r.stdout, /alice|s3cret|other-secret/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+  // From the environment too.
+  const r = sextant(['status', '--all'], { env: { ...env, SEXTANT_REGISTRY: url } });
+  assert.equal(r.code, 1);
+  assert.doesNotMatch(r.stderr, /alice|s3cret|other-secret/);
+});
