@@ -25,6 +25,12 @@ export function tooLong(field: string, max: number) {
   };
 }
 
+/**
+ * Names and paths never hold a NUL character (and Postgres cannot compare
+ * text with one): refused as bad input on every engine.
+ */
+const noNul = (field: string) => [(s: string) => !s.includes('\0'), { error: `${field} must not contain NUL characters` }] as const;
+
 /** Arguments, with messages that say how to fix a bad value. */
 export const arg = {
   repo: () =>
@@ -32,12 +38,14 @@ export const arg = {
       .string({ error: 'repo is required: the repository name that getIndexStatus and `sextant status` list' })
       .min(1, { error: 'repo must not be empty: pass a repository name' })
       .max(MAX_REPO_LENGTH, tooLong('repo', MAX_REPO_LENGTH))
+      .refine(...noNul('repo'))
       .describe('The repository name (slug), as `sextant status` lists it'),
   path: () =>
     z
       .string({ error: 'path must be a string: a repository-relative file path such as src/index.ts' })
       .min(1, { error: 'path must not be empty: pass a repository-relative file path' })
       .max(MAX_PATH_LENGTH, tooLong('path', MAX_PATH_LENGTH))
+      .refine(...noNul('path'))
       .describe("Repository-relative file path with '/' separators"),
   line: () =>
     z
@@ -54,12 +62,14 @@ export const arg = {
       .string({ error: "symbol must be a string: an exact unqualified name such as 'parseConfig'" })
       .min(1, { error: 'symbol must not be empty' })
       .max(MAX_SYMBOL_LENGTH, tooLong('symbol', MAX_SYMBOL_LENGTH))
+      .refine(...noNul('symbol'))
       .describe("Exact unqualified symbol name (e.g. 'compute_total', not 'util.compute_total')"),
   query: () =>
     z
       .string({ error: 'query must be a string: part of a symbol name' })
       .max(MAX_QUERY_LENGTH, tooLong('query', MAX_QUERY_LENGTH))
       .trim()
+      .refine(...noNul('query'))
       .min(1, { error: 'query must not be empty: pass part of a symbol name' })
       .describe('Part of a symbol name, matched case-insensitively'),
   repoPath: () =>
@@ -67,6 +77,7 @@ export const arg = {
       .string({ error: 'repo_path must be a string: the path of a local git worktree of this repository' })
       .min(1, { error: 'repo_path must not be empty' })
       .max(MAX_PATH_LENGTH, tooLong('repo_path', MAX_PATH_LENGTH))
+      .refine(...noNul('repo_path'))
       .describe('Local git working directory: compares the indexed commit against its HEAD and uncommitted changes'),
   depth: (max: number) =>
     z
@@ -89,7 +100,8 @@ export function stringList(field: string, max: number, error: string) {
       z
         .string({ error })
         .min(1, { error: `${field} must not contain empty strings` })
-        .max(max, tooLong(`each of ${field}`, max)),
+        .max(max, tooLong(`each of ${field}`, max))
+        .refine(...noNul(`each of ${field}`)),
       { error },
     )
     .max(MAX_LIST_LENGTH, { error: `${field} holds at most ${MAX_LIST_LENGTH} items` });

@@ -36,8 +36,9 @@ function likeCondition(query: TextQuery): RawBuilder<boolean> | null {
     case 'all':
       return null;
     case 'literal':
+      // (Nor does one with NUL, which Postgres text cannot hold: no stored text contains it.)
       // eslint-disable-next-line no-control-regex
-      if (/[^\x00-\x7f]/.test(query.text)) return null;
+      if (/[^\x01-\x7f]/.test(query.text)) return null;
       return sql<boolean>`content ilike ${'%' + query.text.replace(/[\\%_]/g, (c) => '\\' + c) + '%'}`;
     case 'and':
     case 'or': {
