@@ -8,7 +8,7 @@
 // The same on each engine; the one that matters across hosts is Postgres.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,11 +43,17 @@ const queries = (slug: string, n: number) => [
   { tool: 'documentSymbols', args: { repo: slug, path: `src/only${n}.ts` } },
 ];
 
-/** A copy of ts-shapes with a file of its own, committed: a commit no other copy has. */
+/**
+ * A copy of ts-shapes with a file of its own, committed: a commit no other
+ * copy has. Its package has a name of its own, so that its symbols are its
+ * own (navigation follows a symbol into every repository that has it), while
+ * the files it shares with the other copies are stored once for all of them.
+ */
 function variant(n: number): { slug: string; root: string; commit: string } {
   const root = fixtureRepo('ts-shapes');
   cleanup.push(join(root, '..'));
-  mkdirSync(join(root, 'src'), { recursive: true });
+  const manifest = join(root, 'package.json');
+  writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"name": "ts-shapes"', `"name": "ts-shapes-${n}"`));
   appendFileSync(join(root, 'src', `only${n}.ts`), `export function onlyIn${n}(x: number): number {\n  return x * ${n};\n}\n`);
   return { slug: `pub-${n}`, root, commit: commitAll(root, `variant ${n}`) };
 }
@@ -101,7 +107,7 @@ before(async () => {
   killedAt = Date.now();
   published = await Promise.all(runs);
   publishing = false;
-  await clients;
+  await Promise.all(clients);
   for (const s of sessions) await s.close();
 });
 
@@ -129,13 +135,15 @@ test('readers saw each repository either not yet published or wholly published, 
   }
   // The expected answers are real ones: the variant's own function, formatArea's references in every copy.
   for (const [n, { slug }] of repos.entries()) {
-    assert.ok(expected.get(`${slug} findReferences`).references.length >= 2);
+    const references = expected.get(`${slug} findReferences`).references;
+    assert.ok(references.length >= 2);
+    assert.ok(references.every((r: any) => r.repo === slug), `${slug}'s own symbols`);
     assert.ok(expected.get(`${slug} workspaceSymbols`).symbols.some((s: any) => s.name === `onlyIn${n}`));
   }
   let whole = 0;
   for (const a of answers) {
     if (a.isError) {
-      assert.match(a.result.error, /no repository named|has no published index/, `${a.slug} ${a.tool}: ${a.result.error}`);
+      assert.match(a.result.error, /unknown repository|no repository named|has no published index/, `${a.slug} ${a.tool}: ${a.result.error}`);
       continue;
     }
     assert.deepEqual(withoutMeta(a.result), expected.get(`${a.slug} ${a.tool}`), `${a.slug} ${a.tool} answered by client ${a.client}`);
