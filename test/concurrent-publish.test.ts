@@ -124,7 +124,7 @@ test(`${PUBLISHERS} concurrent publishers of different repositories and commits 
   }
 });
 
-test('readers saw each repository either not yet published or wholly published, never partly', async () => {
+test('readers saw each repository either not yet published or wholly published, never partly', async (t) => {
   const session = await mcpSession(env);
   const expected = new Map<string, any>();
   try {
@@ -149,11 +149,12 @@ test('readers saw each repository either not yet published or wholly published, 
     assert.deepEqual(withoutMeta(a.result), expected.get(`${a.slug} ${a.tool}`), `${a.slug} ${a.tool} answered by client ${a.client}`);
     whole++;
   }
+  t.diagnostic(`${answers.length} answers: ${whole} from published indexes, the rest before their publish`);
   assert.ok(whole >= CLIENTS * PUBLISHERS * 3, `${whole} answers from published indexes`);
   for (let c = 0; c < CLIENTS; c++) assert.ok(answers.some((a) => a.client === c && a.isError), `client ${c} asked before publishes landed`);
 });
 
-test('after the SIGKILL and the publishes, the registry is consistent and the killed repository indexes again', () => {
+test('after the SIGKILL and the publishes, the registry is consistent and the killed repository indexes again', (t) => {
   const db = registry(home);
   try {
     const zero = (what: string, query: string) => assert.equal(Number(scalar<number>(db, query)), 0, what);
@@ -166,6 +167,7 @@ test('after the SIGKILL and the publishes, the registry is consistent and the ki
     zero('current indexes missing', 'select count(*) from repos r left join indexes i on i.id = r.current_index_id where r.current_index_id is not null and i.id is null');
     const killedIndexes = Number(scalar<number>(db, "select count(*) from indexes i join repos r on r.id = i.repo_id where r.slug = 'pub-killed'"));
     // Killed before it published (almost always), or after: then its index is whole, like the others'.
+    t.diagnostic(killedIndexes > 0 ? 'the killed run had published before the kill' : 'the killed run was killed before it published');
     const checked = killedIndexes > 0 ? [...repos, { slug: killed.slug, commit: killed.commit }] : repos;
     for (const { slug, commit } of checked) {
       const row = db
