@@ -2,13 +2,34 @@
 // Postgres registry: dist/engine-tests/postgres/<file>. The wrapper selects
 // the engine (test/support/registry.ts reads it) and imports the real file,
 // so that one `node --test` run covers both engines and prints one summary.
+// Prints the files of that run, both engines', the slowest first: the test
+// runner starts them in the order given, and a slow file started last would
+// run alone at the end while the other core idles.
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { projectFile } from '../src/paths.js';
 
 const tests = projectFile('dist', 'test');
 const out = projectFile('dist', 'engine-tests', 'postgres');
 rmSync(out, { recursive: true, force: true });
+
+/** Test files that take a minute or more (real indexers over large corpora, long sessions), slowest first. */
+const SLOW = [
+  'fallback',
+  'held-out-monorepo',
+  'held-out-factory',
+  'watch',
+  'load',
+  'fuzz',
+  'differential',
+  'call-hierarchy-differential',
+  'concurrent-publish',
+  'reindex',
+  'incremental',
+  'interrupt',
+  'search-differential',
+  'tree-untouched',
+];
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
@@ -16,7 +37,9 @@ const walk = (dir: string): string[] =>
     return statSync(path).isDirectory() ? walk(path) : name.endsWith('.test.js') ? [path] : [];
   });
 
-for (const file of walk(tests)) {
+const files = walk(tests).sort();
+const wrappers: string[] = [];
+for (const file of files) {
   const wrapper = join(out, relative(tests, file));
   mkdirSync(dirname(wrapper), { recursive: true });
   const target = relative(dirname(wrapper), file).split('\\').join('/');
@@ -26,4 +49,14 @@ for (const file of walk(tests)) {
       `process.env.SEXTANT_TEST_REGISTRY_ENGINE = 'postgres';\n` +
       `await import('./${target}');\n`,
   );
+  wrappers.push(wrapper);
 }
+
+const rank = (file: string) => {
+  const i = SLOW.indexOf(basename(file, '.test.js'));
+  return i < 0 ? SLOW.length : i;
+};
+// Each slow file's two engines next to each other, then the rest in name order.
+const all = files.flatMap((f, k) => [wrappers[k]!, f]).map((file, order) => ({ file, order, rank: rank(file) }));
+all.sort((a, b) => a.rank - b.rank || a.order - b.order);
+process.stdout.write(all.map((f) => relative(projectFile(), f.file)).join('\n') + '\n');
