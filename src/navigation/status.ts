@@ -32,7 +32,8 @@ export interface StatusSnapshot {
 }
 
 export async function statusSnapshot(lookups: Lookups, slug: string): Promise<StatusSnapshot> {
-  return lookups.db.transaction().execute(async (trx) => {
+  // Repeatable read: on Postgres each statement of a read-committed transaction would see the latest commit.
+  return lookups.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
     const at = new Lookups(trx);
     const repo = await at.repo(slug);
     if (!repo) return { repo, index: undefined, run: undefined, lock: undefined };

@@ -33,16 +33,19 @@ export async function writeSyntaxDocuments(
   return engine.db.transaction().execute(async (trx) => {
     const ids: { id: number; created: boolean }[] = [];
     for (const doc of docs) {
-      const existing = await trx.selectFrom('syntax_documents').select('id').where('content_hash', '=', doc.contentHash).executeTakeFirst();
-      if (existing) {
+      // An upsert that returns the id, as for documents: a concurrent writer of the same content makes this one reuse its row.
+      const inserted = await trx
+        .insertInto('syntax_documents')
+        .values({ content_hash: doc.contentHash, language: doc.language, parser: doc.parser, definition_count: doc.definitions.length })
+        .onConflict((oc) => oc.column('content_hash').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) {
+        const existing = await trx.selectFrom('syntax_documents').select('id').where('content_hash', '=', doc.contentHash).executeTakeFirstOrThrow();
         ids.push({ id: existing.id, created: false });
         continue;
       }
-      const { id } = await trx
-        .insertInto('syntax_documents')
-        .values({ content_hash: doc.contentHash, language: doc.language, parser: doc.parser, definition_count: doc.definitions.length })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = inserted.id;
       ids.push({ id, created: true });
       await engine.insertRows(
         trx,
