@@ -9,6 +9,7 @@ import * as searchIndex from './0004_search_index.js';
 import * as syntacticDefinitions from './0005_syntactic_definitions.js';
 import * as indexJobs from './0006_index_jobs.js';
 import * as watchers from './0007_watchers.js';
+import * as uploads from './0009_uploads.js';
 
 export interface RegistryMigration {
   up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
@@ -22,4 +23,5 @@ export const migrations: Record<string, RegistryMigration> = {
   '0005_syntactic_definitions': syntacticDefinitions,
   '0006_index_jobs': indexJobs,
   '0007_watchers': watchers,
+  '0009_uploads': uploads,
 };
