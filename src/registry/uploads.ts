@@ -6,9 +6,6 @@ import type { Kysely } from 'kysely';
 import { now } from './repos.js';
 import type { Database, Upload } from './schema.js';
 
-export const UPLOAD_STATES = ['queued', 'processing', 'completed', 'errored'] as const;
-export type UploadState = (typeof UPLOAD_STATES)[number];
-
 export interface NewUpload {
   repoId: number;
   commit: string;
