@@ -221,12 +221,12 @@ describe('sextant publish', () => {
       }
     });
 
-    test('a commit the checkout does not have, or has not checked out, is rejected with --root', () => {
+    test('a commit the checkout does not have is rejected with --root', () => {
       rejects([requestsScip, '--repo', 'requests', '--commit', 'deadbeef'.repeat(5), '--root', requests], /does not exist in .*fetch it/);
       rejects([requestsScip, '--repo', 'requests', '--commit', 'deadbeef', '--root', requests], /not a full commit hash/);
     });
 
-    test('occurrence ranges past the text of the files at the commit are rejected', () => {
+    test('occurrence ranges past the text of the files at the commit, or a checkout at another commit, are rejected', () => {
       // The next commit shortens a file the index covers: the old index does not fit it.
       const target = 'requests/models.py';
       writeFileSync(join(requests, target), '# emptied\n');
@@ -236,6 +236,8 @@ describe('sextant publish', () => {
       } finally {
         git(requests, 'checkout', '-q', requestsCommit);
       }
+      // The commit exists but another is checked out: the texts would not be the commit's.
+      rejects([requestsScip, '--repo', 'requests', '--commit', next, '--root', requests], /has [0-9a-f]{12} checked out, not [0-9a-f]{12}: check it out there/);
     });
 
     test('an index without metadata is rejected', () => {
