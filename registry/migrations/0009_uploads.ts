@@ -31,6 +31,9 @@ export async function up(db: Kysely<unknown>, caps: EngineCapabilities): Promise
     .addColumn('started_at', 'text')
     .addColumn('finished_at', 'text')
     .addColumn('index_id', 'integer')
+    // The publishing process: an upload left queued or processing by one that died is reported errored.
+    .addColumn('pid', 'integer', (c) => c.notNull())
+    .addColumn('host', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('uploads_by_repo').on('uploads').columns(['repo_id', 'id']).execute();
   await db.schema

@@ -33,15 +33,22 @@ export interface StatusSnapshot {
   index: IndexRow | undefined;
   run: IndexRun | undefined;
   lock: Awaited<ReturnType<typeof currentLock>>;
+  uploads: Upload[];
 }
 
 export async function statusSnapshot(lookups: Lookups, slug: string): Promise<StatusSnapshot> {
   return lookups.db.transaction().execute(async (trx) => {
     const at = new Lookups(trx);
     const repo = await at.repo(slug);
-    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined };
+    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, uploads: [] };
     const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
-    return { repo, index, run: await lastRun(trx, repo.id), lock: await currentLock(trx, repo.id) };
+    return {
+      repo,
+      index,
+      run: await lastRun(trx, repo.id),
+      lock: await currentLock(trx, repo.id),
+      uploads: await recentUploads(trx, repo.id, MAX_UPLOADS),
+    };
   });
 }
 
@@ -49,7 +56,7 @@ export async function statusSnapshot(lookups: Lookups, slug: string): Promise<St
 export async function indexStatus(engine: Engine, lookups: Lookups, params: Params, snapshot?: StatusSnapshot): Promise<Result> {
   const checkedAt = new Date().toISOString();
   const registryBytes = await engine.sizeBytes();
-  const { repo, index, run, lock } = snapshot ?? (await statusSnapshot(lookups, params.repo));
+  const { repo, index, run, lock, uploads } = snapshot ?? (await statusSnapshot(lookups, params.repo));
   if (!repo) {
     const known = await lookups.repoSlugs();
     return {
@@ -195,7 +202,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     ...jobFields(job),
     root_path: repo.root_path,
     online: isOnline(repo.root_path),
-    uploads: (await recentUploads(lookups.db, repo.id, MAX_UPLOADS)).map(uploadStatus),
+    uploads: uploads.map(uploadStatus),
   };
 }
 

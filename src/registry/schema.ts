@@ -238,6 +238,9 @@ export interface UploadTable {
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
   index_id: number | null;
+  /** The publishing process: one that died leaves its upload queued or processing, reported errored. */
+  pid: number;
+  host: string;
 }
 
 /** An edge of the commit graph CI reported (registry/migrations/0009). */

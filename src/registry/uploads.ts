@@ -2,8 +2,9 @@
 // queued, processing once the repository's write lock is taken, then
 // completed (inside the publishing transaction, so the state and the index
 // become visible together) or errored with the reason.
+import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { now } from './repos.js';
+import { now, processAlive } from './repos.js';
 import type { Database, Upload } from './schema.js';
 
 export interface NewUpload {
@@ -33,6 +34,8 @@ export async function createUpload(db: Kysely<Database>, u: NewUpload): Promise<
       started_at: null,
       finished_at: null,
       index_id: null,
+      pid: process.pid,
+      host: hostname(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -51,7 +54,13 @@ export async function markErrored(db: Kysely<Database>, id: number, reason: stri
   await db.updateTable('uploads').set({ state: 'errored', reason, finished_at: now() }).where('id', '=', id).execute();
 }
 
-/** The repository's newest uploads, newest first. */
+export const DEAD_UPLOAD_REASON =
+  'the publishing process stopped before it finished (killed or crashed); nothing of this upload was published, the previous index, if any, is still served';
+
+/** The repository's newest uploads, newest first; one whose process died unfinished reads errored. */
 export async function recentUploads(db: Kysely<Database>, repoId: number, limit: number): Promise<Upload[]> {
-  return db.selectFrom('uploads').selectAll().where('repo_id', '=', repoId).orderBy('id', 'desc').limit(limit).execute();
+  const rows = await db.selectFrom('uploads').selectAll().where('repo_id', '=', repoId).orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((u) =>
+    (u.state === 'queued' || u.state === 'processing') && !processAlive(u.pid, u.host) ? { ...u, state: 'errored', reason: DEAD_UPLOAD_REASON } : u,
+  );
 }
