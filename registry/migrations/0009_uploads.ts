@@ -1,8 +1,9 @@
 // Uploads and the commit graph of repositories fed by `sextant publish`.
 //
-// An upload is one `sextant publish` of a SCIP file: queued while it waits for
-// the repository's write lock, processing while it ingests, then completed (with
-// the index it published) or errored (with why). Validation runs before the
+// An upload is one `sextant publish` of a SCIP file: queued until it takes the
+// repository's write lock (held by another writer, it errors naming it),
+// processing while it ingests, then completed (with the index it published) or
+// errored (with why). Validation runs before the
 // row exists, so a rejected file leaves the registry as it was.
 //
 // commit_parents is the part of the commit graph CI told the registry about
