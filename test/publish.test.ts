@@ -205,6 +205,18 @@ describe('sextant publish', () => {
       writeFileSync(file, bytes.subarray(0, ends[Math.floor(ends.length / 2)]));
       rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit, '--sha256', sha256(rxjsScip)], /sha256 [0-9a-f]{64}, not the --sha256 given/);
       rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit, '--size', String(bytes.length)], /not the --size/);
+      // Without a checksum it is accepted (it is a valid index of fewer files), but with --root the tier names the gap.
+      const scratch = testHome();
+      try {
+        const r = sextant(['publish', file, '--repo', 'rxjs', '--commit', rxjsCommit, '--root', rxjs, '--json'], { env: scratch.env });
+        assert.equal(r.code, 0, r.stderr);
+        const typescript = JSON.parse(r.stdout).languages.typescript;
+        assert.equal(typescript.tier, 'precise');
+        assert.ok(typescript.indexed_files < typescript.files);
+        assert.match(typescript.reason, /have no document in the uploaded index .*cut short \(pass --sha256/);
+      } finally {
+        removeDir(scratch.home);
+      }
     });
 
     test('a sha256 that does not match is rejected', () => {
