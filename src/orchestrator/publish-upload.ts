@@ -13,7 +13,7 @@
 // in the publishing transaction.
 import { readIndexFields } from '../scip/stream.js';
 import { decodeDocument } from '../scip/decode.js';
-import { IndexField } from '../scip/schema.js';
+import { IndexField, type ScipDocument } from '../scip/schema.js';
 import type { Engine } from '../registry/engine.js';
 import { recordParents } from '../registry/commit-graph.js';
 import { publishIndex, type PublishedFile } from '../registry/publish.js';
@@ -26,9 +26,10 @@ import { syntaxFacts, type FactsProvider } from '../syntax/index.js';
 import { storeBlobs, type BlobStats } from './blobs.js';
 import type { LanguageReport } from './index-repository.js';
 import { documentCounts } from './incremental.js';
-import { Ingest } from './ingest.js';
+import { Ingest, normalizeDocumentPath } from './ingest.js';
 import { languageOf } from './languages.js';
-import type { CheckedUpload } from './upload-check.js';
+import type { CheckedUpload, RootTree } from './upload-check.js';
+import { gitBlobSha, readRepoFile } from '../freshness/worktree.js';
 
 export interface PublishOptions {
   engine: Engine;
@@ -127,12 +128,25 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
       for (const path of upload.paths) files.set(path, { sha: '' });
     }
 
-    const ingest = new Ingest(writer, files, [], facts, { textless: tree === undefined });
+    const ahead = tree && facts ? lookahead(facts, tree) : undefined;
+    const ingest = new Ingest(writer, files, [], ahead ?? facts, { textless: tree === undefined });
+    // A few documents are decoded ahead, so that their files are parsed while earlier ones are stored.
+    const window: { document: ScipDocument; bytes: Buffer }[] = [];
+    const take = async () => {
+      const next = window.shift()!;
+      await ingest.add(next.document, next.bytes);
+      // A document found stored (or skipped) never asked for its parse: drop it.
+      ahead?.forget(next.document.relativePath);
+      if (ingest.count % 50 === 0) progress.update(`${upload.indexer}: ${ingest.count} of ${upload.documents} documents ingested`);
+    };
     for await (const field of readIndexFields(upload.request.file)) {
       if (field.field !== IndexField.documents) continue;
-      await ingest.add(decodeDocument(field.bytes), field.bytes);
-      if (ingest.count % 50 === 0) progress.update(`${upload.indexer}: ${ingest.count} of ${upload.documents} documents ingested`);
+      const document = decodeDocument(field.bytes);
+      ahead?.prefetch(document.relativePath);
+      window.push({ document, bytes: field.bytes });
+      if (window.length > LOOKAHEAD) await take();
     }
+    while (window.length) await take();
     await ingest.flush();
     await facts?.close();
     facts = undefined;
@@ -245,6 +259,45 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
     progress.done();
     throw error;
   }
+}
+
+/** Documents decoded ahead of ingest: their files' syntax is parsed meanwhile (bounded, so memory stays flat). */
+const LOOKAHEAD = 8;
+
+/**
+ * The facts provider, with parses started ahead for the files of documents
+ * waiting in the window. The text is the checkout's, which is the stored blob's
+ * (storeBlobs kept only texts that match the commit); a file whose text or
+ * language differs from what ingest then asks for is parsed again.
+ */
+function lookahead(facts: FactsProvider, tree: RootTree): FactsProvider & { prefetch(relativePath: string): void; forget(relativePath: string): void } {
+  const started = new Map<string, { language: string; text: string; facts: ReturnType<FactsProvider> }>();
+  const provider = (path: string, language: string, text: string) => {
+    const early = started.get(path);
+    started.delete(path);
+    return early && early.language === language && early.text === text ? early.facts : facts(path, language, text);
+  };
+  return Object.assign(provider, {
+    problems: facts.problems,
+    close: () => facts.close(),
+    prefetch(relativePath: string) {
+      const path = normalizeDocumentPath(relativePath);
+      const language = path === undefined ? undefined : languageOf(path);
+      const sha = path === undefined ? undefined : tree.files.get(path);
+      if (!path || !language || !sha || started.has(path)) return;
+      const content = readRepoFile(tree.root, path);
+      if (!content || gitBlobSha(content) !== sha) return;
+      const text = content.toString('utf8');
+      const parsing = facts(path, language, text);
+      // A failure is the ingest's to see when it asks; do not let it go unhandled meanwhile.
+      parsing.catch(() => undefined);
+      started.set(path, { language, text, facts: parsing });
+    },
+    forget(relativePath: string) {
+      const path = normalizeDocumentPath(relativePath);
+      if (path !== undefined) started.delete(path);
+    },
+  });
 }
 
 /** Per language: precise where this upload (or a kept one) has documents; the files without one named. */
