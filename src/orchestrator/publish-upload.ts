@@ -105,6 +105,8 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
     throw error;
   }
   let facts: FactsProvider | undefined;
+  // Awaited before the run is recorded failed, so the registry is not closed under the writes.
+  let blobsStored: Promise<unknown> = Promise.resolve();
   try {
     await markProcessing(db, row.id);
     const edges = [...(tree?.parents ?? []), ...(options.parents?.length ? [{ commit, parents: [...options.parents] }] : [])];
@@ -112,15 +114,18 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
 
     const writer = new RegistryWriter(engine);
     const files = new Map<string, { sha: string }>();
-    let blobs: BlobStats | null = null;
+    let storing: Promise<BlobStats | null> = Promise.resolve(null);
     if (tree) {
       for (const [path, sha] of tree.files) files.set(path, { sha });
       progress.update(`storing the text of ${tree.files.size} files…`);
-      blobs = await storeBlobs(
+      // Stored while the first documents' files are parsed; ingest waits for it.
+      storing = storeBlobs(
         writer,
         tree.root,
         [...tree.files].map(([path, sha]) => ({ path, sha, dirty: false })),
       );
+      blobsStored = storing;
+      storing.catch(() => undefined);
       const languages = [...new Set([...upload.paths].map((p) => languageOf(p)).filter((l): l is string => l !== undefined))];
       facts = syntaxFacts(tree.root, languages, [...upload.paths]);
     } else {
@@ -134,6 +139,7 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
     const window: { document: ScipDocument; bytes: Buffer }[] = [];
     const take = async () => {
       const next = window.shift()!;
+      await storing;
       await ingest.add(next.document, next.bytes);
       // A document found stored (or skipped) never asked for its parse: drop it.
       ahead?.forget(next.document.relativePath);
@@ -148,6 +154,7 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
     }
     while (window.length) await take();
     await ingest.flush();
+    const blobs = await storing;
     await facts?.close();
     facts = undefined;
 
@@ -246,6 +253,7 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
     progress.done();
     return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
   } catch (error) {
+    await blobsStored.catch(() => undefined);
     await facts?.close().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
     await failRun(db, run, {
