@@ -22,7 +22,7 @@
 //
 //   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
-// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|load|fuzz|envelope] [--json]
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|load|publish|fuzz|envelope] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -40,6 +40,7 @@ import { prng } from '../test/support/stats.js';
 import { benchSearch, printSearch, searchTargets, type SearchSection } from './bench-search.js';
 import { benchLifecycle, printLifecycle } from './bench-lifecycle.js';
 import { benchLoad } from './bench-load.js';
+import { benchPublish } from './bench-publish.js';
 import { benchFuzzOnly } from './bench-fuzz.js';
 
 // ---------------------------------------------------------------------------
@@ -58,7 +59,7 @@ const CORPORA = {
 type CorpusKey = keyof typeof CORPORA;
 const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|load|fuzz|envelope] [--json]
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|load|publish|fuzz|envelope] [--json]
 
   --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
                  (default all: zod@4.6.7's sources, kysely's object-literal factories,
@@ -73,11 +74,12 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --only search  run section (s) alone (code search against ripgrep), not with --repo
   --only lifecycle  run section (l) alone (reindex after a one-file edit vs a full index; at most 3 rounds)
   --only load    run the load section alone (8 MCP clients x 1000 queries during a publish; scripts/bench-load.ts)
+  --only publish run section (p) alone: sextant publish of rxjs's raw index vs decoding it (scripts/bench-publish.ts)
   --only fuzz|envelope  issue 11 alone: 10,000+ fuzzed calls; the instruction-signal scan's cost (scripts/bench-fuzz.ts)
   --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'load', 'fuzz', 'envelope'] as const;
+const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'load', 'publish', 'fuzz', 'envelope'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -1457,6 +1459,7 @@ async function main(): Promise<void> {
   try {
     if (options.only === 'fuzz' || options.only === 'envelope') return await benchFuzzOnly(options.only, options.json);
     if (options.only === 'load') return await benchLoad(options.json, progress, table);
+    if (options.only === 'publish') return await benchPublish(options.runs, options.json, progress, table);
     // A section run alone: measured, then printed with its targets, or as one JSON object.
     const alone = (name: string, label: string, section: unknown, targets: Record<string, Target>, printSection: () => void) => {
       progressDone();

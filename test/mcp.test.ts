@@ -72,9 +72,9 @@ describe('tools/list', () => {
         'lifecycle',
       ],
     },
-    goToDefinition: { params: ['repo', 'path', 'line', 'column', 'symbol'], required: ['repo'], results: ['definitions', 'found'] },
+    goToDefinition: { params: ['repo', 'path', 'line', 'column', 'symbol', 'commit'], required: ['repo'], results: ['definitions', 'found'] },
     findReferences: {
-      params: ['repo', 'path', 'line', 'column', 'symbol', 'include_declaration', 'kind', 'limit'],
+      params: ['repo', 'path', 'line', 'column', 'symbol', 'include_declaration', 'kind', 'limit', 'commit'],
       required: ['repo'],
       results: ['references', 'total', 'truncated'],
     },

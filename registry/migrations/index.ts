@@ -10,6 +10,7 @@ import * as syntacticDefinitions from './0005_syntactic_definitions.js';
 import * as indexJobs from './0006_index_jobs.js';
 import * as watchers from './0007_watchers.js';
 import * as lockLeases from './0008_lock_leases.js';
+import * as uploads from './0009_uploads.js';
 
 export interface RegistryMigration {
   up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
@@ -24,4 +25,5 @@ export const migrations: Record<string, RegistryMigration> = {
   '0006_index_jobs': indexJobs,
   '0007_watchers': watchers,
   '0008_lock_leases': lockLeases,
+  '0009_uploads': uploads,
 };

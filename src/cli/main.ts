@@ -12,6 +12,7 @@ interface CommandModule {
 // Loaded on demand, so `sextant mcp` does not pay for the indexing code.
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   index: () => import('./commands/index.js'),
+  publish: () => import('./commands/publish.js'),
   reindex: () => import('./commands/reindex.js'),
   status: () => import('./commands/status.js'),
   def: () => import('./commands/def.js'),

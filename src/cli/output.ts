@@ -11,6 +11,11 @@ export function printAnswer(answer: object, provenance: Meta['provenance'] = 'lo
   printJson(reply(answer as Record<string, unknown>, provenance));
 }
 
+/** The line that says an answer comes from another commit's index. */
+export function nearestLine(n: { requested: string; commit: string; distance: number }): string {
+  return `(no index at ${n.requested.slice(0, 12)}: answered from its nearest published ancestor ${n.commit.slice(0, 12)}, ${n.distance} commit${n.distance === 1 ? '' : 's'} back)`;
+}
+
 export function print(line = ''): void {
   process.stdout.write(line + '\n');
 }

@@ -3,7 +3,7 @@
 // take their hash from git's index; changed files are hashed from disk, the
 // way `git hash-object` would.
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { UserError } from '../errors.js';
 import { gitAt, gitRoot, headCommit } from './git.js';
@@ -118,4 +118,9 @@ function realRootOf(root: string): string {
   let real = realRoots.get(root);
   if (real === undefined) realRoots.set(root, (real = realpathSync(root)));
   return real;
+}
+
+/** Whether a repository's worktree is on this machine. */
+export function isOnline(root: string | null): boolean {
+  return root !== null && existsSync(join(root, '.git'));
 }

@@ -5,6 +5,8 @@ import { quote, UserError } from '../errors.js';
 import type { IndexFileRow, Lookups, StoredDocument } from '../registry/lookups.js';
 import type { IndexRow, Repo } from '../registry/schema.js';
 import type { LanguageTier } from '../protocol/index-status.js';
+import type { NearestCommit } from '../protocol/common.js';
+import { NEAREST_COMMIT_BOUND, nearestPublished } from '../registry/commit-graph.js';
 import type { Occurrence } from '../registry/payload.js';
 import { lastRun } from '../registry/repos.js';
 
@@ -12,6 +14,8 @@ export interface RepoContext {
   repo: Repo;
   index: IndexRow;
   languages: Record<string, LanguageTier>;
+  /** Set when the request named a commit without an index and this one is its nearest published ancestor. */
+  nearest?: NearestCommit;
 }
 
 export interface FileContext extends RepoContext {
@@ -20,13 +24,15 @@ export interface FileContext extends RepoContext {
   lines: string[] | null;
 }
 
-export async function openRepo(lookups: Lookups, slug: string): Promise<RepoContext> {
+/** The repository and the index that answers: at `commit` when given (else its nearest published ancestor), else the latest. */
+export async function openRepo(lookups: Lookups, slug: string, commit?: string): Promise<RepoContext> {
   const repo = await lookups.repo(slug);
   if (!repo) {
     const known = await lookups.repoSlugs();
     const list = known.length ? `known repositories: ${known.slice(0, 20).join(', ')}` : 'the registry holds no repositories yet';
     throw new UserError(`unknown repository ${quote(slug)} (${list}): index it with \`sextant index PATH\` or pass a known name`);
   }
+  if (commit !== undefined) return atCommit(lookups, repo, commit);
   const index = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
   if (!index) {
     const run = await lastRun(lookups.db, repo.id);
@@ -36,6 +42,24 @@ export async function openRepo(lookups: Lookups, slug: string): Promise<RepoCont
   }
   const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
   return { repo, index, languages };
+}
+
+async function atCommit(lookups: Lookups, repo: Repo, commit: string): Promise<RepoContext> {
+  const found = await nearestPublished(lookups.db, repo.id, commit);
+  if (!found) {
+    throw new UserError(
+      `${repo.slug} has no published index at ${commit.slice(0, 12)} nor at an ancestor the registry knows of within ${NEAREST_COMMIT_BOUND} commits: ` +
+        'publish that commit (`sextant publish INDEX.scip --commit SHA`), or report its ancestry (--parents, or --root with a checkout)',
+    );
+  }
+  const { index, distance } = found;
+  const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
+  return { repo, index, languages, ...(distance > 0 ? { nearest: { requested: commit, commit: index.commit_sha, distance } } : {}) };
+}
+
+/** The nearest_commit flag of an answer computed at a commit's nearest published ancestor. */
+export function nearestFlag(ctx: RepoContext): { nearest_commit?: NearestCommit } {
+  return ctx.nearest ? { nearest_commit: ctx.nearest } : {};
 }
 
 /** The explanation a navigation tool gives on a repository indexed search-only. */

@@ -198,7 +198,7 @@ export function undefinedSymbolMessage(symbols: readonly string[]): string {
 }
 
 export async function goToDefinition(lookups: Lookups, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo);
+  const ctx = await openRepo(lookups, params.repo, params.commit);
   requirePrecise(ctx);
   const base = { repo: ctx.repo.slug, commit: ctx.index.commit_sha, source: 'precise' as const };
   if (params.symbol !== undefined) {

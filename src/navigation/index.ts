@@ -19,7 +19,7 @@ import { goToDefinition } from './definitions.js';
 import { findReferences } from './references.js';
 import { documentSymbols } from './document-symbols.js';
 import { indexStatus } from './status.js';
-import { openRepo, type RepoContext } from './context.js';
+import { nearestFlag, openRepo, type RepoContext } from './context.js';
 import { UserError } from '../errors.js';
 import type { IndexJob, Repo } from '../registry/schema.js';
 import {
@@ -67,7 +67,12 @@ export class Navigation {
   }
 
   async goToDefinition(params: Definition.Params): Promise<Definition.Result> {
-    const ctx = await this.open(params.repo);
+    const ctx = await this.open(params.repo, params.commit);
+    // Every tier's answer at a commit's nearest published ancestor says so.
+    return { ...(await this.definitionIn(ctx, params)), ...nearestFlag(ctx) };
+  }
+
+  private async definitionIn(ctx: RepoContext, params: Definition.Params): Promise<Definition.Result> {
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
     if (params.symbol === undefined) return goToDefinition(this.lookups, params);
@@ -79,7 +84,11 @@ export class Navigation {
   }
 
   async findReferences(params: References.Params): Promise<References.Result> {
-    const ctx = await this.open(params.repo);
+    const ctx = await this.open(params.repo, params.commit);
+    return { ...(await this.referencesIn(ctx, params)), ...nearestFlag(ctx) };
+  }
+
+  private async referencesIn(ctx: RepoContext, params: References.Params): Promise<References.Result> {
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
     if (params.symbol === undefined) return findReferences(this.lookups, params);
@@ -118,7 +127,7 @@ export class Navigation {
    * at once: the error says so and names the reindex scheduled for it
    * (index_missing, auto_reindex_triggered, job_id, job_state), never waiting.
    */
-  private async open(slug: string): Promise<RepoContext> {
+  private async open(slug: string, commit?: string): Promise<RepoContext> {
     const auto = this.options.autoReindex;
     const repo = auto ? await this.lookups.repo(slug) : undefined;
     if (auto && repo && repo.current_index_id === null) {
@@ -139,6 +148,6 @@ export class Navigation {
         });
       }
     }
-    return openRepo(this.lookups, slug);
+    return openRepo(this.lookups, slug, commit);
   }
 }

@@ -12,7 +12,7 @@ import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
 
 export async function findReferences(lookups: Lookups, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo);
+  const ctx = await openRepo(lookups, params.repo, params.commit);
   requirePrecise(ctx);
   const limit = Math.min(params.limit, CAP);
   const base = {

@@ -8,15 +8,19 @@ import type { Freshness } from '../freshness/check.js';
 import type { Engine } from '../registry/engine.js';
 import { Lookups } from '../registry/lookups.js';
 import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, lockLive, processAlive } from '../registry/repos.js';
-import type { IndexJob, IndexRow, IndexRun, Repo } from '../registry/schema.js';
+import type { IndexJob, IndexRow, IndexRun, Repo, Upload } from '../registry/schema.js';
+import { recentUploads } from '../registry/uploads.js';
+import { isOnline } from '../freshness/worktree.js';
 import { latestJob } from '../registry/jobs.js';
-import { MAX_PROJECTS, type LanguageTier, type Params, type ProjectStatus, type Result } from '../protocol/index-status.js';
+import { MAX_PROJECTS, MAX_UPLOADS, type LanguageTier, type Params, type ProjectStatus, type Result, type UploadStatus } from '../protocol/index-status.js';
 import { textCoverage } from '../registry/search.js';
 import { searchOnlyExplanation } from './context.js';
 import { syntacticCapability } from './syntactic.js';
 
 const NO_COVERAGE = 'nothing is published yet, so there is no search coverage to report';
 const NO_SEMANTIC = 'sextant builds no semantic (embedding) index';
+const NO_TEXT =
+  'the index was published without --root (from CI, navigation only): the registry holds no file texts, so nothing is searchable; publish with --root DIR to search';
 
 /**
  * What a status describes: the repository, its published index, its last run
@@ -29,6 +33,7 @@ export interface StatusSnapshot {
   index: IndexRow | undefined;
   run: IndexRun | undefined;
   lock: Awaited<ReturnType<typeof currentLock>>;
+  uploads: Upload[];
 }
 
 export async function statusSnapshot(lookups: Lookups, slug: string): Promise<StatusSnapshot> {
@@ -36,9 +41,15 @@ export async function statusSnapshot(lookups: Lookups, slug: string): Promise<St
   return lookups.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
     const at = new Lookups(trx);
     const repo = await at.repo(slug);
-    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined };
+    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, uploads: [] };
     const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
-    return { repo, index, run: await lastRun(trx, repo.id), lock: await currentLock(trx, repo.id) };
+    return {
+      repo,
+      index,
+      run: await lastRun(trx, repo.id),
+      lock: await currentLock(trx, repo.id),
+      uploads: await recentUploads(trx, repo.id, MAX_UPLOADS),
+    };
   });
 }
 
@@ -46,7 +57,7 @@ export async function statusSnapshot(lookups: Lookups, slug: string): Promise<St
 export async function indexStatus(engine: Engine, lookups: Lookups, params: Params, snapshot?: StatusSnapshot): Promise<Result> {
   const checkedAt = new Date().toISOString();
   const registryBytes = await engine.sizeBytes();
-  const { repo, index, run, lock } = snapshot ?? (await statusSnapshot(lookups, params.repo));
+  const { repo, index, run, lock, uploads } = snapshot ?? (await statusSnapshot(lookups, params.repo));
   if (!repo) {
     const known = await lookups.repoSlugs();
     return {
@@ -85,6 +96,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
       job_state: null,
       job_error: null,
       root_path: null,
+      online: false,
+      uploads: [],
       message: `no repository named ${quote(params.repo)} is registered${known.length ? ` (known: ${known.slice(0, 20).join(', ')})` : ''}: index it with \`sextant index PATH\``,
     };
   }
@@ -110,7 +123,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
           evidence: null,
         };
   const corruption = index ? await corruptionOf(lookups, index) : null;
-  const coverage = index ? await searchCoverage(lookups, index) : null;
+  const textless = index !== undefined && publishedWithoutText(index);
+  const coverage = index && !textless ? await searchCoverage(lookups, index) : null;
 
   let status: Result['status'] = null;
   if (running) status = 'indexing';
@@ -158,11 +172,13 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     freshness_evidence: freshness.evidence,
     checked_at: checkedAt,
     searchCoverage: coverage?.coverage ?? null,
-    searchCoverageReason: coverage?.reason ?? NO_COVERAGE,
+    searchCoverageReason: textless ? NO_TEXT : (coverage?.reason ?? NO_COVERAGE),
     last_index_run: run ? describeRun(run, running) : null,
     capabilities: {
       navigation,
-      search: index
+      search: textless
+        ? { available: false, reason: NO_TEXT, recovery: 'publish again with --root DIR (a checkout of the commit)' }
+        : index
         ? { available: true, reason: coverage?.reason ?? null }
         : { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' },
       semantic: { available: false, reason: NO_SEMANTIC },
@@ -186,6 +202,30 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     workspace_id: repo.root_path ?? repo.slug,
     ...jobFields(job),
     root_path: repo.root_path,
+    online: isOnline(repo.root_path),
+    uploads: uploads.map(uploadStatus),
+  };
+}
+
+/** An index every upload of which came without a checkout: no file of it has text in the registry. */
+function publishedWithoutText(index: IndexRow): boolean {
+  const tools = JSON.parse(index.tools) as { upload?: { with_root: boolean } }[];
+  return tools.length > 0 && tools.every((t) => t.upload?.with_root === false);
+}
+
+function uploadStatus(u: Upload): UploadStatus {
+  return {
+    id: u.id,
+    commit: u.commit_sha,
+    indexer: u.indexer,
+    indexer_version: u.indexer_version,
+    state: u.state as UploadStatus['state'],
+    reason: u.reason,
+    with_root: u.with_root === 1,
+    file_bytes: Number(u.file_bytes),
+    created_at: u.created_at,
+    finished_at: u.finished_at,
+    index_id: u.index_id,
   };
 }
 

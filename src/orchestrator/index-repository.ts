@@ -12,14 +12,13 @@ import { readWorktree, type WorktreeFile } from '../freshness/worktree.js';
 import type { Engine } from '../registry/engine.js';
 import { publishIndex, type PublishedFile } from '../registry/publish.js';
 import { ensureRepo, failRun, startRun } from '../registry/repos.js';
-import { RegistryWriter, type PreparedDocument } from '../registry/writer.js';
-import type { ScipDocument } from '../scip/schema.js';
+import { RegistryWriter } from '../registry/writer.js';
 import { silentProgress, type Progress } from '../progress.js';
-import { syntaxFacts, type FactsProvider } from '../syntax/index.js';
+import { syntaxFacts } from '../syntax/index.js';
 import { storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
-import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
+import { Ingest } from './ingest.js';
 import { planProjects, type ProjectGap } from './projects.js';
 import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
@@ -111,9 +110,7 @@ export interface IndexReport {
   duration_ms: number;
 }
 
-const BATCH_DOCUMENTS = 48;
 const NOTHING_TO_RUN: IndexerResult = { status: 'ok', reason: null, documents: 0, metadata: undefined, durationMs: 0 };
-const BATCH_OCCURRENCES = 40_000;
 
 export async function indexRepository(options: IndexOptions): Promise<IndexReport> {
   const started = performance.now();
@@ -300,7 +297,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         manifest.languages,
         languageFiles.map((f) => f.path),
       );
-      const ingest = new Ingest(writer, byPath, manifest, facts);
+      const ingest = new Ingest(writer, byPath, manifest.languages, facts);
       // Projects none of whose files changed keep their documents instead of running again.
       const carry = planCarryOver(manifest, plan, previous, shas);
       const launch = carry ? narrowPlan(plan, carry.run) : plan;
@@ -418,87 +415,4 @@ function coverageGap(indexer: string, language: string, files: number, missing: 
   const named = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', …' : '');
   const why = gaps.length ? gaps.map((g) => g.reason).join('; ') : `${indexer} produced no document for them`;
   return `${missing.length} of ${files} ${language} files have no precise index (${named}): ${why}`;
-}
-
-/** Turns an indexer's documents into stored rows, in batches. */
-class Ingest {
-  readonly ids = new Map<string, number>();
-  readonly perLanguage = new Map<string, number>();
-  readonly skipped: { path: string; reason: string }[] = [];
-  occurrences = 0;
-  definitions = 0;
-  count = 0;
-  /** Documents derived and stored by this run (the rest were found stored). */
-  written = 0;
-  private pending: { path: string; doc: PreparedDocument }[] = [];
-  private pendingOccurrences = 0;
-
-  constructor(
-    private readonly writer: RegistryWriter,
-    private readonly files: ReadonlyMap<string, WorktreeFile>,
-    private readonly manifest: IndexerManifest,
-    private readonly facts: FactsProvider,
-  ) {}
-
-  async add(document: ScipDocument, bytes: Buffer): Promise<void> {
-    this.count++;
-    const path = normalizeDocumentPath(document.relativePath);
-    const file = path === undefined ? undefined : this.files.get(path);
-    if (path === undefined || !file) {
-      this.skip(document.relativePath, path === undefined ? 'path leaves the repository' : 'not a file of the worktree');
-      return;
-    }
-    if (this.ids.has(path) || this.pending.some((p) => p.path === path)) {
-      this.skip(path, 'indexed twice by overlapping projects; the first document was kept');
-      return;
-    }
-    const language = languageOf(path) ?? this.manifest.languages[0]!;
-    const contentHash = documentContentHash(bytes, file.sha);
-    const existing = await this.writer.findDocument(contentHash);
-    if (existing) {
-      this.record(path, language, existing.id, existing.occurrence_count, existing.definition_count);
-      return;
-    }
-    const text = await this.writer.blobText(file.sha);
-    if (text === undefined) {
-      this.skip(path, 'its text could not be read');
-      return;
-    }
-    const lines = splitLines(text);
-    const facts = await this.facts(path, language, text);
-    const prepared = prepareDocument({ document, contentHash, language, lines, facts });
-    this.pending.push({ path, doc: prepared });
-    this.pendingOccurrences += prepared.occurrenceCount;
-    if (this.pending.length >= BATCH_DOCUMENTS || this.pendingOccurrences >= BATCH_OCCURRENCES) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.pendingOccurrences = 0;
-    const ids = await this.writer.writeDocuments(batch.map((b) => b.doc));
-    this.written += batch.length;
-    batch.forEach((b, i) => this.record(b.path, b.doc.language, ids[i]!, b.doc.occurrenceCount, b.doc.definitions.length));
-  }
-
-  private record(path: string, language: string, id: number, occurrences: number, definitions: number): void {
-    this.ids.set(path, id);
-    this.perLanguage.set(language, (this.perLanguage.get(language) ?? 0) + 1);
-    this.occurrences += occurrences;
-    this.definitions += definitions;
-  }
-
-  private skip(path: string, reason: string): void {
-    this.skipped.push({ path, reason });
-  }
-}
-
-/** A document path as a clean repository-relative path, or undefined if it leaves the root. */
-export function normalizeDocumentPath(relativePath: string): string | undefined {
-  if (!relativePath || relativePath.includes('\\') || relativePath.includes('\0')) return undefined;
-  if (posix.isAbsolute(relativePath)) return undefined;
-  const normal = posix.normalize(relativePath);
-  if (normal === '..' || normal.startsWith('../') || normal === '.') return undefined;
-  return normal;
 }

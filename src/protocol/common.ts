@@ -72,6 +72,13 @@ export const arg = {
       .refine(...noNul('query'))
       .min(1, { error: 'query must not be empty: pass part of a symbol name' })
       .describe('Part of a symbol name, matched case-insensitively'),
+  commit: () =>
+    z
+      .string({ error: 'commit must be a string: a full 40-hex commit hash' })
+      .regex(/^[0-9a-f]{40}$/, { error: 'commit must be a full 40-hex commit hash (git rev-parse HEAD)' })
+      .describe(
+        'Answer at this commit: its published index, else the nearest published ancestor the registry knows of (flagged nearest_commit). Default: the latest published index',
+      ),
   repoPath: () =>
     z
       .string({ error: 'repo_path must be a string: the path of a local git worktree of this repository' })
@@ -142,6 +149,18 @@ export const Provenance = {
   commit: z.string(),
   source: z.enum(SOURCES),
 };
+
+/**
+ * Set when a request named a commit that has no published index and the
+ * answer comes from its nearest published ancestor: which, and how many
+ * commits back.
+ */
+export const NearestCommit = z.object({
+  requested: z.string(),
+  commit: z.string(),
+  distance: z.int(),
+});
+export type NearestCommit = z.infer<typeof NearestCommit>;
 
 /** The states of a reindex job (see src/registry/jobs.ts). */
 export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;

@@ -1,6 +1,6 @@
 // goToDefinition: where a symbol is defined, by position or by exact name.
 import { z } from 'zod';
-import { arg, params, Location, positionOrSymbol, Provenance, Range, SymbolKind, IndexMissing } from './common.js';
+import { arg, params, Location, NearestCommit, positionOrSymbol, Provenance, Range, SymbolKind, IndexMissing } from './common.js';
 
 export const name = 'goToDefinition';
 export const description =
@@ -14,6 +14,7 @@ export const Params = params({
   line: arg.line().optional(),
   column: arg.column().optional(),
   symbol: arg.symbol().optional(),
+  commit: arg.commit().optional(),
 }).superRefine(positionOrSymbol);
 export type Params = z.infer<typeof Params>;
 
@@ -31,6 +32,7 @@ export type Definition = z.infer<typeof Definition>;
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  nearest_commit: NearestCommit.optional(),
   found: z.boolean(),
   definitions: z.array(Definition),
   /** The symbols the position or name resolved to. */

@@ -55,6 +55,30 @@ export const FreshnessEvidence = z.object({
   uncommitted_changes: z.boolean(),
 });
 
+/** The states of an upload (`sextant publish`): see src/registry/uploads.ts. */
+export const UPLOAD_STATES = ['queued', 'processing', 'completed', 'errored'] as const;
+
+/** At most this many uploads are listed, newest first. */
+export const MAX_UPLOADS = 10;
+
+export const UploadStatus = z.object({
+  id: z.int(),
+  commit: z.string(),
+  indexer: z.string(),
+  indexer_version: z.string().nullable(),
+  state: z.enum(UPLOAD_STATES),
+  /** Why it errored. */
+  reason: z.string().nullable(),
+  /** Whether file texts came from a checkout (--root): without one, navigation only. */
+  with_root: z.boolean(),
+  file_bytes: z.number(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** The index it published (retired later by a newer upload of the same commit and indexer, or by retention). */
+  index_id: z.int().nullable(),
+});
+export type UploadStatus = z.infer<typeof UploadStatus>;
+
 export const Result = z.object({
   repo: z.string(),
   indexed: z.boolean(),
@@ -129,6 +153,10 @@ export const Result = z.object({
   /** Why that job failed or was cancelled. */
   job_error: z.string().nullable(),
   root_path: z.string().nullable(),
+  /** Whether the repository's worktree is on this machine (false for one fed from CI: no root here). */
+  online: z.boolean(),
+  /** The repository's newest uploads (`sextant publish`), at most MAX_UPLOADS, newest first. */
+  uploads: z.array(UploadStatus),
   message: z.string().optional(),
 });
 export type Result = z.infer<typeof Result>;

@@ -1,7 +1,7 @@
 // findReferences: every use of a symbol, by position or by exact name.
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, params, Location, positionOrSymbol, Provenance, RefKind, SymbolItem, IndexMissing } from './common.js';
+import { arg, params, Location, NearestCommit, positionOrSymbol, Provenance, RefKind, SymbolItem, IndexMissing } from './common.js';
 
 export const name = 'findReferences';
 export const { LIMIT, CAP } = limits.references;
@@ -26,6 +26,7 @@ export const Params = params({
     .optional()
     .describe('Only references of this kind: call, type, import, identifier (a plain read) or write'),
   limit: arg.limit(LIMIT, CAP),
+  commit: arg.commit().optional(),
 }).superRefine(positionOrSymbol);
 export type Params = z.infer<typeof Params>;
 
@@ -40,6 +41,7 @@ export type Reference = z.infer<typeof Reference>;
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  nearest_commit: NearestCommit.optional(),
   /** The symbols whose references these are, with where each is defined. */
   symbols: z.array(SymbolItem),
   references: z.array(Reference),

@@ -32,6 +32,10 @@ export interface PublishInput {
   end: Omit<RunEnd, 'indexId'>;
   /** Runs last inside the transaction; throwing rolls the publish back (an interrupted run publishes nothing). */
   beforeCommit?: () => void;
+  /** Indexes this one replaces (an upload of the same commit and indexer): retired in the same transaction. */
+  supersedes?: readonly number[];
+  /** More writes that must become visible with the index (an upload's completed state). */
+  alongside?: (trx: Kysely<Database>, indexId: number) => Promise<void>;
 }
 
 /** Older published indexes kept per repository besides the current one. */
@@ -91,6 +95,10 @@ async function insertIndex(engine: Engine, input: PublishInput): Promise<number>
       .where('id', '=', id)
       .execute();
     await trx.updateTable('repos').set({ current_index_id: id }).where('id', '=', input.run.repo_id).execute();
+    if (input.supersedes?.length) {
+      await trx.updateTable('indexes').set({ state: 'retired' }).where('id', 'in', input.supersedes).execute();
+    }
+    await input.alongside?.(trx, id);
     await finishRun(trx, input.run, { ...input.end, indexId: id });
     input.beforeCommit?.();
     return id;

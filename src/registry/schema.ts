@@ -219,6 +219,39 @@ export interface WatcherTable {
   last_event_at: Timestamp | null;
 }
 
+/** One `sextant publish` of a SCIP file (registry/migrations/0009). */
+export interface UploadTable {
+  id: Generated<number>;
+  repo_id: number;
+  commit_sha: string;
+  /** The indexer that wrote the file (--indexer, else the file's tool_info). */
+  indexer: string;
+  indexer_version: string | null;
+  /** queued, processing, completed or errored. */
+  state: string;
+  /** Why it errored. */
+  reason: string | null;
+  file_sha256: string;
+  /** bigint: Postgres returns it as a string. */
+  file_bytes: ColumnType<number | string, number, number>;
+  /** 1 when file texts came from a checkout (--root): search and sextant's additions work. */
+  with_root: Flag;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  index_id: number | null;
+  /** The publishing process: one that died leaves its upload queued or processing, reported errored. */
+  pid: number;
+  host: string;
+}
+
+/** An edge of the commit graph CI reported (registry/migrations/0009). */
+export interface CommitParentTable {
+  repo_id: number;
+  commit_sha: string;
+  parent_sha: string;
+}
+
 export interface Database {
   repos: RepoTable;
   indexes: IndexTable;
@@ -235,6 +268,8 @@ export interface Database {
   locks: LockTable;
   watchers: WatcherTable;
   index_jobs: IndexJobTable;
+  uploads: UploadTable;
+  commit_parents: CommitParentTable;
   /** The text index's stable id per indexed blob (SQLite's FTS5 index is keyed by it). */
   search_blobs: SearchBlobTable;
 }
@@ -248,3 +283,4 @@ export type Repo = Selectable<RepoTable>;
 export type IndexRow = Selectable<IndexTable>;
 export type IndexRun = Selectable<IndexRunTable>;
 export type IndexJob = Selectable<IndexJobTable>;
+export type Upload = Selectable<UploadTable>;

@@ -1,7 +1,7 @@
 // findFiles and countFiles: the tracked files of each repository's current
 // index, and the directories their paths imply. Sizes come from the blobs;
 // mtime from the worktree when it is on this machine, else the commit's time.
-import { existsSync, lstatSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { RE2JS, RE2JSException } from 're2js';
 import type { z } from 'zod';
@@ -12,6 +12,7 @@ import { UserError } from '../errors.js';
 import * as CountFiles from '../protocol/count-files.js';
 import * as FindFiles from '../protocol/find-files.js';
 import type { Hit, ScanState } from '../protocol/find-files.js';
+import { isOnline } from '../freshness/worktree.js';
 import { parseParams } from './params.js';
 import { extensionFilter, extensionOf } from './paths.js';
 
@@ -149,10 +150,6 @@ export async function repositoriesInScope(
   };
 }
 
-/** Whether a repository's worktree is on this machine. */
-export function isOnline(root: string | null): boolean {
-  return root !== null && existsSync(join(root, '.git'));
-}
 
 /** Every entry of a repository's current index: its files, and the directories their paths imply. */
 export async function repoEntries(engine: Engine, index: SearchedIndex): Promise<RepoEntries> {

@@ -3,14 +3,17 @@ import * as Definition from '../../protocol/definition.js';
 import { request } from '../request.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
 import { parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
-import { print, printAnswer } from '../output.js';
+import { nearestLine, print, printAnswer } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'def',
   summary: 'Go to definition: by position (PATH:LINE:COL, 1-based) or by exact symbol name.',
-  usage: 'sextant def PATH:LINE:COL | SYMBOL [--repo NAME] [--json]',
-  details: ['  --repo NAME   the repository (default: the indexed repository containing the current directory)'],
-  options: { repo: { type: 'string' } },
+  usage: 'sextant def PATH:LINE:COL | SYMBOL [--repo NAME] [--commit SHA] [--json]',
+  details: [
+    '  --repo NAME   the repository (default: the indexed repository containing the current directory)',
+    '  --commit SHA  answer at this commit (its published index, else its nearest published ancestor, flagged)',
+  ],
+  options: { repo: { type: 'string' }, commit: { type: 'string' } },
   maxPositionals: 1,
 };
 
@@ -23,8 +26,10 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       request(Definition.Params, {
         repo: choice.slug,
         ...('symbol' in target ? target : { ...target, path: repoRelative(target.path, choice) }),
+        ...(values.commit !== undefined ? { commit: values.commit as string } : {}),
       }),
     );
+    if (!values.json && result.nearest_commit) print(nearestLine(result.nearest_commit));
     if (values.json) printAnswer(result);
     else if (!result.found) print(result.message ?? 'no definition found');
     else {

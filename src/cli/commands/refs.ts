@@ -6,19 +6,20 @@ import { CAP, LIMIT } from '../../protocol/references.js';
 import { request } from '../request.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
 import { wholeNumberOption, parseTarget, UsageError, type CommandSpec, type Parsed } from '../parse.js';
-import { plural, print, printAnswer } from '../output.js';
+import { nearestLine, plural, print, printAnswer } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'refs',
   summary: 'Find references: by position (PATH:LINE:COL, 1-based) or by exact symbol name.',
-  usage: 'sextant refs PATH:LINE:COL | SYMBOL [--repo NAME] [--kind KIND] [--limit N] [--no-declaration] [--json]',
+  usage: 'sextant refs PATH:LINE:COL | SYMBOL [--repo NAME] [--commit SHA] [--kind KIND] [--limit N] [--no-declaration] [--json]',
   details: [
     '  --repo NAME        the repository (default: the indexed repository containing the current directory)',
     `  --kind KIND        only references of this kind: ${REF_KINDS.join(', ')}`,
     `  --limit N          at most N references (default ${LIMIT}, at most ${CAP})`,
     '  --no-declaration   leave out the declarations',
+    '  --commit SHA        answer at this commit (its published index, else its nearest published ancestor, flagged)',
   ],
-  options: { repo: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' }, 'no-declaration': { type: 'boolean' } },
+  options: { repo: { type: 'string' }, commit: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' }, 'no-declaration': { type: 'boolean' } },
   maxPositionals: 1,
 };
 
@@ -39,12 +40,14 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
         include_declaration: !values['no-declaration'],
         ...(kind ? { kind: kind as (typeof REF_KINDS)[number] } : {}),
         limit,
+        ...(values.commit !== undefined ? { commit: values.commit as string } : {}),
       }),
     );
     if (values.json) {
       printAnswer(result);
       return 0;
     }
+    if (result.nearest_commit) print(nearestLine(result.nearest_commit));
     if (result.message) print(result.message);
     for (const r of result.references) print(`${r.path}:${r.line}:${r.column}  ${r.kind.padEnd(10)} ${r.preview?.trim() ?? ''}`);
     const shown = result.truncated ? `${result.references.length} of ${result.total}` : `${result.total}`;

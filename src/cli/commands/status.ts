@@ -69,12 +69,18 @@ function describe(s: Result): void {
     print(
       `  search: ${coverage.indexed} of ${plural(coverage.expected, 'file')} searchable${s.searchCoverageReason ? ` — ${s.searchCoverageReason}` : ''}`,
     );
+  else if (s.capabilities?.search.available === false) print(`  search: unavailable — ${s.capabilities.search.reason}`);
   const run = s.last_index_run;
   if (run)
     print(
       `  last run: ${run.outcome ?? run.state} (${run.origin}, ${run.finished_at ?? run.started_at})${run.reason ? `: ${run.reason}` : ''}`,
     );
   if (run?.recovery && run.outcome === 'failed') print(`  fix: ${run.recovery}`);
+  for (const u of s.uploads.slice(0, 3)) {
+    print(
+      `  upload ${u.id}: ${u.state} (${u.indexer}${u.indexer_version ? ` ${u.indexer_version}` : ''} at ${u.commit.slice(0, 12)}, ${u.finished_at ?? u.created_at}${u.with_root ? '' : ', no root: navigation only'})${u.reason ? `: ${u.reason}` : ''}`,
+    );
+  }
   if (s.job_id) print(`  reindex job ${s.job_id}: ${s.job_state} (lifecycle ${s.lifecycle})${s.job_error ? `: ${s.job_error}` : ''}`);
   print(
     `  storage: ${plural(s.storage_bytes, 'byte')} of ${plural(s.registry_bytes, 'byte')} in the registry${s.write_lock_present ? '; an index run holds the write lock' : ''}${s.corrupt ? `; CORRUPT: ${s.corrupt_reason}` : ''}`,

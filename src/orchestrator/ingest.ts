@@ -1,0 +1,108 @@
+// The ingest step of the pipeline: SCIP documents in, stored rows out, in
+// batches. `sextant index` feeds it an indexer's output as it is written;
+// `sextant publish` feeds it an uploaded file. Files are known by path with
+// their blob hash; their text, when the registry holds it, gives syntax facts
+// and column conversions. An upload without a checkout has no text: its
+// documents are stored as the indexer wrote them (navigation only).
+import { posix } from 'node:path';
+import type { PreparedDocument, RegistryWriter } from '../registry/writer.js';
+import type { ScipDocument } from '../scip/schema.js';
+import type { FactsProvider } from '../syntax/index.js';
+import { languageOf } from './languages.js';
+import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
+
+const BATCH_DOCUMENTS = 48;
+const BATCH_OCCURRENCES = 40_000;
+
+export interface IngestOptions {
+  /**
+   * The files have no text in the registry (an upload without --root): a
+   * document is stored without syntax facts, with the text it carries, if any.
+   */
+  textless?: boolean;
+}
+
+/** Turns an indexer's documents into stored rows, in batches. */
+export class Ingest {
+  readonly ids = new Map<string, number>();
+  readonly perLanguage = new Map<string, number>();
+  readonly skipped: { path: string; reason: string }[] = [];
+  occurrences = 0;
+  definitions = 0;
+  count = 0;
+  /** Documents derived and stored by this run (the rest were found stored). */
+  written = 0;
+  private pending: { path: string; doc: PreparedDocument }[] = [];
+  private pendingOccurrences = 0;
+
+  constructor(
+    private readonly writer: RegistryWriter,
+    private readonly files: ReadonlyMap<string, { sha: string }>,
+    /** The indexer's languages: the first is a document's language when its path does not tell (else the document's own). */
+    private readonly languages: readonly string[],
+    private readonly facts: FactsProvider | undefined,
+    private readonly options: IngestOptions = {},
+  ) {}
+
+  async add(document: ScipDocument, bytes: Buffer): Promise<void> {
+    this.count++;
+    const path = normalizeDocumentPath(document.relativePath);
+    const file = path === undefined ? undefined : this.files.get(path);
+    if (path === undefined || !file) {
+      this.skip(document.relativePath, path === undefined ? 'path leaves the repository' : 'not a file of the worktree');
+      return;
+    }
+    if (this.ids.has(path) || this.pending.some((p) => p.path === path)) {
+      this.skip(path, 'indexed twice by overlapping projects; the first document was kept');
+      return;
+    }
+    const language = languageOf(path) ?? this.languages[0] ?? (document.language.toLowerCase() || 'unknown');
+    const contentHash = documentContentHash(bytes, file.sha);
+    const existing = await this.writer.findDocument(contentHash);
+    if (existing) {
+      this.record(path, language, existing.id, existing.occurrence_count, existing.definition_count);
+      return;
+    }
+    const text = this.options.textless ? document.text || undefined : await this.writer.blobText(file.sha);
+    if (text === undefined && !this.options.textless) {
+      this.skip(path, 'its text could not be read');
+      return;
+    }
+    const lines = text === undefined ? [] : splitLines(text);
+    const facts = text === undefined || !this.facts ? undefined : await this.facts(path, language, text);
+    const prepared = prepareDocument({ document, contentHash, language, lines, facts });
+    this.pending.push({ path, doc: prepared });
+    this.pendingOccurrences += prepared.occurrenceCount;
+    if (this.pending.length >= BATCH_DOCUMENTS || this.pendingOccurrences >= BATCH_OCCURRENCES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingOccurrences = 0;
+    const ids = await this.writer.writeDocuments(batch.map((b) => b.doc));
+    this.written += batch.length;
+    batch.forEach((b, i) => this.record(b.path, b.doc.language, ids[i]!, b.doc.occurrenceCount, b.doc.definitions.length));
+  }
+
+  private record(path: string, language: string, id: number, occurrences: number, definitions: number): void {
+    this.ids.set(path, id);
+    this.perLanguage.set(language, (this.perLanguage.get(language) ?? 0) + 1);
+    this.occurrences += occurrences;
+    this.definitions += definitions;
+  }
+
+  private skip(path: string, reason: string): void {
+    this.skipped.push({ path, reason });
+  }
+}
+
+/** A document path as a clean repository-relative path, or undefined if it leaves the root. */
+export function normalizeDocumentPath(relativePath: string): string | undefined {
+  if (!relativePath || relativePath.includes('\\') || relativePath.includes('\0')) return undefined;
+  if (posix.isAbsolute(relativePath)) return undefined;
+  const normal = posix.normalize(relativePath);
+  if (normal === '..' || normal.startsWith('../') || normal === '.') return undefined;
+  return normal;
+}

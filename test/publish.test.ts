@@ -1,0 +1,383 @@
+// `sextant publish` of raw indexer output against `sextant index` of the same
+// commit, on real TypeScript (rxjs, npm) and Python (requests, Debian): the
+// same answers at hundreds of positions. Then the uploads a registry must
+// refuse — cut short, a wrong checksum, a path out of the root, a commit the
+// checkout does not have, ranges past the file — each with a message and the
+// registry byte for byte as it was; upload states, replacement, offline
+// repositories and answers at a commit nobody published.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import protobuf from 'protobufjs';
+import { Navigation } from '../src/navigation/index.js';
+import { openRegistry } from '../src/registry/open.js';
+import type { Engine } from '../src/registry/engine.js';
+import { requestsRepo, rxjsRepo } from './support/corpus.js';
+import { PROJECT_ROOT } from './support/paths.js';
+import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { registryFingerprint, TEST_ENGINE } from './support/registry.js';
+import { indexOrThrow, mcpSession, registryFile, sextant, testHome } from './support/sextant.js';
+import { prng, shuffle } from './support/stats.js';
+
+const run = promisify(execFile);
+const bin = (name: string) => join(PROJECT_ROOT, 'node_modules', '.bin', name);
+
+/** Runs an indexer the way a CI job would, from the repository root, into `out`. */
+async function scipTypescript(root: string, out: string): Promise<void> {
+  await run(bin('scip-typescript'), ['index', '--cwd', root, '--output', out, '--no-progress-bar'], { cwd: root });
+}
+async function scipPython(root: string, slug: string, out: string): Promise<void> {
+  await run(bin('scip-python'), ['index', '--cwd', root, '--project-name', slug, '--project-version', '_', '--output', out, '--quiet'], {
+    cwd: root,
+  });
+}
+
+interface Decoded {
+  metadata: unknown;
+  documents: { relativePath: string; occurrences: { range: number[]; symbol: string }[] }[];
+  externalSymbols?: unknown[];
+}
+const scipRoot = protobuf.loadSync(join(PROJECT_ROOT, 'proto', 'scip.proto'));
+const IndexType = scipRoot.lookupType('scip.Index');
+const decodeIndex = (file: string) => IndexType.decode(readFileSync(file)) as unknown as Decoded;
+
+/** Byte offsets where the top-level fields of a SCIP file end (read independently of src/scip/stream.ts). */
+function fieldEnds(bytes: Buffer): number[] {
+  const ends: number[] = [];
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[at++]!;
+      value += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if ((b & 0x80) === 0) return value;
+    }
+  };
+  while (at < bytes.length) {
+    const tag = varint();
+    assert.equal(tag & 7, 2, `top-level fields of a SCIP index are length-delimited (tag ${tag} at byte ${at})`);
+    const length = varint();
+    at += length;
+    ends.push(at);
+  }
+  return ends;
+}
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/**
+ * What the registry holds: on SQLite its bytes and the files beside it (equal
+ * before and after means nothing was written), on Postgres every table's rows.
+ */
+function fingerprint(home: string) {
+  if (TEST_ENGINE === 'postgres') return registryFingerprint(home);
+  const file = registryFile(home);
+  const st = statSync(file, { bigint: true });
+  return { files: readdirSync(dirname(file)).sort(), size: st.size, mtime: st.mtimeNs, sha: sha256(file) };
+}
+
+/** Positions drawn from an index's occurrences, spread over its documents. */
+function drawPositions(file: string, count: number, seed: number): { path: string; line: number; column: number }[] {
+  const all = decodeIndex(file).documents.flatMap((d) =>
+    d.occurrences.filter((o) => o.symbol && o.range.length >= 3).map((o) => ({ path: d.relativePath, line: o.range[0]! + 1, column: o.range[1]! + 1 })),
+  );
+  return shuffle(all, prng(seed)).slice(0, count);
+}
+
+async function answer<T>(call: () => Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await call();
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+
+describe('sextant publish', () => {
+  const cleanup: string[] = [];
+  const scip = tempDir('sextant-publish-scip-');
+  cleanup.push(scip);
+  const indexed = testHome();
+  const published = testHome();
+  cleanup.push(indexed.home, published.home);
+  const rxjsScip = join(scip, 'rxjs.scip');
+  const requestsScip = join(scip, 'requests.scip');
+  let rxjs = '';
+  let requests = '';
+  let rxjsCommit = '';
+  let requestsCommit = '';
+  let engines: Engine[] = [];
+
+  before(async () => {
+    rxjs = rxjsRepo();
+    requests = requestsRepo();
+    cleanup.push(dirname(rxjs), dirname(requests));
+    rxjsCommit = git(rxjs, 'rev-parse', 'HEAD').trim();
+    requestsCommit = git(requests, 'rev-parse', 'HEAD').trim();
+    // The raw indexers, once for the whole file; `sextant index` runs them again its own way.
+    await scipTypescript(rxjs, rxjsScip);
+    await scipPython(requests, 'requests', requestsScip);
+    indexOrThrow(rxjs, indexed.env, '--repo', 'rxjs');
+    indexOrThrow(requests, indexed.env, '--repo', 'requests');
+  });
+
+  after(async () => {
+    for (const engine of engines) await engine.close();
+    for (const dir of cleanup) removeDir(dir);
+  });
+
+  test('publishing raw indexer output with --root answers as `sextant index` of the same commit (rxjs, requests)', async () => {
+    for (const [scipFile, slug, root, commit] of [
+      [rxjsScip, 'rxjs', rxjs, rxjsCommit],
+      [requestsScip, 'requests', requests, requestsCommit],
+    ] as const) {
+      const r = sextant(['publish', scipFile, '--repo', slug, '--commit', commit, '--root', root, '--sha256', sha256(scipFile), '--json'], {
+        env: published.env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      assert.equal(report.upload_state, 'completed');
+      assert.equal(report.with_root, true);
+      assert.ok(report.documents > 10, `${slug}: ${report.documents} documents`);
+    }
+    const a = await openRegistry({ registry: registryFile(indexed.home) });
+    const b = await openRegistry({ registry: registryFile(published.home) });
+    engines = [a, b];
+    const [viaIndex, viaPublish] = [new Navigation(a), new Navigation(b)];
+    for (const [scipFile, slug] of [
+      [rxjsScip, 'rxjs'],
+      [requestsScip, 'requests'],
+    ] as const) {
+      let compared = 0;
+      let found = 0;
+      for (const p of drawPositions(scipFile, 120, slug.length)) {
+        const q = { repo: slug, ...p };
+        const defs = await Promise.all([viaIndex, viaPublish].map((n) => answer(() => n.goToDefinition(q as never))));
+        assert.deepEqual(defs[1], defs[0], `goToDefinition ${slug} ${p.path}:${p.line}:${p.column}`);
+        const refs = await Promise.all([viaIndex, viaPublish].map((n) => answer(() => n.findReferences({ ...q, include_declaration: true, limit: 2000 } as never))));
+        assert.deepEqual(refs[1], refs[0], `findReferences ${slug} ${p.path}:${p.line}:${p.column}`);
+        compared++;
+        if ('found' in defs[0] && defs[0].found) found++;
+      }
+      assert.ok(compared >= 100, `${slug}: ${compared} positions compared`);
+      // Equal answers are only worth something if they say something.
+      assert.ok(found >= 80, `${slug}: only ${found} of ${compared} positions found a definition`);
+    }
+    // Search and syntax-derived additions came from the checkout: the status says the texts are all there.
+    const status = await viaPublish.getIndexStatus({ repo: 'rxjs' });
+    assert.equal(status.searchCoverage?.complete, true);
+    assert.equal(status.uploads[0]?.state, 'completed');
+    assert.equal(status.online, false, 'a published repository has no worktree registered here');
+  });
+
+  describe('rejections leave the registry byte for byte unchanged', () => {
+    const rejects = (args: string[], message: RegExp) => {
+      const was = fingerprint(published.home);
+      const r = sextant(['publish', ...args], { env: published.env });
+      assert.equal(r.code, 1, `exit ${r.code}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+      assert.equal(r.stdout, '');
+      assert.deepEqual(fingerprint(published.home), was);
+    };
+
+    test('a file cut inside a field, at several offsets, is rejected as truncated', () => {
+      const bytes = readFileSync(rxjsScip);
+      const ends = fieldEnds(bytes);
+      // Inside the metadata, inside a tag or length, mid-file, one byte short.
+      for (const cut of [5, ends[0]! + 1, ends[Math.floor(ends.length / 2)]! + 3, Math.floor(bytes.length / 2), bytes.length - 1]) {
+        assert.ok(!ends.includes(cut), `offset ${cut} is inside a field`);
+        const file = join(scip, `cut-${cut}.scip`);
+        writeFileSync(file, bytes.subarray(0, cut));
+        rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit, '--root', rxjs], /truncated.*upload the complete file/);
+      }
+      // Cut exactly before the first document: the metadata is all there is.
+      const file = join(scip, 'cut-metadata-only.scip');
+      writeFileSync(file, bytes.subarray(0, ends[0]));
+      rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit], /holds no documents/);
+    });
+
+    test('a file cut between two documents decodes cleanly: --sha256 and --size catch it', () => {
+      const bytes = readFileSync(rxjsScip);
+      const ends = fieldEnds(bytes);
+      const file = join(scip, 'cut-between.scip');
+      writeFileSync(file, bytes.subarray(0, ends[Math.floor(ends.length / 2)]));
+      rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit, '--sha256', sha256(rxjsScip)], /sha256 [0-9a-f]{64}, not the --sha256 given/);
+      rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit, '--size', String(bytes.length)], /not the --size/);
+      // Without a checksum it is accepted (it is a valid index of fewer files), but with --root the tier names the gap.
+      const scratch = testHome();
+      try {
+        const r = sextant(['publish', file, '--repo', 'rxjs', '--commit', rxjsCommit, '--root', rxjs, '--json'], { env: scratch.env });
+        assert.equal(r.code, 0, r.stderr);
+        const typescript = JSON.parse(r.stdout).languages.typescript;
+        assert.equal(typescript.tier, 'precise');
+        assert.ok(typescript.indexed_files < typescript.files);
+        assert.match(typescript.reason, /have no document in the uploaded index .*cut short \(pass --sha256/);
+      } finally {
+        removeDir(scratch.home);
+      }
+    });
+
+    test('a sha256 that does not match is rejected', () => {
+      rejects([requestsScip, '--repo', 'requests', '--commit', requestsCommit, '--sha256', 'ab'.repeat(32)], /not the --sha256 given.*copy the file again/);
+    });
+
+    test("a document path with '..' (or absolute) is rejected", () => {
+      for (const bad of ['../outside.py', 'requests/../../outside.py', '/etc/passwd']) {
+        const index = decodeIndex(requestsScip);
+        index.documents[1]!.relativePath = bad;
+        const file = join(scip, 'bad-path.scip');
+        writeFileSync(file, IndexType.encode(IndexType.fromObject(index as never)).finish());
+        rejects([file, '--repo', 'requests', '--commit', requestsCommit], /not inside the project root.*index from the repository root/);
+      }
+    });
+
+    test('a commit the checkout does not have is rejected with --root', () => {
+      rejects([requestsScip, '--repo', 'requests', '--commit', 'deadbeef'.repeat(5), '--root', requests], /does not exist in .*fetch it/);
+      rejects([requestsScip, '--repo', 'requests', '--commit', 'deadbeef', '--root', requests], /not a full commit hash/);
+    });
+
+    test('occurrence ranges past the text of the files at the commit, or a checkout at another commit, are rejected', () => {
+      // The next commit shortens a file the index covers: the old index does not fit it.
+      const target = 'requests/models.py';
+      writeFileSync(join(requests, target), '# emptied\n');
+      const next = commitAll(requests, 'shorten models.py');
+      try {
+        rejects([requestsScip, '--repo', 'requests', '--commit', next, '--root', requests], /requests\/models\.py.*range .* lies outside the file at/);
+      } finally {
+        git(requests, 'checkout', '-q', requestsCommit);
+      }
+      // The commit exists but another is checked out: the texts would not be the commit's.
+      rejects([requestsScip, '--repo', 'requests', '--commit', next, '--root', requests], /has [0-9a-f]{12} checked out, not [0-9a-f]{12}: check it out there/);
+    });
+
+    test('an index without metadata is rejected', () => {
+      const index = decodeIndex(requestsScip);
+      delete (index as Partial<Decoded>).metadata;
+      const file = join(scip, 'no-metadata.scip');
+      writeFileSync(file, IndexType.encode(IndexType.fromObject(index as never)).finish());
+      rejects([file, '--repo', 'requests', '--commit', requestsCommit], /has no metadata/);
+    });
+  });
+
+  test('upload states: completed, replaced atomically on a second upload of the commit, errored with the reason', async () => {
+    const env = published.env;
+    const first = sextant(['status', 'requests', '--json'], { env });
+    const before = JSON.parse(first.stdout);
+    const r = sextant(['publish', requestsScip, '--repo', 'requests', '--commit', requestsCommit, '--root', requests, '--json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    const status = JSON.parse(sextant(['status', 'requests', '--json'], { env }).stdout);
+    assert.deepEqual(report.replaced, [status.uploads[1].index_id]);
+    assert.equal(status.uploads[0].state, 'completed');
+    assert.equal(status.uploads[0].index_id, report.index_id);
+    assert.equal(status.uploads[0].id, before.uploads[0].id + 1);
+    const engine = await openRegistry({ registry: registryFile(published.home) });
+    try {
+      const atCommit = await engine.db
+        .selectFrom('indexes as i')
+        .innerJoin('repos as r', 'r.id', 'i.repo_id')
+        .select(['i.id', 'i.state'])
+        .where('r.slug', '=', 'requests')
+        .where('i.commit_sha', '=', requestsCommit)
+        .where('i.state', '=', 'published')
+        .execute();
+      assert.deepEqual(atCommit.map((i) => i.id), [report.index_id], 'one published index per (repository, commit)');
+      // A writer holds the repository: the upload passes validation, waits (queued), then errors with why.
+      const repo = await engine.db.selectFrom('repos').select('id').where('slug', '=', 'requests').executeTakeFirstOrThrow();
+      await engine.db.insertInto('locks').values({ repo_id: repo.id, run_id: 0, pid: process.pid, host: (await import('node:os')).hostname(), acquired_at: new Date().toISOString() }).execute();
+      const blocked = sextant(['publish', requestsScip, '--repo', 'requests', '--commit', requestsCommit], { env });
+      await engine.db.deleteFrom('locks').where('repo_id', '=', repo.id).execute();
+      assert.equal(blocked.code, 1);
+      assert.match(blocked.stderr, /another sextant run/);
+    } finally {
+      await engine.close();
+    }
+    const after = JSON.parse(sextant(['status', 'requests', '--json'], { env }).stdout);
+    assert.equal(after.uploads[0].state, 'errored');
+    assert.match(after.uploads[0].reason, /another sextant run/);
+    assert.equal(after.commit, requestsCommit, 'the published index still serves');
+  });
+
+  test('without --root: navigation only, search coverage null with the reason, offline in findFiles and registryStatus', async () => {
+    const env = published.env;
+    const r = sextant(['publish', requestsScip, '--repo', 'requests-ci', '--commit', requestsCommit, '--json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).with_root, false);
+    const session = await mcpSession(env);
+    try {
+      const status = (await session.call('getIndexStatus', { repo: 'requests-ci' })).result;
+      assert.equal(status.searchCoverage, null);
+      assert.match(status.searchCoverageReason, /without --root/);
+      assert.equal(status.capabilities.search.available, false);
+      assert.equal(status.online, false);
+      const viaRoot = (await session.call('goToDefinition', { repo: 'requests', symbol: 'Session' })).result;
+      const viaCi = (await session.call('goToDefinition', { repo: 'requests-ci', symbol: 'Session' })).result;
+      assert.ok(viaRoot.found);
+      assert.deepEqual(
+        viaCi.definitions.map((d: any) => [d.path, d.line, d.column]),
+        viaRoot.definitions.map((d: any) => [d.path, d.line, d.column]),
+      );
+      const files = (await session.call('findFiles', { repos: ['requests-ci'] })).result;
+      assert.equal(files.total, 0);
+      assert.ok(files.scan_state.offline_excluded.includes('requests-ci'));
+      const offline = (await session.call('findFiles', { repos: ['requests-ci'], include_offline: true, extensions: ['py'] })).result;
+      assert.ok(offline.total > 10, `${offline.total} files with include_offline`);
+      const registry = (await session.call('registryStatus', {})).result;
+      assert.equal(registry.repos.find((x: any) => x.repo === 'requests-ci').online, false);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a query at an unpublished commit answers from its nearest published ancestor, flagged', async () => {
+    const repo = fixtureRepo('ts-shapes');
+    cleanup.push(dirname(repo));
+    const { env } = published;
+    const c1 = git(repo, 'rev-parse', 'HEAD').trim();
+    const s1 = join(scip, 'shapes-1.scip');
+    await scipTypescript(repo, s1);
+    appendFileSync(join(repo, 'src', 'main.ts'), '\n// second\n');
+    const c2 = commitAll(repo, 'second');
+    appendFileSync(join(repo, 'src', 'main.ts'), '\n// third\n');
+    const c3 = commitAll(repo, 'third');
+    const s3 = join(scip, 'shapes-3.scip');
+    await scipTypescript(repo, s3);
+    git(repo, 'checkout', '-q', c1);
+    assert.equal(sextant(['publish', s1, '--repo', 'shapes', '--commit', c1, '--root', repo], { env }).code, 0);
+    git(repo, 'checkout', '-q', c3);
+    // Pushed together, only the tip was indexed: c2 is known from c3's ancestry.
+    assert.equal(sextant(['publish', s3, '--repo', 'shapes', '--commit', c3, '--root', repo], { env }).code, 0);
+    const session = await mcpSession(env);
+    try {
+      const at = async (commit: string) => (await session.call('goToDefinition', { repo: 'shapes', symbol: 'Shape', commit })).result;
+      const middle = await at(c2);
+      assert.deepEqual(middle.nearest_commit, { requested: c2, commit: c1, distance: 1 });
+      assert.equal(middle.commit, c1);
+      assert.ok(middle.found);
+      const tip = await at(c3);
+      assert.equal(tip.nearest_commit, undefined);
+      assert.equal(tip.commit, c3);
+      const refs = (await session.call('findReferences', { repo: 'shapes', symbol: 'Shape', commit: c2 })).result;
+      assert.equal(refs.nearest_commit.distance, 1);
+      const unknown = await session.call('goToDefinition', { repo: 'shapes', symbol: 'Shape', commit: 'f'.repeat(40) });
+      assert.equal(unknown.isError, true);
+      assert.match(unknown.result.error, /no published index at ffffffffffff nor at an ancestor/);
+    } finally {
+      await session.close();
+    }
+    // Without --root, --parents reports the commit's parents (checked like --commit).
+    const report = sextant(['publish', s3, '--repo', 'shapes-ci', '--commit', c3, '--parents', c2, '--json'], { env });
+    assert.equal(report.code, 0, report.stderr);
+    assert.equal(JSON.parse(report.stdout).parents_recorded, 1);
+    const bad = sextant(['publish', s3, '--repo', 'shapes-ci', '--commit', c3, '--parents', 'HEAD~1'], { env });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--parents "HEAD~1" is not a full commit hash/);
+  });
+});
