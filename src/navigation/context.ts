@@ -7,11 +7,15 @@ import type { IndexRow, Repo } from '../registry/schema.js';
 import type { LanguageTier } from '../protocol/index-status.js';
 import type { Occurrence } from '../registry/payload.js';
 import { lastRun } from '../registry/repos.js';
+import { Adjuster, type Edits } from './adjust.js';
 
 export interface RepoContext {
   repo: Repo;
+  /** The index that answers: HEAD's, or the nearest indexed ancestor's (see adjust.ts). */
   index: IndexRow;
   languages: Record<string, LanguageTier>;
+  /** This answer's adjustments through the edits made since that index. */
+  adjust: Adjuster;
 }
 
 export interface FileContext extends RepoContext {
@@ -20,26 +24,29 @@ export interface FileContext extends RepoContext {
   lines: string[] | null;
 }
 
-export async function openRepo(lookups: Lookups, slug: string): Promise<RepoContext> {
+/** A repository and the index that answers for it; `edits` (when given) follows its worktree. */
+export async function openRepo(lookups: Lookups, slug: string, edits?: Edits): Promise<RepoContext> {
   const repo = await lookups.repo(slug);
   if (!repo) {
     const known = await lookups.repoSlugs();
     const list = known.length ? `known repositories: ${known.slice(0, 20).join(', ')}` : 'the registry holds no repositories yet';
     throw new UserError(`unknown repository ${quote(slug)} (${list}): index it with \`sextant index PATH\` or pass a known name`);
   }
-  const index = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
-  if (!index) {
+  const current = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
+  if (!current) {
     const run = await lastRun(lookups.db, repo.id);
     const why =
       run?.outcome === 'failed' && run.reason ? `its last index run failed: ${run.reason}` : 'no index has been published for it yet';
     throw new UserError(`${slug} has no published index (${why}): run \`sextant index\` in it`);
   }
+  const selection = edits ? await edits.select(repo, current) : { index: current, worktree: undefined };
+  const index = selection.index;
   const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
-  return { repo, index, languages };
+  return { repo, index, languages, adjust: new Adjuster(edits, lookups, repo, selection) };
 }
 
 /** The explanation a navigation tool gives on a repository indexed search-only. */
-export function searchOnlyExplanation(ctx: RepoContext): string | undefined {
+export function searchOnlyExplanation(ctx: Pick<RepoContext, 'repo' | 'languages'>): string | undefined {
   const tiers = Object.values(ctx.languages);
   // With a syntactic language, what a request names decides (see navigation/syntactic.ts).
   if (tiers.some((t) => t.tier === 'precise' || t.tier === 'syntactic')) return undefined;
@@ -154,11 +161,11 @@ export function occurrencesAt(doc: StoredDocument, line: number, column: number)
   return pool.filter((o) => size(o) === smallest);
 }
 
-/** Names on a line, to suggest when a position hits none. */
-export function namesOnLine(ctx: FileContext, line: number): string {
+/** Names on a line, to suggest when a position hits none; `shown` is its 1-based number as asked. */
+export function namesOnLine(ctx: FileContext, line: number, shown = line + 1): string {
   const near = ctx.document.occurrences.filter((o) => o.range[0] === line && o.range[2] === line && o.range[3] > o.range[1]);
   const text = ctx.lines?.[line];
   if (!text || near.length === 0) return '';
   const names = near.slice(0, 6).map((o) => `${text.slice(o.range[1], o.range[3])} (column ${o.range[1] + 1})`);
-  return `; symbols on line ${line + 1}: ${names.join(', ')}`;
+  return `; symbols on line ${shown}: ${names.join(', ')}`;
 }

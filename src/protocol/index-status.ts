@@ -128,6 +128,11 @@ export const Result = z.object({
   job_state: z.enum(JOB_STATES).nullable(),
   /** Why that job failed or was cancelled. */
   job_error: z.string().nullable(),
+  /**
+   * Set when the worktree's HEAD has no index: navigation answers from the
+   * nearest indexed ancestor, `distance` commits back, through the diffs.
+   */
+  nearest_commit: z.object({ commit: z.string(), distance: z.int(), head: z.string() }).nullable(),
   root_path: z.string().nullable(),
   message: z.string().optional(),
 });
