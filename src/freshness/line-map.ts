@@ -15,11 +15,13 @@ export interface Hunk {
 }
 
 /**
- * Past this many changed lines the diff gives up (jsdiff's maxEditLength):
- * a file rewritten that much is treated as wholly changed rather than
- * spending unbounded time on it.
+ * Past this many changed lines, or this many milliseconds, the diff gives up
+ * (jsdiff's maxEditLength and timeout; its cost grows with lines times
+ * changes): a file rewritten that much is treated as wholly changed rather
+ * than holding up the answer.
  */
-const MAX_EDIT_LENGTH = 5000;
+const MAX_EDIT_LENGTH = 2000;
+const MAX_DIFF_MS = 100;
 
 export class LineMap {
   private constructor(
@@ -29,7 +31,7 @@ export class LineMap {
   ) {}
 
   static between(oldLines: readonly string[], newLines: readonly string[]): LineMap {
-    const changes = diffArrays(oldLines as string[], newLines as string[], { maxEditLength: MAX_EDIT_LENGTH });
+    const changes = diffArrays(oldLines as string[], newLines as string[], { maxEditLength: MAX_EDIT_LENGTH, timeout: MAX_DIFF_MS });
     if (!changes) return LineMap.rewritten(oldLines.length, newLines.length);
     const hunks: Hunk[] = [];
     let o = 0;

@@ -131,8 +131,9 @@ export class Adjuster {
   private readonly roots = new Map<string, Promise<string | undefined>>();
   private readonly states = new Map<string, Promise<FileEdit | undefined>>();
   private readonly adjusted = new Set<string>();
-  private onChangedLines = 0;
-  private inDeletedFiles = 0;
+  /** Locations dropped, each once however many parts of the answer named it. */
+  private readonly onChangedLines = new Set<string>();
+  private readonly inDeletedFiles = new Set<string>();
 
   constructor(
     private readonly edits: Edits | undefined,
@@ -163,19 +164,19 @@ export class Adjuster {
   /** A range of an indexed file in the current text; undefined (and counted) when its lines changed or its file is gone. */
   async place(f: IndexedFile, range: Range0): Promise<Placement | undefined> {
     const edit = await this.file(f);
-    return this.placeIn(edit, range);
+    return this.placeIn(f, edit, range);
   }
 
   /** `place`, for a file whose state is already known. */
-  placeIn(edit: FileEdit | undefined, range: Range0): Placement | undefined {
+  placeIn(f: IndexedFile, edit: FileEdit | undefined, range: Range0): Placement | undefined {
     if (!edit || edit.state === 'unchanged') return UNMOVED(range);
     if (edit.state === 'deleted') {
-      this.inDeletedFiles++;
+      this.inDeletedFiles.add(`${f.repo}\0${f.path}\0${range.join(':')}`);
       return undefined;
     }
     const moved = edit.state === 'edited' ? edit.map.rangeToNew(range) : undefined;
     if (!moved) {
-      this.onChangedLines++;
+      this.onChangedLines.add(`${f.repo}\0${f.path}\0${range.join(':')}`);
       return undefined;
     }
     return { range: moved, adjusted: true, span: (r) => (edit as { map: { spanToNew(r: Range0): Range0 } }).map.spanToNew(r) };
@@ -197,7 +198,7 @@ export class Adjuster {
 
   /** The fields every adjusted answer carries (see Freshness in protocol/common.ts). */
   fields(): Freshness {
-    const dropped = this.onChangedLines + this.inDeletedFiles;
+    const dropped = this.onChangedLines.size + this.inDeletedFiles.size;
     const nearest = this.selection.nearest;
     const stale = this.adjusted.size > 0 || dropped > 0 || nearest !== undefined || this.selection.unrelated === true;
     return {
@@ -206,8 +207,8 @@ export class Adjuster {
       ...(dropped
         ? {
             dropped_locations: {
-              on_changed_lines: this.onChangedLines,
-              in_deleted_files: this.inDeletedFiles,
+              on_changed_lines: this.onChangedLines.size,
+              in_deleted_files: this.inDeletedFiles.size,
               reason:
                 'these locations are on lines changed, or in files deleted, since the index: the index says nothing true about them; ' +
                 'reindex (`sextant reindex`) to see them',

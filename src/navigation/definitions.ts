@@ -15,12 +15,20 @@ export async function symbolsAtPosition(
   lookups: Lookups,
   ctx: RepoContext,
   p: { path: string; line: number; column: number },
-): Promise<{ file: FileContext; symbols: string[]; declared: Set<string>; argumentCounts: Map<string, number>; message?: string }> {
+): Promise<{
+  file: FileContext;
+  /** The 0-based line asked about, in the indexed text. */
+  line: number;
+  symbols: string[];
+  declared: Set<string>;
+  argumentCounts: Map<string, number>;
+  message?: string;
+}> {
   const file = await openFile(lookups, ctx, p.path);
   const column = p.column - 1;
   // The position is in the file as it is now: it goes back to the indexed text first.
   const line = await indexedLine(ctx, file, p.line - 1);
-  if (typeof line === 'string') return { file, symbols: [], declared: new Set(), argumentCounts: new Map(), message: line };
+  if (typeof line === 'string') return { file, line: -1, symbols: [], declared: new Set(), argumentCounts: new Map(), message: line };
   checkPosition(file, line, column);
   const hits = occurrencesAt(file.document, line, column);
   const symbols = [...new Set(hits.map((o) => file.document.symbols[o.symbol]!))];
@@ -29,13 +37,14 @@ export async function symbolsAtPosition(
   if (symbols.length === 0) {
     return {
       file,
+      line,
       symbols,
       declared,
       argumentCounts,
       message: `no symbol at ${file.file.path}:${p.line}:${p.column} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line, p.line)}`,
     };
   }
-  return { file, symbols, declared, argumentCounts };
+  return { file, line, symbols, declared, argumentCounts };
 }
 
 /**
@@ -260,7 +269,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   );
   const rows = narrowOverloads(
     dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]),
-    { ...at, path: at.file.file.path, line: params.line! - 1, column: params.column! - 1 },
+    { ...at, path: at.file.file.path, column: params.column! - 1 },
   );
   const definitions = await toDefinitions(lookups, ctx, rows);
   const fields = ctx.adjust.fields();

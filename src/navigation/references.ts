@@ -132,7 +132,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     }
     const unique = single ? records : dedupeByRange(records);
     for (const found of unique) {
-      const place = unmoved ? undefined : ctx.adjust.placeIn(edit, found.range);
+      const place = unmoved ? undefined : ctx.adjust.placeIn(group, edit, found.range);
       if (!unmoved && !place) continue;
       total++;
       if (picked.length < limit) picked.push({ group, found, place });
