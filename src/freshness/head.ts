@@ -12,6 +12,13 @@ interface GitDirs {
   gitDir: string;
   /** The repository's shared one (refs live there). */
   commonDir: string;
+  /** A linked worktree or a submodule: its git directory is elsewhere. */
+  linked: boolean;
+  /** packed-refs, or a reftable's list of tables: what changes when refs are packed. */
+  refsList: string;
+  /** HEAD's stat when it was last read, and the loose ref it named then. */
+  headStat?: string;
+  ref?: string | undefined;
 }
 
 export class Heads {
@@ -19,11 +26,12 @@ export class Heads {
   private readonly last = new Map<string, { key: string; head: string | undefined }>();
   private readonly ancestry = new Lru<string, string[]>(64);
 
-  /** HEAD's commit; undefined when the worktree has none or is not a git worktree. */
+  /** HEAD's commit; undefined when the worktree has none, is gone or is not a git worktree. */
   async head(root: string): Promise<string | undefined> {
     const dirs = await this.gitDirs(root);
     if (!dirs) return undefined;
-    const key = this.stateKey(dirs);
+    const key = this.stateKey(root, dirs);
+    if (key === undefined) return undefined;
     const known = this.last.get(root);
     if (known && known.key === key) return known.head;
     const head = await headCommit(root);
@@ -49,43 +57,60 @@ export class Heads {
     return listed;
   }
 
-  /** What HEAD is made of, as file contents and stats: equal keys, equal HEADs. */
-  private stateKey(dirs: GitDirs): string {
-    let head: string;
-    try {
-      head = readFileSync(join(dirs.gitDir, 'HEAD'), 'utf8').trim();
-    } catch {
-      return 'unreadable';
+  /**
+   * What HEAD is made of, as stats: equal keys, equal HEADs. Asked on every
+   * query, so it reads as little as it can: the stats of HEAD, of the loose
+   * ref HEAD named when last read (HEAD is read again only when its own stat
+   * moves) and of packed-refs (or a reftable's list). Undefined when HEAD
+   * cannot be read: the worktree is gone.
+   */
+  private stateKey(root: string, dirs: GitDirs): string | undefined {
+    const headFile = join(dirs.gitDir, 'HEAD');
+    const headStat = fileKey(headFile);
+    if (headStat === '-') return undefined;
+    if (dirs.headStat !== headStat) {
+      try {
+        const head = readFileSync(headFile, 'utf8').trim();
+        dirs.ref = head.startsWith('ref: ') ? join(dirs.commonDir, head.slice(5)) : undefined;
+        dirs.headStat = headStat;
+      } catch {
+        return undefined;
+      }
     }
-    const files = [join(dirs.commonDir, 'packed-refs'), join(dirs.commonDir, 'reftable', 'tables.list')];
-    if (head.startsWith('ref: ')) files.push(join(dirs.commonDir, head.slice(5)), join(dirs.gitDir, head.slice(5)));
-    return [head, ...files.map(fileKey)].join('\0');
+    // A linked worktree's HEAD lives outside it, and outlives it.
+    if (dirs.linked && fileKey(root) === '-') return undefined;
+    return [headStat, dirs.ref ?? '', dirs.ref ? fileKey(dirs.ref) : '', fileKey(dirs.refsList)].join('\0');
   }
 
   private async gitDirs(root: string): Promise<GitDirs | null> {
     if (this.dirs.has(root)) return this.dirs.get(root)!;
-    let dirs: GitDirs | null = null;
+    let found: Omit<GitDirs, 'refsList'> | null = null;
     const dotGit = join(root, '.git');
     try {
-      if (statSync(dotGit).isDirectory()) dirs = { gitDir: dotGit, commonDir: dotGit };
+      if (statSync(dotGit).isDirectory()) found = { gitDir: dotGit, commonDir: dotGit, linked: false };
       else {
         // A linked worktree or a submodule: git says where its directories are.
         const [gitDir, commonDir] = (await gitAt(root).revparse(['--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
-        if (gitDir && commonDir) dirs = { gitDir, commonDir: isAbsolute(commonDir) ? commonDir : join(root, commonDir) };
+        if (gitDir && commonDir) found = { gitDir, commonDir: isAbsolute(commonDir) ? commonDir : join(root, commonDir), linked: true };
       }
     } catch {
-      dirs = null;
+      found = null;
     }
-    if (dirs && !existsSync(join(dirs.gitDir, 'HEAD'))) dirs = null;
+    const reftable = found && join(found.commonDir, 'reftable', 'tables.list');
+    const dirs: GitDirs | null =
+      found && existsSync(join(found.gitDir, 'HEAD'))
+        ? { ...found, refsList: existsSync(reftable!) ? reftable! : join(found.commonDir, 'packed-refs') }
+        : null;
     this.dirs.set(root, dirs);
     return dirs;
   }
 }
 
+/** A file's identity and last change, or '-' when it does not exist. */
 function fileKey(path: string): string {
   try {
-    const s = statSync(path);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : '-';
   } catch {
     return '-';
   }

@@ -62,13 +62,13 @@ export class WorktreeFiles {
 
   /** The blob hash of the file now; undefined when it is not a regular file inside the root. */
   private current(path: string): string | undefined {
-    let stat: Stats;
+    let stat: Stats | undefined;
     try {
-      stat = lstatSync(join(this.root, path));
+      stat = lstatSync(join(this.root, path), { throwIfNoEntry: false });
     } catch {
-      return undefined;
+      return undefined; // a directory on the way became a file
     }
-    if (!stat.isFile()) return undefined;
+    if (!stat?.isFile()) return undefined;
     const before = this.seen.get(path);
     if (
       before &&

@@ -7,7 +7,6 @@
 // index, or in a file deleted since, is dropped and counted: the index says
 // nothing true about it (a language server can, later). When HEAD has no
 // index, the nearest indexed ancestor answers, through the same diffs.
-import { existsSync } from 'node:fs';
 import type { Lookups, DefinitionRow } from '../registry/lookups.js';
 import type { IndexRow, Repo } from '../registry/schema.js';
 import type { Range as Range0 } from '../scip/range.js';
@@ -23,7 +22,7 @@ const LISTED_FILES = 100;
 /** Where a repository's worktree stands: its root on this machine and its HEAD. */
 export interface WorktreeState {
   root: string;
-  head: string | undefined;
+  head: string;
 }
 
 /** The index chosen for a worktree, and how far from HEAD its commit is. */
@@ -51,11 +50,11 @@ export class Edits {
     readonly bound: number = nearestBoundFromEnv(),
   ) {}
 
-  /** The worktree of a repository on this machine, if it has one. */
+  /** The worktree of a repository on this machine, if it has one (a git worktree with a HEAD). */
   async worktree(repo: Pick<Repo, 'root_path'>): Promise<WorktreeState | undefined> {
     const root = repo.root_path;
-    if (!root || !existsSync(root)) return undefined;
-    return { root, head: await this.heads.head(root) };
+    const head = root ? await this.heads.head(root) : undefined;
+    return head ? { root: root!, head } : undefined;
   }
 
   /**
@@ -65,7 +64,7 @@ export class Edits {
    */
   async select(repo: Repo, current: IndexRow): Promise<Selection> {
     const worktree = await this.worktree(repo);
-    if (!worktree?.head || current.commit_sha === worktree.head) return { index: current, worktree };
+    if (!worktree || current.commit_sha === worktree.head) return { index: current, worktree };
     const published = await this.lookups.publishedIndexes(repo.id);
     // Newest first: the first index of each commit is the one to use.
     const byCommit = new Map<string, number>();

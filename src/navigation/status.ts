@@ -197,7 +197,7 @@ export async function indexStatus(
     nearest_commit: selection?.nearest ?? null,
     ...(selection?.unrelated
       ? {
-          message: `HEAD ${selection.worktree!.head!.slice(0, 12)} has no index, nor has any of its last ${edits!.bound} ancestors: navigation answers from the latest index (${index!.commit_sha.slice(0, 12)}) through the diffs; run \`sextant index\` to index HEAD`,
+          message: `HEAD ${selection.worktree!.head.slice(0, 12)} has no index, nor has any of its last ${edits!.bound} ancestors: navigation answers from the latest index (${index!.commit_sha.slice(0, 12)}) through the diffs; run \`sextant index\` to index HEAD`,
         }
       : {}),
     root_path: repo.root_path,
