@@ -18,7 +18,7 @@ import { after, before, describe, test } from 'node:test';
 import { Navigation } from '../src/navigation/index.js';
 import { openRegistry } from '../src/registry/open.js';
 import { rxjsWithDeclarationsRepo } from './support/corpus.js';
-import { linesOf, trackedFiles } from './support/positions.js';
+import { find, linesOf, trackedFiles } from './support/positions.js';
 import { commitAll, git, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, testHome, type McpSession } from './support/sextant.js';
 import { prng, shuffle } from './support/stats.js';
@@ -202,6 +202,37 @@ describe('after edits in the worktree, without a reindex', () => {
     assert.equal(now[there.line - 1]!.trimEnd(), there.preview);
     assert.deepEqual(observable.adjusted_files, [TOP]);
     assert.equal(observable.meta.index_freshness, 'stale', 'the envelope says so too');
+  });
+
+  test('call and type hierarchies through edited files match the fresh index, items and ranges adjusted', async () => {
+    /** An answer without what differs by design between the two registries: flags, freshness and the commit. */
+    const comparable = (answer: unknown): unknown =>
+      JSON.parse(JSON.stringify(answer), (k, v) =>
+        ['adjusted', 'meta', 'index_freshness', 'adjusted_files', 'commit'].includes(k) ? undefined : v,
+      );
+    const position = (path: string, pattern: RegExp) => ({ repo: 'rxjs', ...find(repo, path, pattern) });
+    const asks: [string, Record<string, unknown>][] = [
+      [
+        'callHierarchy',
+        { ...position('src/internal/util/isFunction.ts', /export function (isFunction)/), direction: 'incoming', depth: 2 },
+      ],
+      ['callHierarchy', { ...position(TOP, /^function (isObserver)/), direction: 'outgoing' }],
+      ['callHierarchy', { ...position(TOP, /^function (getPromiseCtor)/), direction: 'incoming' }],
+      [
+        'callHierarchy',
+        { ...position('src/internal/observable/onErrorResumeNext.ts', /export function (onErrorResumeNext)<A/), direction: 'incoming' },
+      ],
+      ['typeHierarchy', { ...position(TOP, /^export class (Observable)</), direction: 'supertypes' }],
+    ];
+    let adjusted = 0;
+    for (const [tool, args] of asks) {
+      const [s, f] = await Promise.all([stale.ok(tool, args), fresh.ok(tool, args)]);
+      assert.equal(s.dropped_locations, undefined, `${tool} ${JSON.stringify(args)} drops nothing here`);
+      assert.deepEqual(comparable(s), comparable(f), `${tool} ${JSON.stringify(args)}`);
+      assert.equal(s.index_freshness, 'stale');
+      adjusted += JSON.stringify(s).split('"adjusted":true').length - 1;
+    }
+    assert.ok(adjusted >= 10, `items and ranges were adjusted (${adjusted})`);
   });
 
   test('locations in a file deleted since the index are dropped and counted', async () => {
