@@ -142,6 +142,7 @@ describe('after edits in the worktree, without a reindex', () => {
         if (changed.has(path)) inEdited++;
         assert.equal(fd.index_freshness, 'fresh', 'the fresh index is fresh');
         assert.equal(sd.index_freshness, sd.adjusted_files.length || sd.dropped_locations ? 'stale' : 'fresh');
+        assert.equal(sd.stale, sd.index_freshness === 'stale', 'the ChengOS field agrees');
         const what = `goToDefinition at ${p.path}:${p.line}:${p.column}`;
         compared += compare(what, sd.definitions, fd.definitions, sd.dropped_locations?.on_changed_lines);
         adjustedLocations += sd.definitions.filter((d: Loc) => d.adjusted).length;
@@ -208,7 +209,7 @@ describe('after edits in the worktree, without a reindex', () => {
     /** An answer without what differs by design between the two registries: flags, freshness and the commit. */
     const comparable = (answer: unknown): unknown =>
       JSON.parse(JSON.stringify(answer), (k, v) =>
-        ['adjusted', 'meta', 'index_freshness', 'adjusted_files', 'commit'].includes(k) ? undefined : v,
+        ['adjusted', 'meta', 'index_freshness', 'stale', 'adjusted_files', 'commit'].includes(k) ? undefined : v,
       );
     const position = (path: string, pattern: RegExp) => ({ repo: 'rxjs', ...find(repo, path, pattern) });
     const asks: [string, Record<string, unknown>][] = [

@@ -200,8 +200,10 @@ export class Adjuster {
     const dropped = this.onChangedLines.size + this.inDeletedFiles.size;
     const nearest = this.selection.nearest;
     const stale = this.adjusted.size > 0 || dropped > 0 || nearest !== undefined || this.selection.unrelated === true;
+    const freshness = this.edits && this.selection.worktree ? (stale ? 'stale' : 'fresh') : 'unknown';
     return {
-      index_freshness: this.edits && this.selection.worktree ? (stale ? 'stale' : 'fresh') : 'unknown',
+      index_freshness: freshness,
+      stale: freshness === 'stale',
       adjusted_files: [...this.adjusted].sort().slice(0, LISTED_FILES),
       ...(dropped
         ? {

@@ -158,6 +158,8 @@ export const IndexMissing = {
 export const Freshness = z.object({
   /** fresh: HEAD's index, and every file the answer read is as indexed; stale: not; unknown: no worktree on this machine. */
   index_freshness: z.enum(FRESHNESS),
+  /** The ChengOS field: index_freshness is stale. */
+  stale: z.boolean(),
   /** Files the answer mapped through edits (repo:path for another repository's), at most 100. */
   adjusted_files: z.array(z.string()),
   /** Locations left out: on lines changed since the index, or in files deleted since. */

@@ -1,10 +1,16 @@
 // Line maps through a diff: unchanged lines map both ways by their offset,
 // changed, inserted and deleted lines map nowhere, and extents widen over the
-// hunks they end in.
+// hunks they end in. Worktree files: what a file holds now, never read
+// through a symlink that leaves the root.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LineMap } from '../../src/freshness/line-map.js';
 import { nearestIndexedCommit } from '../../src/freshness/nearest.js';
+import { WorktreeFiles } from '../../src/freshness/worktree-files.js';
+import { gitBlobSha } from '../../src/freshness/worktree.js';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const OLD = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
 
@@ -75,4 +81,34 @@ test('the nearest indexed commit is the first candidate with an index, within th
   assert.deepEqual(nearestIndexedCommit(candidates, indexed), { commit: 'c3', distance: 3, indexed: 'index of c3' });
   assert.equal(nearestIndexedCommit(candidates, indexed, 2), undefined);
   assert.deepEqual(nearestIndexedCommit(['c5'], indexed), { commit: 'c5', distance: 0, indexed: 'index of c5' });
+});
+
+test('worktree files: unchanged by hash, edited through a map, and nothing read through a symlink out of the root', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'sextant-worktree-files-'));
+  const outside = mkdtempSync(join(tmpdir(), 'sextant-outside-'));
+  try {
+    const text = 'one\ntwo\nthree\n';
+    writeFileSync(join(root, 'a.ts'), text);
+    writeFileSync(join(outside, 'secret.ts'), text);
+    mkdirSync(join(outside, 'dir'));
+    writeFileSync(join(outside, 'dir', 'b.ts'), text);
+    symlinkSync(join(outside, 'secret.ts'), join(root, 'link.ts'));
+    symlinkSync(join(outside, 'dir'), join(root, 'linked'));
+    const sha = gitBlobSha(Buffer.from(text));
+    let asked = 0;
+    const indexed = async () => (asked++, text.split('\n'));
+    const files = new WorktreeFiles(root);
+    assert.deepEqual(await files.edit('a.ts', sha, indexed), { state: 'unchanged' });
+    assert.equal(asked, 0, 'an unchanged file never needs its indexed text');
+    assert.deepEqual(await files.edit('link.ts', sha, indexed), { state: 'deleted' }, 'a symlink is not a file of the repository');
+    assert.deepEqual(await files.edit('linked/b.ts', sha, indexed), { state: 'deleted' }, 'nothing is read through a symlinked directory');
+    assert.deepEqual(await files.edit('gone.ts', sha, indexed), { state: 'deleted' });
+    writeFileSync(join(root, 'a.ts'), `zero\n${text}`);
+    const edit = await files.edit('a.ts', sha, indexed);
+    assert.equal(edit.state, 'edited');
+    assert.equal(edit.state === 'edited' && edit.map.toNew(1), 2);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
