@@ -203,6 +203,12 @@ describe('after edits in the worktree, without a reindex', () => {
     assert.equal(now[there.line - 1]!.trimEnd(), there.preview);
     assert.deepEqual(observable.adjusted_files, [TOP]);
     assert.equal(observable.meta.index_freshness, 'stale', 'the envelope says so too');
+    const listed = await stale.ok('workspaceSymbols', { repo: 'rxjs', query: 'Observable' });
+    const cls = listed.symbols.find((x: Loc & { name: string }) => x.path === TOP && x.name === 'Observable');
+    assert.deepEqual([cls.line, cls.adjusted], [there.line, true], 'workspaceSymbols places it there too');
+    const gone = await stale.ok('workspaceSymbols', { repo: 'rxjs', query: OLD_NAME });
+    assert.deepEqual(gone.symbols, []);
+    assert.equal(gone.dropped_locations.on_changed_lines, 1);
   });
 
   test('call and type hierarchies through edited files match the fresh index, items and ranges adjusted', async () => {

@@ -113,7 +113,7 @@ export class Navigation {
   async workspaceSymbols(params: WorkspaceSymbols.Params): Promise<WorkspaceSymbols.Result> {
     const ctx = await this.open(params.repo);
     if (namesAreSyntactic(ctx)) return syntacticWorkspaceSymbols(this.syntacticTables, ctx, params);
-    const precise = await workspaceSymbols(this.lookups, this.symbolTables, params);
+    const precise = await workspaceSymbols(this.lookups, this.symbolTables, ctx, params);
     return syntacticLanguages(ctx).length ? withSyntacticSymbols(precise, this.syntacticTables, ctx, params) : precise;
   }
 
