@@ -22,7 +22,7 @@
 //
 //   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
-// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|load|publish|fuzz|envelope] [--json]
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -41,6 +41,7 @@ import { benchSearch, printSearch, searchTargets, type SearchSection } from './b
 import { benchLifecycle, printLifecycle } from './bench-lifecycle.js';
 import { benchLoad } from './bench-load.js';
 import { benchPublish } from './bench-publish.js';
+import { benchEdits, EDITS_TARGET, printEdits } from './bench-edits.js';
 import { benchFuzzOnly } from './bench-fuzz.js';
 
 // ---------------------------------------------------------------------------
@@ -59,7 +60,7 @@ const CORPORA = {
 type CorpusKey = keyof typeof CORPORA;
 const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|load|publish|fuzz|envelope] [--json]
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope] [--json]
 
   --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
                  (default all: zod@4.6.7's sources, kysely's object-literal factories,
@@ -73,13 +74,14 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --only speed   leave out (d), (c') and (s): speed on the corpora only
   --only search  run section (s) alone (code search against ripgrep), not with --repo
   --only lifecycle  run section (l) alone (reindex after a one-file edit vs a full index; at most 3 rounds)
+  --only edits   run section (e) alone (warm answers with 20 files edited since the index vs a clean worktree, rxjs)
   --only load    run the load section alone (8 MCP clients x 1000 queries during a publish; scripts/bench-load.ts)
   --only publish run section (p) alone: sextant publish of rxjs's raw index vs decoding it (scripts/bench-publish.ts)
   --only fuzz|envelope  issue 11 alone: 10,000+ fuzzed calls; the instruction-signal scan's cost (scripts/bench-fuzz.ts)
   --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'load', 'publish', 'fuzz', 'envelope'] as const;
+const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -1482,6 +1484,11 @@ async function main(): Promise<void> {
     if (options.only === 'lifecycle') {
       const lifecycle = await benchLifecycle(Math.min(options.runs, 3), progress);
       return alone('lifecycle', '(l)', lifecycle, lifecycle.targets, () => printLifecycle(lifecycle, print, table));
+    }
+    if (options.only === 'edits') {
+      const edits = await benchEdits(Math.min(options.runs, 5), progress);
+      const worst = Math.max(...edits.tools.map((t) => t.median_paired_ratio));
+      return alone('edits', '(e)', edits, { edited_over_clean_warm: atMost(worst, EDITS_TARGET) }, () => printEdits(edits, print, table));
     }
     if (options.only === 'search') {
       const search = await benchSearch(options.runs, progress);

@@ -16,10 +16,11 @@ import type { RepoContext } from './context.js';
 import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
 import { constructorsOf, referenceFamily } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
-import { definitionItem, externalItem } from './items.js';
+import { definitionItem, externalItem, rootItem } from './items.js';
+import { moved } from './adjust.js';
 
-export async function callHierarchy(lookups: Lookups, params: Params): Promise<Result> {
-  const { ctx, definitions } = await definitionsForHierarchy(lookups, params, 'call hierarchy');
+export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
+  const { definitions } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const limit = Math.min(params.limit, CAP);
   const target = pickCallable(definitions);
@@ -28,6 +29,7 @@ export async function callHierarchy(lookups: Lookups, params: Params): Promise<R
     throw new UserError(`${whatItIs(d)}, not a function, method or constructor: ask for the call hierarchy of something callable`);
   }
 
+  const item = await rootItem(ctx, target);
   const walker = new CallWalker(lookups, ctx, limit, params.include_references);
   const ancestry = new Set([target.symbol]);
   const calls =
@@ -36,7 +38,8 @@ export async function callHierarchy(lookups: Lookups, params: Params): Promise<R
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
     source: 'precise',
-    item: definitionItem(target),
+    ...ctx.adjust.fields(),
+    item,
     direction: params.direction,
     depth,
     ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
@@ -108,7 +111,7 @@ class CallWalker {
   ) {}
 
   async incoming(target: DefinitionRow, depth: number, ancestry: ReadonlySet<string>): Promise<Call[]> {
-    const groups = new Map<string, { caller: CallItem; definition: DefinitionRow | undefined; ranges: CallRange[] }>();
+    const groups = new Map<string, { caller: CallItem | undefined; definition: DefinitionRow | undefined; ranges: CallRange[] }>();
     for (const use of await this.usesOf(target)) {
       if (!use.isCall && !this.includeReferences) {
         this.omitted++;
@@ -120,19 +123,29 @@ class CallWalker {
       const key = caller ? `${caller.repo}\0${caller.symbol}\0${caller.path}` : `${repo}\0\0${path}`;
       let group = groups.get(key);
       if (!group) {
-        const item = caller
-          ? definitionItem(caller)
-          : moduleItem(
-              repo,
-              path,
-              definitions.find((d) => d.kind === 'module'),
-            );
+        // A caller whose name is on a line changed since the index is left out (adjust.ts counts it), with its calls.
+        const moved = caller ? await this.ctx.adjust.row(caller) : undefined;
+        const item = moved
+          ? definitionItem(moved)
+          : caller
+            ? undefined
+            : moduleItem(
+                repo,
+                path,
+                definitions.find((d) => d.kind === 'module'),
+              );
         groups.set(key, (group = { caller: item, definition: caller, ranges: [] }));
       }
-      group.ranges.push(await this.callRange(use));
+      if (!group.caller) continue;
+      const range = await this.callRange(use);
+      if (range) group.ranges.push(range);
     }
+    const kept = [...groups.values()].filter(
+      (g): g is { caller: CallItem; definition: DefinitionRow | undefined; ranges: CallRange[] } =>
+        g.caller !== undefined && g.ranges.length > 0,
+    );
     const calls: Call[] = [];
-    for (const group of sortGroups([...groups.values()], (g) => g.caller)) {
+    for (const group of sortGroups(kept, (g) => g.caller)) {
       if (!this.take()) break;
       const call: Call = { from: group.caller, ranges: group.ranges };
       if (depth > 1 && group.definition) {
@@ -172,7 +185,7 @@ class CallWalker {
       uses.push(useAt(target, o.range, o.refKind));
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);
-    const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[] }[] = [];
+    const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[]; ranges: CallRange[] }[] = [];
     for (const [symbol, all] of groups) {
       const definition = callees.get(symbol);
       // A callee is something declared to be called: a function, method,
@@ -189,12 +202,17 @@ class CallWalker {
       if (uses.length === 0) continue;
       const first = uses[0]!.range;
       const fallbackName = (await this.lookups.lines(target.blob_sha))?.[first[0]]?.slice(first[1], first[3]) || symbol;
-      resolved.push({ callee: definition ? definitionItem(definition) : externalItem(symbol, fallbackName), definition, uses });
+      // A callee whose name is on a line changed since the index is left out (adjust.ts counts it).
+      const moved = definition ? await this.ctx.adjust.row(definition) : undefined;
+      if (definition && !moved) continue;
+      const ranges = (await Promise.all(uses.map((u) => this.callRange(u)))).filter((r): r is CallRange => r !== undefined);
+      if (ranges.length === 0) continue;
+      resolved.push({ callee: moved ? definitionItem(moved) : externalItem(symbol, fallbackName), definition, uses, ranges });
     }
     const calls: Call[] = [];
     for (const entry of sortGroups(resolved, (r) => r.callee)) {
       if (!this.take()) break;
-      const call: Call = { to: entry.callee, ranges: await Promise.all(entry.uses.map((u) => this.callRange(u))) };
+      const call: Call = { to: entry.callee, ranges: entry.ranges };
       if (depth > 1 && entry.definition?.callable) {
         if (ancestry.has(entry.definition.symbol)) call.cycle = true;
         else call.calls = await this.outgoing(entry.definition, depth - 1, new Set([...ancestry, entry.definition.symbol]));
@@ -283,9 +301,13 @@ class CallWalker {
     return this.indexes;
   }
 
-  private async callRange(use: Use): Promise<CallRange> {
+  /** A use as a range of the answer, in the current text; undefined (and counted) when its line changed since the index. */
+  private async callRange(use: Use): Promise<CallRange | undefined> {
+    const place = await this.ctx.adjust.place({ repo: use.file.repo, path: use.file.path, blob: use.file.blob_sha }, use.range);
+    if (!place) return undefined;
     const lines = await this.lookups.lines(use.file.blob_sha);
-    return { ...location(use.file.repo, use.file.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
+    const range: CallRange = { ...location(use.file.repo, use.file.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
+    return moved(range, place);
   }
 }
 

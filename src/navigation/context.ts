@@ -9,13 +9,17 @@ import type { NearestCommit } from '../protocol/common.js';
 import { NEAREST_COMMIT_BOUND, nearestPublished } from '../registry/commit-graph.js';
 import type { Occurrence } from '../registry/payload.js';
 import { lastRun } from '../registry/repos.js';
+import { Adjuster, type Edits } from './adjust.js';
 
 export interface RepoContext {
   repo: Repo;
+  /** The index that answers: HEAD's, or the nearest indexed ancestor's (see adjust.ts). */
   index: IndexRow;
   languages: Record<string, LanguageTier>;
-  /** Set when the request named a commit without an index and this one is its nearest published ancestor. */
-  nearest?: NearestCommit;
+  /** This answer's adjustments through the edits made since that index (none at a named commit). */
+  adjust: Adjuster;
+  /** Set when the index is not of the commit asked about (a named commit, else HEAD) but of its nearest indexed ancestor. */
+  nearest?: NearestCommit | undefined;
 }
 
 export interface FileContext extends RepoContext {
@@ -24,8 +28,17 @@ export interface FileContext extends RepoContext {
   lines: string[] | null;
 }
 
-/** The repository and the index that answers: at `commit` when given (else its nearest published ancestor), else the latest. */
-export async function openRepo(lookups: Lookups, slug: string, commit?: string): Promise<RepoContext> {
+/**
+ * A repository and the index that answers for it: at `commit` when given (its
+ * own, else its nearest published ancestor in the commit graph CI reported),
+ * else the one for the worktree's HEAD that `edits` (when given) follows.
+ */
+export async function openRepo(
+  lookups: Lookups,
+  slug: string,
+  options: { commit?: string | undefined; edits?: Edits | undefined } = {},
+): Promise<RepoContext> {
+  const { commit, edits } = options;
   const repo = await lookups.repo(slug);
   if (!repo) {
     const known = await lookups.repoSlugs();
@@ -33,15 +46,17 @@ export async function openRepo(lookups: Lookups, slug: string, commit?: string):
     throw new UserError(`unknown repository ${quote(slug)} (${list}): index it with \`sextant index PATH\` or pass a known name`);
   }
   if (commit !== undefined) return atCommit(lookups, repo, commit);
-  const index = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
-  if (!index) {
+  const current = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
+  if (!current) {
     const run = await lastRun(lookups.db, repo.id);
     const why =
       run?.outcome === 'failed' && run.reason ? `its last index run failed: ${run.reason}` : 'no index has been published for it yet';
     throw new UserError(`${slug} has no published index (${why}): run \`sextant index\` in it`);
   }
+  const selection = edits ? await edits.select(repo, current) : { index: current, worktree: undefined };
+  const index = selection.index;
   const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
-  return { repo, index, languages };
+  return { repo, index, languages, adjust: new Adjuster(edits, lookups, repo, selection), nearest: selection.nearest };
 }
 
 async function atCommit(lookups: Lookups, repo: Repo, commit: string): Promise<RepoContext> {
@@ -54,16 +69,18 @@ async function atCommit(lookups: Lookups, repo: Repo, commit: string): Promise<R
   }
   const { index, distance } = found;
   const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
-  return { repo, index, languages, ...(distance > 0 ? { nearest: { requested: commit, commit: index.commit_sha, distance } } : {}) };
+  const nearest = distance > 0 ? { requested: commit, commit: index.commit_sha, distance } : undefined;
+  // An answer at a named commit is of that commit's text: no worktree edits to follow.
+  return { repo, index, languages, nearest, adjust: new Adjuster(undefined, lookups, repo, { index, worktree: undefined, nearest }) };
 }
 
-/** The nearest_commit flag of an answer computed at a commit's nearest published ancestor. */
+/** The nearest_commit flag of an answer computed at the nearest indexed ancestor, whatever the tier. */
 export function nearestFlag(ctx: RepoContext): { nearest_commit?: NearestCommit } {
   return ctx.nearest ? { nearest_commit: ctx.nearest } : {};
 }
 
 /** The explanation a navigation tool gives on a repository indexed search-only. */
-export function searchOnlyExplanation(ctx: RepoContext): string | undefined {
+export function searchOnlyExplanation(ctx: Pick<RepoContext, 'repo' | 'languages'>): string | undefined {
   const tiers = Object.values(ctx.languages);
   // With a syntactic language, what a request names decides (see navigation/syntactic.ts).
   if (tiers.some((t) => t.tier === 'precise' || t.tier === 'syntactic')) return undefined;
@@ -178,11 +195,11 @@ export function occurrencesAt(doc: StoredDocument, line: number, column: number)
   return pool.filter((o) => size(o) === smallest);
 }
 
-/** Names on a line, to suggest when a position hits none. */
-export function namesOnLine(ctx: FileContext, line: number): string {
+/** Names on a line, to suggest when a position hits none; `shown` is its 1-based number as asked. */
+export function namesOnLine(ctx: FileContext, line: number, shown = line + 1): string {
   const near = ctx.document.occurrences.filter((o) => o.range[0] === line && o.range[2] === line && o.range[3] > o.range[1]);
   const text = ctx.lines?.[line];
   if (!text || near.length === 0) return '';
   const names = near.slice(0, 6).map((o) => `${text.slice(o.range[1], o.range[3])} (column ${o.range[1] + 1})`);
-  return `; symbols on line ${line + 1}: ${names.join(', ')}`;
+  return `; symbols on line ${shown}: ${names.join(', ')}`;
 }

@@ -6,28 +6,29 @@ import { rangeTouches } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
-import {
-  checkPosition,
-  namesOnLine,
-  occurrencesAt,
-  openFile,
-  openRepo,
-  requirePrecise,
-  type FileContext,
-  type RepoContext,
-} from './context.js';
+import { checkPosition, namesOnLine, occurrencesAt, openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { definitionPartners } from './related.js';
-import { asSymbolKind, definitionRange, enclosingRange, location, range1 } from './locations.js';
+import { asSymbolKind, definitionRange, enclosingRange, location, preview, range1 } from './locations.js';
 
 /** The symbols at a 1-based position of a request, with the file they were found in. */
 export async function symbolsAtPosition(
   lookups: Lookups,
   ctx: RepoContext,
   p: { path: string; line: number; column: number },
-): Promise<{ file: FileContext; symbols: string[]; declared: Set<string>; argumentCounts: Map<string, number>; message?: string }> {
+): Promise<{
+  file: FileContext;
+  /** The 0-based line asked about, in the indexed text. */
+  line: number;
+  symbols: string[];
+  declared: Set<string>;
+  argumentCounts: Map<string, number>;
+  message?: string;
+}> {
   const file = await openFile(lookups, ctx, p.path);
-  const line = p.line - 1;
   const column = p.column - 1;
+  // The position is in the file as it is now: it goes back to the indexed text first.
+  const line = await indexedLine(ctx, file, p.line - 1);
+  if (typeof line === 'string') return { file, line: -1, symbols: [], declared: new Set(), argumentCounts: new Map(), message: line };
   checkPosition(file, line, column);
   const hits = occurrencesAt(file.document, line, column);
   const symbols = [...new Set(hits.map((o) => file.document.symbols[o.symbol]!))];
@@ -36,13 +37,41 @@ export async function symbolsAtPosition(
   if (symbols.length === 0) {
     return {
       file,
+      line,
       symbols,
       declared,
       argumentCounts,
-      message: `no symbol at ${file.file.path}:${p.line}:${p.column} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line)}`,
+      message: `no symbol at ${file.file.path}:${p.line}:${p.column} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line, p.line)}`,
     };
   }
-  return { file, symbols, declared, argumentCounts };
+  return { file, line, symbols, declared, argumentCounts };
+}
+
+/**
+ * A 0-based line of a file as it is now, as a line of the indexed text; a
+ * message saying why the index cannot answer there when it changed since.
+ */
+async function indexedLine(ctx: RepoContext, file: FileContext, line: number): Promise<number | string> {
+  const edit = await ctx.adjust.file({ repo: ctx.repo.slug, path: file.file.path, blob: file.file.blob_sha });
+  if (!edit || edit.state === 'unchanged') return line;
+  const at = `${ctx.repo.slug}@${ctx.index.commit_sha.slice(0, 12)}`;
+  if (edit.state === 'deleted') {
+    throw new UserError(`${file.file.path} was deleted from the worktree since the index (${at}): pass a file that exists`);
+  }
+  if (edit.state === 'unmappable') {
+    return `${file.file.path} changed since the index (${at}), whose copy of its text was not kept, so no position in it maps: reindex (\`sextant reindex\`) to navigate it`;
+  }
+  if (line >= edit.map.newLength) {
+    throw new UserError(
+      `line ${line + 1} is past the end of ${file.file.path} (${edit.map.newLength} lines): pass a line between 1 and ${edit.map.newLength}`,
+    );
+  }
+  const old = edit.map.toOld(line);
+  if (old !== undefined) return old;
+  return (
+    `line ${line + 1} of ${file.file.path} changed since the index (${at}), so the index cannot answer there: ` +
+    'ask at unchanged code, or reindex (`sextant reindex`) and ask again'
+  );
 }
 
 /**
@@ -73,11 +102,17 @@ export async function definitionsOf(
   return out;
 }
 
-export async function toDefinition(lookups: Lookups, d: DefinitionRow): Promise<Definition> {
+/** A definition as an answer gives it, in the current text; undefined when its line changed since the index (counted by ctx.adjust). */
+export async function toDefinition(lookups: Lookups, ctx: RepoContext, indexed: DefinitionRow): Promise<Definition | undefined> {
+  const d = await ctx.adjust.row(indexed);
+  if (!d) return undefined;
+  // The preview is the indexed line, which is the current one unchanged.
   const lines = await lookups.lines(d.blob_sha);
   const enclosing = enclosingRange(d);
   return {
-    ...location(d.repo, d.path, definitionRange(d), lines, { symbol: d.symbol }),
+    ...location(d.repo, d.path, definitionRange(d), null, { symbol: d.symbol }),
+    ...previewOf(lines, indexed.start_line),
+    ...(d.adjusted ? { adjusted: true } : {}),
     name: d.name,
     kind: asSymbolKind(d.kind),
     container: d.container,
@@ -87,8 +122,9 @@ export async function toDefinition(lookups: Lookups, d: DefinitionRow): Promise<
   };
 }
 
-export function toSymbolItem(d: DefinitionRow): SymbolItem {
+export function toSymbolItem(d: DefinitionRow & { adjusted?: true }): SymbolItem {
   return {
+    ...(d.adjusted ? { adjusted: true } : {}),
     name: d.name,
     kind: d.kind,
     container: d.container,
@@ -97,6 +133,11 @@ export function toSymbolItem(d: DefinitionRow): SymbolItem {
     path: d.path,
     ...range1(definitionRange(d)),
   };
+}
+
+function previewOf(lines: readonly string[] | null, line: number): { preview?: string } {
+  const p = preview(lines, line);
+  return p === undefined ? {} : { preview: p };
 }
 
 /**
@@ -162,16 +203,16 @@ function dedupe(rows: DefinitionRow[]): DefinitionRow[] {
  */
 export async function definitionsForHierarchy(
   lookups: Lookups,
+  ctx: RepoContext,
   params: { repo: string; path: string; line: number; column: number },
   hierarchy: string,
-): Promise<{ ctx: RepoContext; definitions: DefinitionRow[] }> {
-  const ctx = await openRepo(lookups, params.repo);
+): Promise<{ definitions: DefinitionRow[] }> {
   requirePrecise(ctx);
   const at = await symbolsAtPosition(lookups, ctx, params);
   if (at.symbols.length === 0) throw new UserError(at.message!);
   const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
   if (definitions.length === 0) throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
-  return { ctx, definitions };
+  return { definitions };
 }
 
 /** "countDown is a function", "Red is an enum_member": what a hierarchy's root turned out to be. */
@@ -197,27 +238,29 @@ export function undefinedSymbolMessage(symbols: readonly string[]): string {
   return `the symbol is defined outside the indexed code${where}, and no repository in the registry defines it: index that package's source to navigate into it`;
 }
 
-export async function goToDefinition(lookups: Lookups, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo, params.commit);
+export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
   requirePrecise(ctx);
   const base = { repo: ctx.repo.slug, commit: ctx.index.commit_sha, source: 'precise' as const };
   if (params.symbol !== undefined) {
     const rows = await lookups.definitionsNamed(ctx.index.id, params.symbol);
-    const definitions = await Promise.all(rows.map((d) => toDefinition(lookups, d)));
+    const definitions = await toDefinitions(lookups, ctx, rows);
     return {
       ...base,
+      ...ctx.adjust.fields(),
       found: definitions.length > 0,
       definitions,
       symbols: [...new Set(rows.map((r) => r.symbol))],
       ...(definitions.length
         ? {}
         : {
-            message: `no definition named exactly ${quote(params.symbol)} in ${ctx.repo.slug}: names are case-sensitive and unqualified; try workspaceSymbols for a substring search`,
+            message: rows.length
+              ? changedDefinitionMessage(rows.length)
+              : `no definition named exactly ${quote(params.symbol)} in ${ctx.repo.slug}: names are case-sensitive and unqualified; try workspaceSymbols for a substring search`,
           }),
     };
   }
   const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
-  if (at.symbols.length === 0) return { ...base, found: false, definitions: [], symbols: [], message: at.message! };
+  if (at.symbols.length === 0) return { ...base, ...ctx.adjust.fields(), found: false, definitions: [], symbols: [], message: at.message! };
   // At a use of a declared member, the object-literal member implementing it is a definition too (see orchestrator/prepare.ts).
   const used = at.symbols.filter((s) => !at.declared.has(s));
   const implementations = used.length ? await lookups.definitionRelated([ctx.index.id], [...(await lookups.symbolIds(used)).values()]) : [];
@@ -226,14 +269,28 @@ export async function goToDefinition(lookups: Lookups, params: Params): Promise<
   );
   const rows = narrowOverloads(
     dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]),
-    { ...at, path: at.file.file.path, line: params.line! - 1, column: params.column! - 1 },
+    { ...at, path: at.file.file.path, column: params.column! - 1 },
   );
-  const definitions = await Promise.all(rows.map((d) => toDefinition(lookups, d)));
+  const definitions = await toDefinitions(lookups, ctx, rows);
+  const fields = ctx.adjust.fields();
   return {
     ...base,
+    ...fields,
     found: definitions.length > 0,
     definitions,
     symbols: at.symbols,
-    ...(definitions.length ? {} : { message: undefinedSymbolMessage(at.symbols) }),
+    ...(definitions.length ? {} : { message: rows.length ? changedDefinitionMessage(rows.length) : undefinedSymbolMessage(at.symbols) }),
   };
+}
+
+async function toDefinitions(lookups: Lookups, ctx: RepoContext, rows: readonly DefinitionRow[]): Promise<Definition[]> {
+  return (await Promise.all(rows.map((d) => toDefinition(lookups, ctx, d)))).filter((d): d is Definition => d !== undefined);
+}
+
+/** Why definitions the index has are not answered: their lines changed since. */
+function changedDefinitionMessage(count: number): string {
+  return (
+    `the index has ${count === 1 ? 'a definition' : `${count} definitions`} for this, on lines changed (or in files deleted) since the index: ` +
+    'reindex (`sextant reindex`) and ask again'
+  );
 }

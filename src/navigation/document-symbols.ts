@@ -3,7 +3,7 @@ import { isLocalSymbol, ownerSymbol, parseSymbol } from '../scip/symbol.js';
 import { rangeContains, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { DocumentSymbol, Params, Result } from '../protocol/document-symbols.js';
-import { openFile, openRepo, requirePrecise } from './context.js';
+import { openFile, requirePrecise, type RepoContext } from './context.js';
 import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } from './locations.js';
 
 /** Kinds an outline leaves out: they belong to the signature of what they are in. */
@@ -11,15 +11,17 @@ const HIDDEN: ReadonlySet<string> = new Set(['parameter', 'type_parameter']);
 /** Local symbols worth an outline entry: named functions and classes inside functions. */
 const LOCAL_SHOWN: ReadonlySet<string> = new Set(['function', 'class', 'interface', 'enum', 'type']);
 
-export async function documentSymbols(lookups: Lookups, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo);
+export async function documentSymbols(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
   requirePrecise(ctx);
   const file = await openFile(lookups, ctx, params.path);
-  const rows = (await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path)).filter(shown);
+  const indexed = (await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path)).filter(shown);
+  // In the file as it is now: symbols whose names are on lines changed since the index are left out (and counted).
+  const rows = (await Promise.all(indexed.map((d) => ctx.adjust.row(d)))).filter((d) => d !== undefined);
   return {
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
     source: 'precise',
+    ...ctx.adjust.fields(),
     path: file.file.path,
     symbols: nest(rows),
   };

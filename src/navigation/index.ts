@@ -19,7 +19,8 @@ import { goToDefinition } from './definitions.js';
 import { findReferences } from './references.js';
 import { documentSymbols } from './document-symbols.js';
 import { indexStatus } from './status.js';
-import { nearestFlag, openRepo, type RepoContext } from './context.js';
+import { nearestFlag, normalizeQueryPath, openRepo, type RepoContext } from './context.js';
+import { Edits } from './adjust.js';
 import { UserError } from '../errors.js';
 import type { IndexJob, Repo } from '../registry/schema.js';
 import {
@@ -47,18 +48,31 @@ export class Navigation {
   readonly lookups: Lookups;
   private readonly symbolTables: SymbolTables;
   private readonly syntacticTables: SyntacticSymbolTables;
+  /** What the worktrees of repositories look like now, for answers that follow edits (see adjust.ts). */
+  readonly edits: Edits;
 
   constructor(
     readonly engine: Engine,
-    private readonly options: { autoReindex?: AutoReindex | undefined } = {},
+    private readonly options: { autoReindex?: AutoReindex | undefined; nearestBound?: number | undefined } = {},
   ) {
     this.lookups = new Lookups(engine.db);
     this.symbolTables = new SymbolTables(this.lookups);
     this.syntacticTables = new SyntacticSymbolTables(this.lookups);
+    this.edits = new Edits(this.lookups, options.nearestBound);
+  }
+
+  /**
+   * Whether a 1-based line of a repository file, as it is now, is on lines
+   * the index that answers for the repository knows nothing true about
+   * (changed since, or in a file it lacks): where another tier must answer.
+   */
+  async onChangedLine(slug: string, path: string, line: number): Promise<boolean> {
+    const ctx = await this.open(slug);
+    return this.edits.onChangedLine(ctx, normalizeQueryPath(path), line);
   }
 
   getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
-    return indexStatus(this.engine, this.lookups, params);
+    return indexStatus(this.engine, this.lookups, params, undefined, this.edits);
   }
 
   /** SRC's get_index_status for the repository containing a directory; `cwd` resolves a relative one. */
@@ -75,9 +89,9 @@ export class Navigation {
   private async definitionIn(ctx: RepoContext, params: Definition.Params): Promise<Definition.Result> {
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
-    if (params.symbol === undefined) return goToDefinition(this.lookups, params);
+    if (params.symbol === undefined) return goToDefinition(this.lookups, ctx, params);
     if (namesAreSyntactic(ctx)) return syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
-    const precise = await goToDefinition(this.lookups, params);
+    const precise = await goToDefinition(this.lookups, ctx, params);
     if (precise.found || syntacticLanguages(ctx).length === 0) return precise;
     const syntactic = await syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
     return syntactic.found ? syntactic : precise;
@@ -91,9 +105,9 @@ export class Navigation {
   private async referencesIn(ctx: RepoContext, params: References.Params): Promise<References.Result> {
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
-    if (params.symbol === undefined) return findReferences(this.lookups, params);
+    if (params.symbol === undefined) return findReferences(this.lookups, ctx, params);
     if (namesAreSyntactic(ctx)) return syntacticReferences(this.lookups, ctx, params, undefined);
-    const precise = await findReferences(this.lookups, params);
+    const precise = await findReferences(this.lookups, ctx, params);
     if (precise.symbols.length > 0 || syntacticLanguages(ctx).length === 0) return precise;
     const syntactic = await syntacticReferences(this.lookups, ctx, params, undefined);
     return syntactic.symbols.length > 0 ? syntactic : precise;
@@ -102,24 +116,26 @@ export class Navigation {
   async documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
     const ctx = await this.open(params.repo);
     const file = await syntacticFile(this.lookups, ctx, params.path);
-    return file ? syntacticDocumentSymbols(this.lookups, ctx, file) : documentSymbols(this.lookups, params);
+    return file ? syntacticDocumentSymbols(this.lookups, ctx, file) : documentSymbols(this.lookups, ctx, params);
   }
 
   async workspaceSymbols(params: WorkspaceSymbols.Params): Promise<WorkspaceSymbols.Result> {
     const ctx = await this.open(params.repo);
     if (namesAreSyntactic(ctx)) return syntacticWorkspaceSymbols(this.syntacticTables, ctx, params);
-    const precise = await workspaceSymbols(this.lookups, this.symbolTables, params);
+    const precise = await workspaceSymbols(this.lookups, this.symbolTables, ctx, params);
     return syntacticLanguages(ctx).length ? withSyntacticSymbols(precise, this.syntacticTables, ctx, params) : precise;
   }
 
   async callHierarchy(params: CallHierarchy.Params): Promise<CallHierarchy.Result> {
-    await refuseHierarchy(this.lookups, await this.open(params.repo), params.path, 'callHierarchy');
-    return callHierarchy(this.lookups, params);
+    const ctx = await this.open(params.repo);
+    await refuseHierarchy(this.lookups, ctx, params.path, 'callHierarchy');
+    return callHierarchy(this.lookups, ctx, params);
   }
 
   async typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {
-    await refuseHierarchy(this.lookups, await this.open(params.repo), params.path, 'typeHierarchy');
-    return typeHierarchy(this.lookups, params);
+    const ctx = await this.open(params.repo);
+    await refuseHierarchy(this.lookups, ctx, params.path, 'typeHierarchy');
+    return typeHierarchy(this.lookups, ctx, params);
   }
 
   /**
@@ -148,6 +164,6 @@ export class Navigation {
         });
       }
     }
-    return openRepo(this.lookups, slug, commit);
+    return openRepo(this.lookups, slug, { commit, edits: this.edits });
   }
 }

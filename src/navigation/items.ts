@@ -1,12 +1,16 @@
 // The items of hierarchies: a symbol with where it is defined and how far its
 // definition extends, or, for a symbol no indexed repository defines, what the
 // symbol string says of it.
+import { UserError } from '../errors.js';
 import type { DefinitionRow } from '../registry/lookups.js';
+import type { RepoContext } from './context.js';
+import { whatItIs } from './definitions.js';
 import type { HierarchyItem as Item } from '../protocol/common.js';
 import { displayName, parseSymbol } from '../scip/symbol.js';
 import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } from './locations.js';
 
-export function definitionItem(d: DefinitionRow): Item {
+/** The item of a definition; of one moved through edits (see adjust.ts), marked adjusted. */
+export function definitionItem(d: DefinitionRow & { adjusted?: true }): Item {
   const span = enclosingRange(d);
   return {
     name: d.name,
@@ -19,7 +23,20 @@ export function definitionItem(d: DefinitionRow): Item {
     range: span ? range1(span) : null,
     range_source: span ? ((d.enclosing_source as Item['range_source']) ?? 'index') : null,
     detail: signatureLine(d.signature),
+    ...(d.adjusted ? { adjusted: true } : {}),
   };
+}
+
+/** The item a hierarchy is rooted at, in the current text; an error when its line changed since the index. */
+export async function rootItem(ctx: RepoContext, target: DefinitionRow): Promise<Item> {
+  const row = await ctx.adjust.row(target);
+  if (!row) {
+    throw new UserError(
+      `${whatItIs(target)} defined at ${target.path}:${target.start_line + 1} of the index (${ctx.repo.slug}@${ctx.index.commit_sha.slice(0, 12)}), ` +
+        'a line changed (or a file deleted) since: the index cannot place it now; reindex (`sextant reindex`) and ask again',
+    );
+  }
+  return definitionItem(row);
 }
 
 /** A symbol defined outside every indexed repository: its name (as written at a use, when known), its package as detail. */

@@ -5,14 +5,14 @@ import { SymbolRole } from '../scip/schema.js';
 import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, rangeRecords, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
 import type { Lookups, SymbolRefsRow } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
-import { openRepo, requirePrecise, type FileContext } from './context.js';
+import { requirePrecise, type FileContext, type RepoContext } from './context.js';
+import { moved, type Placement } from './adjust.js';
 import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
 
-export async function findReferences(lookups: Lookups, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo, params.commit);
+export async function findReferences(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
   requirePrecise(ctx);
   const limit = Math.min(params.limit, CAP);
   const base = {
@@ -31,6 +31,7 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
     if (symbols.length === 0) {
       return {
         ...base,
+        ...ctx.adjust.fields(),
         symbols: [],
         references: [],
         total: 0,
@@ -40,7 +41,8 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
     }
   } else {
     const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
-    if (at.symbols.length === 0) return { ...base, symbols: [], references: [], total: 0, truncated: false, message: at.message! };
+    if (at.symbols.length === 0)
+      return { ...base, ...ctx.adjust.fields(), symbols: [], references: [], total: 0, truncated: false, message: at.message! };
     // At `new X()` the index names X's constructor; the person means the class.
     symbols = [...new Set([...at.symbols, ...at.symbols.flatMap((s) => (at.declared.has(s) ? [] : classOfConstructorCall(s)))])];
     file = at.file;
@@ -93,10 +95,13 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
   );
 
   let total = 0;
-  const picked: { group: Group; found: Found }[] = [];
+  const picked: { group: Group; found: Found; place: Placement | undefined }[] = [];
   for (const group of groups) {
+    // A file edited since the index: its references move to their lines now, and those on changed lines are dropped.
+    const edit = await ctx.adjust.file(group);
+    const unmoved = !edit || edit.state === 'unchanged';
     const single = group.rows.length + (group.records.length ? 1 : 0) <= 1;
-    if (single && picked.length >= limit) {
+    if (single && unmoved && picked.length >= limit) {
       // Nothing more will be returned: count without building anything.
       total += group.records.length;
       for (const row of group.rows) {
@@ -126,25 +131,32 @@ export async function findReferences(lookups: Lookups, params: Params): Promise<
       }
     }
     const unique = single ? records : dedupeByRange(records);
-    total += unique.length;
-    for (const found of unique) if (picked.length < limit) picked.push({ group, found });
+    for (const found of unique) {
+      const place = unmoved ? undefined : ctx.adjust.placeIn(group, edit, found.range);
+      if (!unmoved && !place) continue;
+      total++;
+      if (picked.length < limit) picked.push({ group, found, place });
+    }
   }
 
   const references: Reference[] = [];
-  for (const { group, found } of picked) {
+  for (const { group, found, place } of picked) {
     const lines = await lookups.lines(group.blob);
-    references.push({
+    const reference: Reference = {
       ...location(group.repo, group.path, found.range, lines, { symbol: found.symbol }),
       kind: found.kind,
       is_definition: found.kind === 'definition',
       ...(found.derived ? { from_source: true as const } : {}),
-    });
+    };
+    references.push(place ? moved(reference, place) : reference);
   }
 
   const definitions = await definitionsOf(lookups, ctx, symbols, file);
+  const items = (await Promise.all(definitions.map((d) => ctx.adjust.row(d)))).filter((d) => d !== undefined);
   return {
     ...base,
-    symbols: definitions.map(toSymbolItem),
+    ...ctx.adjust.fields(),
+    symbols: items.map(toSymbolItem),
     references,
     total,
     truncated: total > limit,

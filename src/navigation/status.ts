@@ -16,6 +16,7 @@ import { MAX_PROJECTS, MAX_UPLOADS, type LanguageTier, type Params, type Project
 import { textCoverage } from '../registry/search.js';
 import { searchOnlyExplanation } from './context.js';
 import { syntacticCapability } from './syntactic.js';
+import type { Edits } from './adjust.js';
 
 const NO_COVERAGE = 'nothing is published yet, so there is no search coverage to report';
 const NO_SEMANTIC = 'sextant builds no semantic (embedding) index';
@@ -54,7 +55,13 @@ export async function statusSnapshot(lookups: Lookups, slug: string): Promise<St
 }
 
 /** The status of a repository; of `snapshot` when the caller has read one (to add its own fields from the same moment). */
-export async function indexStatus(engine: Engine, lookups: Lookups, params: Params, snapshot?: StatusSnapshot): Promise<Result> {
+export async function indexStatus(
+  engine: Engine,
+  lookups: Lookups,
+  params: Params,
+  snapshot?: StatusSnapshot,
+  edits?: Edits,
+): Promise<Result> {
   const checkedAt = new Date().toISOString();
   const registryBytes = await engine.sizeBytes();
   const { repo, index, run, lock, uploads } = snapshot ?? (await statusSnapshot(lookups, params.repo));
@@ -95,6 +102,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
       job_id: null,
       job_state: null,
       job_error: null,
+      nearest_commit: null,
       root_path: null,
       online: false,
       uploads: [],
@@ -124,6 +132,8 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
         };
   const corruption = index ? await corruptionOf(lookups, index) : null;
   const textless = index !== undefined && publishedWithoutText(index);
+  // The index navigation answers from for the worktree's HEAD, when it is not HEAD's own.
+  const selection = index && edits ? await edits.select(repo, index) : undefined;
   const coverage = index && !textless ? await searchCoverage(lookups, index) : null;
 
   let status: Result['status'] = null;
@@ -144,7 +154,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     : !precise
       ? {
           available: false,
-          reason: searchOnlyExplanation({ repo, index, languages: tiers })!,
+          reason: searchOnlyExplanation({ repo, languages: tiers })!,
           recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
         }
       : {
@@ -155,7 +165,7 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
   if (index && !precise && syntactic) {
     navigation = {
       available: true,
-      reason: syntacticCapability({ repo, index, languages: tiers }),
+      reason: syntacticCapability({ repo, languages: tiers }),
       recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
     };
   }
@@ -201,6 +211,12 @@ export async function indexStatus(engine: Engine, lookups: Lookups, params: Para
     total_references: index?.occurrence_count ?? 0,
     workspace_id: repo.root_path ?? repo.slug,
     ...jobFields(job),
+    nearest_commit: selection?.nearest ?? null,
+    ...(selection?.unrelated
+      ? {
+          message: `HEAD ${selection.worktree!.head.slice(0, 12)} has no index, nor has any of its last ${edits!.bound} ancestors: navigation answers from the latest index (${index!.commit_sha.slice(0, 12)}) through the diffs; run \`sextant index\` to index HEAD`,
+        }
+      : {}),
     root_path: repo.root_path,
     online: isOnline(repo.root_path),
     uploads: uploads.map(uploadStatus),

@@ -22,18 +22,18 @@ const SCAN_BUDGET_BYTES = 64 << 20;
 /** Definitions one name returns at most (a name like `init` or `String` is defined in hundreds of Go files). */
 const DEFINITIONS_CAP = 200;
 
-export function syntacticLanguages(ctx: RepoContext): string[] {
+export function syntacticLanguages(ctx: Pick<RepoContext, 'repo' | 'languages'>): string[] {
   return Object.entries(ctx.languages)
     .filter(([, t]) => t.tier === 'syntactic')
     .map(([language]) => language);
 }
 
-export function hasPrecise(ctx: RepoContext): boolean {
+export function hasPrecise(ctx: Pick<RepoContext, 'repo' | 'languages'>): boolean {
   return Object.values(ctx.languages).some((t) => t.tier === 'precise');
 }
 
 /** What navigation can do in a repository whose languages are at best syntactic (getIndexStatus says it). */
-export function syntacticCapability(ctx: RepoContext): string {
+export function syntacticCapability(ctx: Pick<RepoContext, 'repo' | 'languages'>): string {
   const languages = syntacticLanguages(ctx);
   const parser = ctx.languages[languages[0]!]?.indexer ?? 'a parser';
   return (
@@ -44,7 +44,7 @@ export function syntacticCapability(ctx: RepoContext): string {
 }
 
 /** A lookup by name goes to the syntactic tier when the repository has nothing precise but something syntactic. */
-export function namesAreSyntactic(ctx: RepoContext): boolean {
+export function namesAreSyntactic(ctx: Pick<RepoContext, 'repo' | 'languages'>): boolean {
   return !hasPrecise(ctx) && syntacticLanguages(ctx).length > 0;
 }
 

@@ -9,26 +9,28 @@ import type { Params, Result, TypeItem } from '../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
 import type { RepoContext } from './context.js';
 import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
-import { definitionItem, externalItem } from './items.js';
+import { definitionItem, externalItem, rootItem } from './items.js';
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', 'enum', 'struct', 'trait']);
 const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor']);
 
-export async function typeHierarchy(lookups: Lookups, params: Params): Promise<Result> {
-  const { ctx, definitions } = await definitionsForHierarchy(lookups, params, 'type hierarchy');
+export async function typeHierarchy(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
+  const { definitions } = await definitionsForHierarchy(lookups, ctx, params, 'type hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const target = definitions.find((d) => TYPE_KINDS.has(d.kind)) ?? definitions.find((d) => MEMBER_KINDS.has(d.kind));
   if (!target) {
     const d = definitions[0]!;
     throw new UserError(`${whatItIs(d)}: a type hierarchy needs a class, interface or type (or a method, for overrides)`);
   }
+  const item = await rootItem(ctx, target);
   const graph = new Graph(lookups, ctx);
   const types = await graph.expand(target.symbol, params.direction, depth, new Set([target.symbol]));
   return {
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
     source: 'precise',
-    item: definitionItem(target),
+    ...ctx.adjust.fields(),
+    item,
     direction: params.direction,
     depth,
     ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
@@ -50,7 +52,10 @@ class Graph {
     const items: TypeItem[] = [];
     for (const next of [...neighbours].sort()) {
       const definitions = await definitionsOf(this.lookups, this.ctx, [next]);
-      const item: TypeItem = definitions[0] ? definitionItem(definitions[0]) : externalItem(next);
+      // A type whose name is on a line changed since the index is left out (adjust.ts counts it).
+      const moved = definitions[0] ? await this.ctx.adjust.row(definitions[0]) : undefined;
+      if (definitions[0] && !moved) continue;
+      const item: TypeItem = moved ? definitionItem(moved) : externalItem(next);
       if (depth > 1 && !seen.has(next)) item.types = await this.expand(next, direction, depth - 1, new Set([...seen, next]));
       items.push(item);
     }

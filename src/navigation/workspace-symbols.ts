@@ -6,8 +6,9 @@ import { Lru } from '../lru.js';
 import type { Lookups } from '../registry/lookups.js';
 import type { Params, Result } from '../protocol/workspace-symbols.js';
 import { CAP } from '../protocol/workspace-symbols.js';
-import { openRepo, requirePrecise } from './context.js';
-import { asSymbolKind } from './locations.js';
+import { requirePrecise, type RepoContext } from './context.js';
+import { asSymbolKind, range1 } from './locations.js';
+import type { Range as Range0 } from '../scip/range.js';
 
 interface Entry {
   name: string;
@@ -71,8 +72,7 @@ export class SymbolTables {
   }
 }
 
-export async function workspaceSymbols(lookups: Lookups, tables: SymbolTables, params: Params): Promise<Result> {
-  const ctx = await openRepo(lookups, params.repo);
+export async function workspaceSymbols(lookups: Lookups, tables: SymbolTables, ctx: RepoContext, params: Params): Promise<Result> {
   requirePrecise(ctx);
   const limit = Math.min(params.limit, CAP);
   const { entries } = await tables.get(ctx.index.id);
@@ -95,14 +95,23 @@ export async function workspaceSymbols(lookups: Lookups, tables: SymbolTables, p
   for (let rank = 0; rank < buckets.length && top.length < limit; rank++) {
     for (const index of buckets[rank]!.slice(0, limit - top.length)) top.push({ index, rank });
   }
+  const symbols: Result['symbols'] = [];
+  for (const { index, rank } of top) {
+    const { lower: _lower, ...item } = entries[index]!;
+    // In the file as it is now: a symbol whose name is on a line changed since the index is left out (and counted).
+    const file = await lookups.file(ctx.index.id, item.path);
+    const range: Range0 = [item.line - 1, item.column - 1, item.end_line - 1, item.end_column - 1];
+    const place = file ? await ctx.adjust.place({ repo: ctx.repo.slug, path: item.path, blob: file.blob_sha }, range) : undefined;
+    if (file && !place) continue;
+    const symbol = { ...item, kind: asSymbolKind(item.kind), repo: ctx.repo.slug, match: MATCHES[rank]! };
+    symbols.push(place?.adjusted ? { ...symbol, ...range1(place.range), adjusted: true } : symbol);
+  }
   return {
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
     source: 'precise',
-    symbols: top.map(({ index, rank }) => {
-      const { lower: _lower, ...item } = entries[index]!;
-      return { ...item, kind: asSymbolKind(item.kind), repo: ctx.repo.slug, match: MATCHES[rank]! };
-    }),
+    ...ctx.adjust.fields(),
+    symbols,
     total,
     truncated: total > limit,
     limit,

@@ -1,7 +1,7 @@
 // callHierarchy: who calls a function or method (incoming), and what it calls (outgoing).
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, HierarchyItem, Location, params, positionArgs, Provenance, IndexMissing } from './common.js';
+import { arg, HierarchyItem, Location, params, positionArgs, Provenance, IndexMissing, FreshnessFields } from './common.js';
 
 export const name = 'callHierarchy';
 export const { MAX_DEPTH, LIMIT, CAP } = limits.callHierarchy;
@@ -55,6 +55,7 @@ export const Call: z.ZodType<Call> = z.object({
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  ...FreshnessFields,
   item: CallItem,
   direction: z.enum(['incoming', 'outgoing']),
   depth: z.int(),

@@ -8,6 +8,7 @@ import { MAX_LIST_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MA
 import { REF_KINDS } from '../registry/payload.js';
 import { SYMBOL_KINDS } from '../scip/kind.js';
 import { DEFAULT_MAX_BYTES, MAX_BYTES_CAP, MIN_MAX_BYTES } from '../trust/budget.js';
+import { FRESHNESS } from './meta.js';
 
 export { MAX_LIST_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH };
 
@@ -137,6 +138,8 @@ export const Location = z.object({
   symbol: z.string().optional(),
   kind: z.string().optional(),
   preview: z.string().optional(),
+  /** Mapped through edits made since the index: the position is in the file as it is now. */
+  adjusted: z.boolean().optional(),
 });
 export type Location = z.infer<typeof Location>;
 
@@ -151,9 +154,9 @@ export const Provenance = {
 };
 
 /**
- * Set when a request named a commit that has no published index and the
- * answer comes from its nearest published ancestor: which, and how many
- * commits back.
+ * Set when the commit an answer is for (the request's `commit`, else the
+ * worktree's HEAD) has no index and its nearest indexed ancestor answers:
+ * which, and how many commits back.
  */
 export const NearestCommit = z.object({
   requested: z.string(),
@@ -177,6 +180,29 @@ export const IndexMissing = {
   job_state: z.enum(JOB_STATES).nullable().optional(),
 };
 
+/**
+ * How a precise answer stands against the worktree it is asked about: the
+ * files it mapped through edits made since the index (uncommitted, or in
+ * commits since), the locations it dropped because their lines changed, and
+ * the ancestor whose index answered when HEAD has none.
+ */
+export const Freshness = z.object({
+  /** fresh: HEAD's index, and every file the answer read is as indexed; stale: not; unknown: no worktree on this machine. */
+  index_freshness: z.enum(FRESHNESS),
+  /** The ChengOS field: index_freshness is stale. */
+  stale: z.boolean(),
+  /** Files the answer mapped through edits (repo:path for another repository's), at most 100. */
+  adjusted_files: z.array(z.string()),
+  /** Locations left out: on lines changed since the index, or in files deleted since. */
+  dropped_locations: z.object({ on_changed_lines: z.int(), in_deleted_files: z.int(), reason: z.string() }).optional(),
+  /** The commit asked about (or HEAD) has no index: the nearest indexed ancestor answered, `distance` commits back. */
+  nearest_commit: NearestCommit.optional(),
+});
+export type Freshness = z.infer<typeof Freshness>;
+
+/** The Freshness fields, optional: the syntactic tier's answers do not carry them. */
+export const FreshnessFields = Freshness.partial().shape;
+
 /** A symbol in a list, as the DESIGN contract names its fields. */
 export const SymbolItem = z.object({
   name: z.string(),
@@ -189,6 +215,7 @@ export const SymbolItem = z.object({
   column: z.int(),
   end_line: z.int(),
   end_column: z.int(),
+  adjusted: z.boolean().optional(),
 });
 export type SymbolItem = z.infer<typeof SymbolItem>;
 
@@ -239,6 +266,8 @@ export const HierarchyItem = z.object({
   range_source: z.enum(['index', 'syntax']).nullable(),
   /** The signature's first line, or the package of a symbol defined elsewhere. */
   detail: z.string().nullable(),
+  /** Mapped through edits made since the index. */
+  adjusted: z.boolean().optional(),
 });
 export type HierarchyItem = z.infer<typeof HierarchyItem>;
 

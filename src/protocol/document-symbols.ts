@@ -1,6 +1,6 @@
 // documentSymbols: the symbols a file defines, nested.
 import { z } from 'zod';
-import { arg, params, Provenance, Range, SymbolKind, IndexMissing } from './common.js';
+import { arg, params, Provenance, Range, SymbolKind, IndexMissing, FreshnessFields } from './common.js';
 
 export const name = 'documentSymbols';
 export const description =
@@ -35,6 +35,7 @@ export const DocumentSymbol: z.ZodType<DocumentSymbol> = z.object({
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  ...FreshnessFields,
   path: z.string(),
   symbols: z.array(DocumentSymbol),
 });

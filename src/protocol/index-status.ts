@@ -2,7 +2,7 @@
 // is, and what works right now. The fields are those of the jarvis
 // getIndexStatus contract, plus what the SRC and ChengOS status tools report.
 import { z } from 'zod';
-import { arg, JOB_STATES, params } from './common.js';
+import { arg, JOB_STATES, NearestCommit, params } from './common.js';
 
 export const name = 'getIndexStatus';
 export const description =
@@ -152,6 +152,11 @@ export const Result = z.object({
   job_state: z.enum(JOB_STATES).nullable(),
   /** Why that job failed or was cancelled. */
   job_error: z.string().nullable(),
+  /**
+   * Set when the worktree's HEAD has no index: navigation answers from the
+   * nearest indexed ancestor, `distance` commits back, through the diffs.
+   */
+  nearest_commit: NearestCommit.nullable(),
   root_path: z.string().nullable(),
   /** Whether the repository's worktree is on this machine (false for one fed from CI: no root here). */
   online: z.boolean(),

@@ -1,7 +1,7 @@
 // typeHierarchy: what a type extends or implements (supertypes), and what extends or implements it (subtypes).
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, HierarchyItem, params, positionArgs, Provenance, IndexMissing } from './common.js';
+import { arg, HierarchyItem, params, positionArgs, Provenance, IndexMissing, FreshnessFields } from './common.js';
 
 export const name = 'typeHierarchy';
 export const { MAX_DEPTH } = limits.typeHierarchy;
@@ -33,6 +33,7 @@ export const TypeItem: z.ZodType<TypeItem> = HierarchyItem.extend({
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  ...FreshnessFields,
   item: TypeItem,
   direction: z.enum(['supertypes', 'subtypes']),
   depth: z.int(),

@@ -1,7 +1,7 @@
 // workspaceSymbols: defined symbols whose name contains a string.
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind, IndexMissing } from './common.js';
+import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind, IndexMissing, FreshnessFields } from './common.js';
 
 export const name = 'workspaceSymbols';
 export const { LIMIT, CAP } = limits.workspaceSymbols;
@@ -23,6 +23,7 @@ export type Params = z.infer<typeof Params>;
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  ...FreshnessFields,
   symbols: z.array(
     SymbolItem.extend({
       match: z.enum(['exact', 'prefix', 'substring']),

@@ -87,6 +87,18 @@ export class Lookups {
     return rows[0];
   }
 
+  /** A repository's published indexes, newest first: the commits navigation can answer from. */
+  async publishedIndexes(repoId: number): Promise<{ id: number; commit_sha: string }[]> {
+    return this.prepared.rows('publishedIndexes', [repoId], ([v]) =>
+      this.db
+        .selectFrom('indexes')
+        .select(['id', 'commit_sha'])
+        .where('repo_id', '=', v!)
+        .where('state', '=', 'published')
+        .orderBy('id', 'desc'),
+    );
+  }
+
   async file(indexId: number, path: string): Promise<IndexFileRow | undefined> {
     const rows = await this.prepared.rows('file', [indexId, path], ([i, p]) =>
       this.db

@@ -38,7 +38,14 @@ export interface PublishInput {
   alongside?: (trx: Kysely<Database>, indexId: number) => Promise<void>;
 }
 
-/** Older published indexes kept per repository besides the current one. */
+/**
+ * Commits whose newest published index is kept per repository besides the
+ * current one. Counted in commits, not indexes: `watch` republishes the same
+ * commit after every edit, and those would otherwise push out the index of
+ * the branch a developer came from, which a checkout back to it (or to a
+ * branch off it) answers from (navigation/adjust.ts). An older index of the
+ * same commit is superseded by the newer and retired.
+ */
 const KEEP_PREVIOUS = 2;
 
 export async function publishIndex(engine: Engine, input: PublishInput): Promise<number> {
@@ -131,16 +138,22 @@ async function indexStorageBytes(db: Kysely<Database>, indexId: number): Promise
 async function collectGarbage(engine: Engine, repoId: number): Promise<void> {
   await engine.db.transaction().execute(async (trx) => {
     const repo = await trx.selectFrom('repos').select('current_index_id').where('id', '=', repoId).executeTakeFirstOrThrow();
-    const keep = await trx
+    const published = await trx
       .selectFrom('indexes')
-      .select('id')
+      .select(['id', 'commit_sha'])
       .where('repo_id', '=', repoId)
       .where('state', '=', 'published')
-      .where('id', '!=', repo.current_index_id ?? -1)
       .orderBy('id', 'desc')
-      .limit(KEEP_PREVIOUS)
       .execute();
-    const kept = [repo.current_index_id ?? -1, ...keep.map((k) => k.id)];
+    // The current index, then the newest index of each of the most recent other commits.
+    const current = published.find((p) => p.id === repo.current_index_id);
+    const commits = new Set(current ? [current.commit_sha] : []);
+    const kept = [repo.current_index_id ?? -1];
+    for (const p of published) {
+      if (commits.has(p.commit_sha) || commits.size >= KEEP_PREVIOUS + (current ? 1 : 0)) continue;
+      commits.add(p.commit_sha);
+      kept.push(p.id);
+    }
     const retired = await trx.selectFrom('indexes').select('id').where('repo_id', '=', repoId).where('id', 'not in', kept).execute();
     const retiredIds = retired.map((r) => r.id);
     if (retiredIds.length > 0) {

@@ -87,6 +87,19 @@ export function rxjsRepo(): string {
   return gitRepoFrom(staging, 'rxjs');
 }
 
+/**
+ * rxjs's sources with its tsconfig and its operators' type declarations
+ * (dist/types/internal/operators), as one fresh git repository of 496 files:
+ * a real repository of more than 300 files for one project's indexer.
+ */
+export function rxjsWithDeclarationsRepo(): string {
+  const pkg = npmPackage('rxjs', '7.8.2');
+  const staging = tempDir('sextant-rxjs-decl-');
+  for (const entry of ['src', 'dist/types/internal/operators', 'tsconfig.json', 'package.json'])
+    cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
+  return gitRepoFrom(staging, 'rxjs');
+}
+
 /** logrus, a Go logging library, from Debian's Go sources (46 files): a language without a SCIP indexer here. */
 export function logrusRepo(): string {
   const pkg = debianPackage('golang-github-sirupsen-logrus-dev');
@@ -166,7 +179,10 @@ export function monorepoRepo(): string {
   for (const entry of ['src', 'tsconfig.json', 'package.json']) {
     cpSync(join(rxjs, entry), join(staging, 'packages', 'rxjs', entry), { recursive: true });
   }
-  writeFileSync(join(staging, 'package.json'), `${JSON.stringify({ name: 'monorepo', private: true, type: 'module', workspaces: ['packages/*'] }, null, 2)}\n`);
+  writeFileSync(
+    join(staging, 'package.json'),
+    `${JSON.stringify({ name: 'monorepo', private: true, type: 'module', workspaces: ['packages/*'] }, null, 2)}\n`,
+  );
   const root = { compilerOptions: { ...PACKAGE_OPTIONS, lib: ['ESNext', 'DOM'] }, include: ['scripts/**/*.ts'] };
   writeFileSync(join(staging, 'tsconfig.json'), `${JSON.stringify(root, null, 2)}\n`);
   mkdirSync(join(staging, 'scripts'));

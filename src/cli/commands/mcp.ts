@@ -10,6 +10,8 @@ export const spec: CommandSpec = {
     'One server answers for every repository in the registry; name the repository in each call (repo).',
     'A query on a registered repository with no index starts reindexing it in the background and says so',
     '(auto_reindex_triggered, job_id); SEXTANT_AUTO_REINDEX=0 turns that off.',
+    'Answers follow edits made in the worktree since the index (adjusted, dropped_locations); when HEAD has no index, the',
+    'nearest indexed ancestor answers (nearest_commit), within SEXTANT_NEAREST_COMMITS commits (default 50).',
   ],
   options: {},
   maxPositionals: 0,

@@ -1,0 +1,117 @@
+// A worktree's HEAD and its recent ancestors, asked on every query and so
+// answered from a cache: HEAD is asked of git only when the files that
+// decide it (HEAD, the branch's loose ref, packed-refs, a reftable's list)
+// changed since the last time; the ancestors of a commit never change.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { Lru } from '../lru.js';
+import { gitAt, headCommit } from './git.js';
+
+interface GitDirs {
+  /** The worktree's own git directory (HEAD lives there). */
+  gitDir: string;
+  /** The repository's shared one (refs live there). */
+  commonDir: string;
+  /** A linked worktree or a submodule: its git directory is elsewhere. */
+  linked: boolean;
+  /** packed-refs, or a reftable's list of tables: what changes when refs are packed. */
+  refsList: string;
+  /** HEAD's stat when it was last read, and the loose ref it named then. */
+  headStat?: string;
+  ref?: string | undefined;
+}
+
+export class Heads {
+  private readonly dirs = new Map<string, GitDirs | null>();
+  private readonly last = new Map<string, { key: string; head: string | undefined }>();
+  private readonly ancestry = new Lru<string, string[]>(64);
+
+  /** HEAD's commit; undefined when the worktree has none, is gone or is not a git worktree. */
+  async head(root: string): Promise<string | undefined> {
+    const dirs = await this.gitDirs(root);
+    if (!dirs) return undefined;
+    const key = this.stateKey(root, dirs);
+    if (key === undefined) return undefined;
+    const known = this.last.get(root);
+    if (known && known.key === key) return known.head;
+    const head = await headCommit(root);
+    this.last.set(root, { key, head });
+    return head;
+  }
+
+  /**
+   * `commit` and up to `max` of its ancestors, newest first, as git lists
+   * them (`git rev-list --max-count`): position i is i commits away.
+   */
+  async ancestors(root: string, commit: string, max: number): Promise<string[]> {
+    const key = `${root}\0${commit}\0${max}`;
+    const known = this.ancestry.get(key);
+    if (known) return known;
+    let listed: string[];
+    try {
+      listed = (await gitAt(root).raw(['rev-list', `--max-count=${max + 1}`, commit, '--'])).split('\n').filter(Boolean);
+    } catch {
+      listed = [commit];
+    }
+    this.ancestry.set(key, listed);
+    return listed;
+  }
+
+  /**
+   * What HEAD is made of, as stats: equal keys, equal HEADs. Asked on every
+   * query, so it reads as little as it can: the stats of HEAD, of the loose
+   * ref HEAD named when last read (HEAD is read again only when its own stat
+   * moves) and of packed-refs (or a reftable's list). Undefined when HEAD
+   * cannot be read: the worktree is gone.
+   */
+  private stateKey(root: string, dirs: GitDirs): string | undefined {
+    const headFile = join(dirs.gitDir, 'HEAD');
+    const headStat = fileKey(headFile);
+    if (headStat === '-') return undefined;
+    if (dirs.headStat !== headStat) {
+      try {
+        const head = readFileSync(headFile, 'utf8').trim();
+        dirs.ref = head.startsWith('ref: ') ? join(dirs.commonDir, head.slice(5)) : undefined;
+        dirs.headStat = headStat;
+      } catch {
+        return undefined;
+      }
+    }
+    // A linked worktree's HEAD lives outside it, and outlives it.
+    if (dirs.linked && fileKey(root) === '-') return undefined;
+    return [headStat, dirs.ref ?? '', dirs.ref ? fileKey(dirs.ref) : '', fileKey(dirs.refsList)].join('\0');
+  }
+
+  private async gitDirs(root: string): Promise<GitDirs | null> {
+    if (this.dirs.has(root)) return this.dirs.get(root)!;
+    let found: Omit<GitDirs, 'refsList'> | null = null;
+    const dotGit = join(root, '.git');
+    try {
+      if (statSync(dotGit).isDirectory()) found = { gitDir: dotGit, commonDir: dotGit, linked: false };
+      else {
+        // A linked worktree or a submodule: git says where its directories are.
+        const [gitDir, commonDir] = (await gitAt(root).revparse(['--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
+        if (gitDir && commonDir) found = { gitDir, commonDir: isAbsolute(commonDir) ? commonDir : join(root, commonDir), linked: true };
+      }
+    } catch {
+      found = null;
+    }
+    const reftable = found && join(found.commonDir, 'reftable', 'tables.list');
+    const dirs: GitDirs | null =
+      found && existsSync(join(found.gitDir, 'HEAD'))
+        ? { ...found, refsList: existsSync(reftable!) ? reftable! : join(found.commonDir, 'packed-refs') }
+        : null;
+    this.dirs.set(root, dirs);
+    return dirs;
+  }
+}
+
+/** A file's identity and last change, or '-' when it does not exist. */
+function fileKey(path: string): string {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : '-';
+  } catch {
+    return '-';
+  }
+}
