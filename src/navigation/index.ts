@@ -2,7 +2,9 @@
 // validate input against src/protocol and shape output; no query logic lives
 // in them. Each request goes to the tier that covers what it names: a file of
 // a syntactic language, or a name in a repository with nothing precise, is
-// answered by the syntactic tier (./syntactic.ts); the rest by the precise one.
+// answered by the syntactic tier (./syntactic.ts); a file of a language with a
+// live language server and no precise index, by the lsp tier (./live.ts); the
+// rest by the precise one.
 import type { Engine } from '../registry/engine.js';
 import { Lookups } from '../registry/lookups.js';
 import type * as Definition from '../protocol/definition.js';
@@ -35,6 +37,7 @@ import {
 import { SyntacticSymbolTables, syntacticWorkspaceSymbols, withSyntacticSymbols } from './syntactic-symbols.js';
 import type * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { srcIndexStatus } from './src-index-status.js';
+import { liveDefinition, liveFile, liveReferences, withLiveTiers, type LiveServers } from './live.js';
 
 /**
  * Schedules (or joins) a reindex of a registered repository that has no
@@ -50,15 +53,18 @@ export class Navigation {
 
   constructor(
     readonly engine: Engine,
-    private readonly options: { autoReindex?: AutoReindex | undefined } = {},
+    private readonly options: { autoReindex?: AutoReindex | undefined; live?: LiveServers | undefined } = {},
   ) {
     this.lookups = new Lookups(engine.db);
     this.symbolTables = new SymbolTables(this.lookups);
     this.syntacticTables = new SyntacticSymbolTables(this.lookups);
   }
 
-  getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
-    return indexStatus(this.engine, this.lookups, params);
+  async getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
+    const status = await indexStatus(this.engine, this.lookups, params);
+    const live = this.options.live;
+    const ctx = live && status.commit !== null ? await openRepo(this.lookups, params.repo).catch(() => undefined) : undefined;
+    return withLiveTiers(status, ctx, live);
   }
 
   /** SRC's get_index_status for the repository containing a directory; `cwd` resolves a relative one. */
@@ -68,6 +74,8 @@ export class Navigation {
 
   async goToDefinition(params: Definition.Params): Promise<Definition.Result> {
     const ctx = await this.open(params.repo);
+    const live = await liveFile(this.lookups, ctx, this.options.live, params.path);
+    if (live) return liveDefinition(this.lookups, ctx, this.options.live!, live, params);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
     if (params.symbol === undefined) return goToDefinition(this.lookups, params);
@@ -80,6 +88,8 @@ export class Navigation {
 
   async findReferences(params: References.Params): Promise<References.Result> {
     const ctx = await this.open(params.repo);
+    const live = await liveFile(this.lookups, ctx, this.options.live, params.path);
+    if (live) return liveReferences(this.lookups, ctx, this.options.live!, live, params);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
     if (params.symbol === undefined) return findReferences(this.lookups, params);

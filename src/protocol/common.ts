@@ -11,7 +11,8 @@ import { DEFAULT_MAX_BYTES, MAX_BYTES_CAP, MIN_MAX_BYTES } from '../trust/budget
 
 export { MAX_LIST_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH };
 
-export const SOURCES = ['precise', 'syntactic', 'search'] as const;
+/** Where an answer or a location came from: the index, a parser, a text match, or a live language server (the lsp tier). */
+export const SOURCES = ['precise', 'syntactic', 'search', 'lsp'] as const;
 
 /** `.max()` with a message that names the limit (and never echoes the text). */
 export function tooLong(field: string, max: number) {
@@ -118,8 +119,20 @@ export const Location = z.object({
   symbol: z.string().optional(),
   kind: z.string().optional(),
   preview: z.string().optional(),
+  /** Where this location came from, when an answer mixes sources (a live language server's are `lsp`). */
+  source: z.enum(SOURCES).optional(),
 });
 export type Location = z.infer<typeof Location>;
+
+/**
+ * An answer a language server gave while still loading its project: it may
+ * miss what the server has not reached yet, and says so (never an empty,
+ * unflagged "nothing found").
+ */
+export const Partial = {
+  partial: z.boolean().optional(),
+  partial_reason: z.string().optional(),
+};
 
 export const SymbolKind = z.enum(SYMBOL_KINDS);
 export const RefKind = z.enum(REF_KINDS);

@@ -1,6 +1,6 @@
 // goToDefinition: where a symbol is defined, by position or by exact name.
 import { z } from 'zod';
-import { arg, params, Location, positionOrSymbol, Provenance, Range, SymbolKind, IndexMissing } from './common.js';
+import { arg, params, Location, positionOrSymbol, Provenance, Range, SymbolKind, IndexMissing, Partial } from './common.js';
 
 export const name = 'goToDefinition';
 export const description =
@@ -31,6 +31,7 @@ export type Definition = z.infer<typeof Definition>;
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  ...Partial,
   found: z.boolean(),
   definitions: z.array(Definition),
   /** The symbols the position or name resolved to. */

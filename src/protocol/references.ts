@@ -1,7 +1,7 @@
 // findReferences: every use of a symbol, by position or by exact name.
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, params, Location, positionOrSymbol, Provenance, RefKind, SymbolItem, IndexMissing } from './common.js';
+import { arg, params, Location, positionOrSymbol, Provenance, RefKind, SymbolItem, IndexMissing, Partial } from './common.js';
 
 export const name = 'findReferences';
 export const { LIMIT, CAP } = limits.references;
@@ -40,6 +40,7 @@ export type Reference = z.infer<typeof Reference>;
 export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
+  ...Partial,
   /** The symbols whose references these are, with where each is defined. */
   symbols: z.array(SymbolItem),
   references: z.array(Reference),

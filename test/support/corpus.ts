@@ -166,7 +166,10 @@ export function monorepoRepo(): string {
   for (const entry of ['src', 'tsconfig.json', 'package.json']) {
     cpSync(join(rxjs, entry), join(staging, 'packages', 'rxjs', entry), { recursive: true });
   }
-  writeFileSync(join(staging, 'package.json'), `${JSON.stringify({ name: 'monorepo', private: true, type: 'module', workspaces: ['packages/*'] }, null, 2)}\n`);
+  writeFileSync(
+    join(staging, 'package.json'),
+    `${JSON.stringify({ name: 'monorepo', private: true, type: 'module', workspaces: ['packages/*'] }, null, 2)}\n`,
+  );
   const root = { compilerOptions: { ...PACKAGE_OPTIONS, lib: ['ESNext', 'DOM'] }, include: ['scripts/**/*.ts'] };
   writeFileSync(join(staging, 'tsconfig.json'), `${JSON.stringify(root, null, 2)}\n`);
   mkdirSync(join(staging, 'scripts'));
@@ -259,3 +262,15 @@ module.exports = {
 };
 `,
 };
+
+/**
+ * tree-sitter's C runtime (lib/include and lib/src, about 50 files), as the
+ * tree-sitter npm package vendors it: a C repository without a compilation
+ * database, for the lsp tier (clangd).
+ */
+export function treeSitterCRepo(): string {
+  const pkg = npmPackage('tree-sitter', '0.21.1');
+  const staging = tempDir('sextant-tree-sitter-c-');
+  cpSync(join(pkg, 'vendor', 'tree-sitter', 'lib'), staging, { recursive: true });
+  return gitRepoFrom(staging, 'tree-sitter-c');
+}
