@@ -245,12 +245,12 @@ export class LanguageServer {
       }
       return null;
     });
-    this.connection.onNotification((method, params) => {
-      if (method !== '$/progress') return;
-      const { token, value } = params as { token: string | number; value?: { kind?: string } };
+    // vscode-jsonrpc routes $/progress to handlers by token, and the rest here.
+    this.connection.onUnhandledProgress(({ token, value }) => {
+      const kind = (value as { kind?: string } | undefined)?.kind;
       this.lastProgressAt = Date.now();
-      if (value?.kind === 'begin') this.progress.add(token);
-      else if (value?.kind === 'end') this.progress.delete(token);
+      if (kind === 'begin') this.progress.add(token);
+      else if (kind === 'end') this.progress.delete(token);
     });
     this.connection.onError(() => {});
     this.connection.listen();
