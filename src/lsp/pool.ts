@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { languageOf } from '../orchestrator/languages.js';
+import { loadManifests } from '../orchestrator/manifests.js';
 import { LanguageServer, type ServerState } from './server.js';
 import { loadServerManifests, manifestFor, serverCommand, type ServerManifest } from './manifests.js';
 
@@ -82,6 +83,8 @@ interface Entry {
 
 export class LspPool {
   private readonly manifests: ServerManifest[];
+  /** Languages a SCIP indexer covers: their servers answer edited code, not a tier of their own. */
+  private readonly indexed: Set<string>;
   private readonly entries = new Map<string, Entry>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly onExit = () => this.killAll();
@@ -91,6 +94,12 @@ export class LspPool {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.manifests = loadServerManifests(env);
+    this.indexed = new Set(loadManifests(env).flatMap((m) => m.languages));
+  }
+
+  /** The installed server of a language no SCIP indexer covers: the lsp tier answers it. */
+  tierServer(language: string): ServerManifest | undefined {
+    return this.indexed.has(language) ? undefined : this.serverFor(language);
   }
 
   /** The installed server for a language, if any. */

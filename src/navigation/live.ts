@@ -9,7 +9,6 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
-import { languageOf } from '../orchestrator/languages.js';
 import type { Lookups } from '../registry/lookups.js';
 import { SyntaxLookups, type SyntaxDefinitionRow } from '../registry/syntactic.js';
 import type { Range as Range0 } from '../scip/range.js';
@@ -23,7 +22,8 @@ import { asSymbolKind, location, range1 } from './locations.js';
 
 /** What the query layer needs of the pool of language servers. */
 export interface LiveServers {
-  serverFor(language: string): { name: string } | undefined;
+  /** The installed server that answers a language no SCIP indexer covers (the lsp tier); undefined otherwise. */
+  tierServer(language: string): { name: string } | undefined;
   status(slug: string, languages: string[]): LanguageServerStatus[];
   ask<R>(
     repo: { slug: string; root: string },
@@ -60,7 +60,7 @@ function worktree(ctx: RepoContext): string | undefined {
 /** Whether a language of a repository is in the lsp tier: no precise index, a server installed, a worktree to run it on. */
 export function isLive(ctx: RepoContext, live: LiveServers | undefined, language: string): boolean {
   const tier = ctx.languages[language];
-  return Boolean(live && tier && tier.tier !== 'precise' && live.serverFor(language) && worktree(ctx));
+  return Boolean(live && tier && tier.tier !== 'precise' && live.tierServer(language) && worktree(ctx));
 }
 
 /** The file a request names, when its language is in the lsp tier; undefined otherwise. */
@@ -73,7 +73,7 @@ export async function liveFile(
   if (!live || rawPath === undefined) return undefined;
   const path = normalizeQueryPath(rawPath);
   const row = await lookups.file(ctx.index.id, path);
-  const language = row?.language ?? languageOf(path);
+  const language = row?.language;
   if (!language || !isLive(ctx, live, language)) return undefined;
   return { path, language, root: worktree(ctx)! };
 }
@@ -86,7 +86,7 @@ export function withLiveTiers(status: StatusResult, ctx: RepoContext | undefined
   const tiers: Record<string, LanguageTier> = { ...status.language_tiers };
   for (const language of languages) {
     const before = tiers[language]!;
-    const server = live.serverFor(language)!.name;
+    const server = live.tierServer(language)!.name;
     tiers[language] = {
       ...before,
       tier: 'lsp',
