@@ -24,6 +24,8 @@ const Capability = z.object({ available: z.boolean(), reason: z.string().nullabl
 
 export const LanguageTier = z.object({
   tier: z.enum(['precise', 'lsp', 'syntactic', 'search-only']),
+  /** `lsp` when a language server built the precise index (`sextant index --lsp`). */
+  origin: z.literal('lsp').optional(),
   files: z.int(),
   indexed_files: z.int(),
   indexer: z.string().nullable(),
