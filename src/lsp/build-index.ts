@@ -4,6 +4,8 @@
 // header and its definition are one symbol), then the references of each
 // definition. It runs within a time budget; what it did not reach is counted,
 // and the language's tier says so.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import type { LspIndexer, LspIndexRequest, LspIndexResult } from '../orchestrator/index-repository.js';
 import { SymbolRole, type ScipDocument, type ScipOccurrence, type ScipSymbolInformation } from '../scip/schema.js';
@@ -22,6 +24,11 @@ interface DocumentSymbol {
 }
 type Located = { uri: string; range: LspRange } | { targetUri: string; targetSelectionRange: LspRange };
 
+/** Languages whose files have C preprocessor macros. */
+const PREPROCESSED = new Set(['c', 'cpp']);
+/** A kind of our own for macros, beyond LSP's SymbolKind values. */
+const MACRO = 1000;
+
 /** LSP SymbolKind -> SCIP SymbolInformation.Kind, and the descriptor suffix of the symbol's name. */
 const KINDS: Record<number, { scip: number; suffix: string }> = {
   5: { scip: 7, suffix: '#' }, // class
@@ -36,7 +43,29 @@ const KINDS: Record<number, { scip: number; suffix: string }> = {
   23: { scip: 49, suffix: '#' }, // struct
   26: { scip: 58, suffix: '#' }, // type parameter
   3: { scip: 30, suffix: '/' }, // namespace
+  [MACRO]: { scip: 0, suffix: '!' },
 };
+
+/**
+ * The macros a file defines (`#define NAME`), as document symbols: clangd's
+ * documentSymbol does not list them, but it resolves and finds references of them.
+ */
+function macros(text: string): DocumentSymbol[] {
+  const out: DocumentSymbol[] = [];
+  text.split('\n').forEach((line, i) => {
+    const m = /^(\s*#\s*define\s+)([A-Za-z_]\w*)/.exec(line);
+    if (!m) return;
+    const start = m[1]!.length;
+    const name = { start: { line: i, character: start }, end: { line: i, character: start + m[2]!.length } };
+    out.push({
+      name: m[2]!,
+      kind: MACRO,
+      range: { start: { line: i, character: 0 }, end: { line: i, character: line.length } },
+      selectionRange: name,
+    });
+  });
+  return out;
+}
 
 /** A descriptor name, backquoted when it holds characters the SCIP grammar does not allow bare. */
 function escape(name: string): string {
@@ -128,6 +157,8 @@ async function build(pool: LspPool, request: LspIndexRequest & { callHierarchy: 
       }
     };
     walk(Array.isArray(value) && value.length && 'selectionRange' in value[0]! ? value : [], undefined);
+    if (PREPROCESSED.has(request.language))
+      symbols.push(...macros(readFileSync(join(request.realRoot, path), 'utf8')).map((s) => ({ s, parent: undefined })));
     if (symbols.length) filesWithSymbols++;
     for (const { s, parent } of symbols) {
       if (overBudget()) break;
@@ -167,6 +198,13 @@ async function build(pool: LspPool, request: LspIndexRequest & { callHierarchy: 
     }
   }
 
+  const lines = new Map<string, string[]>();
+  const textAt = (path: string, r: LspRange): string => {
+    let text = lines.get(path);
+    if (!text) lines.set(path, (text = readFileSync(join(request.realRoot, path), 'utf8').split('\n')));
+    return r.start.line === r.end.line ? (text[r.start.line] ?? '').slice(r.start.character, r.end.character) : '';
+  };
+
   // References: every use of each definition, within the budget.
   let definitionsWithReferences = 0;
   for (const d of definitions.values()) {
@@ -189,6 +227,8 @@ async function build(pool: LspPool, request: LspIndexRequest & { callHierarchy: 
       const r = 'targetUri' in l ? l.targetSelectionRange : l.range;
       const path = pathOf(uri);
       if (path === undefined || key(path, r) === key(d.path, d.selection)) continue;
+      // A use inside a macro's expansion is reported at the macro's name: not a place that names this symbol.
+      if (textAt(path, r) !== d.info.displayName) continue;
       add(path, { range: range(r), symbol: d.symbol, symbolRoles: 0, syntaxKind: 0, enclosingRange: [] });
     }
   }

@@ -65,7 +65,10 @@ export class Clangd {
       processId: process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: 'root' }],
-      capabilities: { window: { workDoneProgress: true }, textDocument: { definition: { linkSupport: false }, references: {} } },
+      capabilities: {
+        window: { workDoneProgress: true },
+        textDocument: { definition: { linkSupport: false }, references: {}, callHierarchy: {} },
+      },
     });
     await connection.sendNotification('initialized', {});
     return server;
@@ -102,6 +105,19 @@ export class Clangd {
       context: { includeDeclaration },
     })) as Answered[] | null;
     return this.places(answer);
+  }
+
+  /** The names of the functions calling the function at `p`, from clangd's call hierarchy; null where clangd knows no function (inactive code). */
+  async callers(p: Place): Promise<string[] | null> {
+    const uri = await this.open(p.path);
+    const items = (await this.connection.sendRequest('textDocument/prepareCallHierarchy', {
+      textDocument: { uri },
+      position: { line: p.line - 1, character: p.column - 1 },
+    })) as unknown[] | null;
+    if (!items?.[0]) return null;
+    const calls = (await this.connection.sendRequest('callHierarchy/incomingCalls', { item: items[0] })) as
+      { from: { name: string } }[] | null;
+    return [...new Set((calls ?? []).map((c) => c.from.name))].sort();
   }
 
   async stop(): Promise<void> {
