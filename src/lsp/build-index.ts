@@ -227,9 +227,11 @@ async function build(pool: LspPool, request: LspIndexRequest & { callHierarchy: 
       const r = 'targetUri' in l ? l.targetSelectionRange : l.range;
       const path = pathOf(uri);
       if (path === undefined || key(path, r) === key(d.path, d.selection)) continue;
-      // A use inside a macro's expansion is reported at the macro's name: not a place that names this symbol.
-      if (textAt(path, r) !== d.info.displayName) continue;
-      add(path, { range: range(r), symbol: d.symbol, symbolRoles: 0, syntaxKind: 0, enclosingRange: [] });
+      // A use inside a macro's expansion is reported at the macro's name, which does not name this symbol: it is kept
+      // as a reference (clangd lists it) with an empty range, so that a lookup at the macro's name finds the macro alone.
+      const named = textAt(path, r) === d.info.displayName;
+      const at = named ? range(r) : [r.start.line, r.start.character, r.start.character];
+      add(path, { range: at, symbol: d.symbol, symbolRoles: 0, syntaxKind: 0, enclosingRange: [] });
     }
   }
 
