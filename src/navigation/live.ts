@@ -1,6 +1,7 @@
 // Answers of the lsp tier: a language with a live language server but no
-// precise index (C and C++ through clangd) is answered by the server, from
-// the worktree's current text. Every location says `source: "lsp"`; an answer
+// precise index (C and C++ through clangd), and a file edited since the index
+// in a language with a server (TypeScript, Python), are answered by the
+// server, from the worktree's current text. Every location says `source: "lsp"`; an answer
 // the server gave while still loading its project says `partial: true` and
 // why, never an empty, unflagged "nothing found". The servers themselves
 // (starting, bounds, faults) are the adapter's pool (src/lsp/pool.ts), given
@@ -17,11 +18,14 @@ import type * as Definition from '../protocol/definition.js';
 import type { LanguageServerStatus, LanguageTier, Result as StatusResult } from '../protocol/index-status.js';
 import type * as References from '../protocol/references.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
+import { changedSinceIndex } from './changed.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
 
 /** What the query layer needs of the pool of language servers. */
 export interface LiveServers {
+  /** The installed server of a language, if any. */
+  serverFor(language: string): { name: string } | undefined;
   /** The installed server that answers a language no SCIP indexer covers (the lsp tier); undefined otherwise. */
   tierServer(language: string): { name: string } | undefined;
   status(slug: string, languages: string[]): LanguageServerStatus[];
@@ -39,6 +43,8 @@ export interface LiveFile {
   path: string;
   language: string;
   root: string;
+  /** The file was edited since the index (its language is precise): the index's positions no longer hold there. */
+  edited: boolean;
 }
 
 interface LspPosition {
@@ -74,8 +80,11 @@ export async function liveFile(
   const path = normalizeQueryPath(rawPath);
   const row = await lookups.file(ctx.index.id, path);
   const language = row?.language;
-  if (!language || !isLive(ctx, live, language)) return undefined;
-  return { path, language, root: worktree(ctx)! };
+  if (!language) return undefined;
+  if (isLive(ctx, live, language)) return { path, language, root: worktree(ctx)!, edited: false };
+  const root = worktree(ctx);
+  if (root && live.serverFor(language) && changedSinceIndex(root, path, row.blob_sha)) return { path, language, root, edited: true };
+  return undefined;
 }
 
 /** getIndexStatus with the lsp tier: languages a server answers for, and the servers' states. */

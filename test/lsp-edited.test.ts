@@ -1,0 +1,106 @@
+// Edited code: a file whose worktree text differs from the indexed blob is
+// answered by its language server (typescript-language-server, pyright) from
+// the current text, without reindexing; unchanged files still answer from the
+// index. An agent's edit adds a function and two calls to it in one file.
+import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { linesOf, type Position } from './support/positions.js';
+import { fixtureRepo, removeDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+import { TypeScriptLanguageServer } from './support/typescript-language-server.js';
+
+const key = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
+
+/** Every position of `word` in a file, 1-based. */
+function occurrences(root: string, path: string, word: string): Position[] {
+  const out: Position[] = [];
+  linesOf(root, path).forEach((text, i) => {
+    for (const m of text.matchAll(new RegExp(`\\b${word}\\b`, 'g'))) out.push({ path, line: i + 1, column: m.index + 1 });
+  });
+  return out;
+}
+
+describe('edited TypeScript is answered by typescript-language-server', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  let session: McpSession;
+  let server: TypeScriptLanguageServer;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    // The agent's edit, after the index: a new function and two calls to it.
+    appendFileSync(
+      join(root, 'src', 'main.ts'),
+      '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nconsole.log(shapeCount(shapes), shapeCount(lines));\n',
+    );
+    session = await mcpSession(env);
+    server = await TypeScriptLanguageServer.start(root);
+  });
+  after(async () => {
+    await session?.close();
+    await server?.stop();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('goToDefinition and findReferences at the new code match the server asked directly, each location from lsp', async () => {
+    const uses = occurrences(root, 'src/main.ts', 'shapeCount');
+    assert.equal(uses.length, 3);
+    const [definition, call] = [uses[0]!, uses[1]!];
+    const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...call });
+    assert.equal(def.source, 'lsp');
+    assert.equal(def.meta.provenance, 'local-lsp');
+    assert.deepEqual(def.definitions.map(key), [key(definition)]);
+    assert.equal(def.definitions[0].source, 'lsp');
+
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...call });
+    const direct = await server.references('src/main.ts', call.line - 1, call.column - 1, true);
+    const expected = direct.map((l) => `${l.path}:${l.line + 1}:${l.character + 1}`).sort();
+    assert.deepEqual(refs.references.map(key).sort(), expected);
+    assert.deepEqual(expected, uses.map(key).sort());
+    assert.ok(refs.references.every((r: any) => r.source === 'lsp'));
+    assert.equal(refs.partial, undefined, 'waited for the project to load within the budget');
+  });
+
+  test('an unchanged file still answers from the index', async () => {
+    const [name] = occurrences(root, 'src/geometry.ts', 'totalArea');
+    const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...name! });
+    assert.equal(def.source, 'precise');
+    assert.equal(def.meta.provenance, 'local-index');
+  });
+});
+
+describe('edited Python is answered by pyright', () => {
+  const root = fixtureRepo('py-shapes');
+  const { home, env } = testHome();
+  let session: McpSession;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    appendFileSync(
+      join(root, 'main.py'),
+      '\n\ndef shape_count(items):\n    return len(items)\n\n\nprint(shape_count([1]), shape_count([]))\n',
+    );
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('goToDefinition and findReferences at the new function come from pyright, from the current text', async () => {
+    const uses = occurrences(root, 'main.py', 'shape_count');
+    assert.equal(uses.length, 3);
+    const def = await session.ok('goToDefinition', { repo: 'py-shapes', ...uses[2]! });
+    assert.equal(def.source, 'lsp');
+    assert.deepEqual(def.definitions.map(key), [key(uses[0]!)]);
+    const refs = await session.ok('findReferences', { repo: 'py-shapes', ...uses[1]! });
+    assert.deepEqual(refs.references.map(key).sort(), uses.map(key).sort());
+    assert.ok(refs.references.every((r: any) => r.source === 'lsp'));
+    const unchanged = occurrences(root, 'shapes/geometry.py', 'total_area')[0]!;
+    assert.equal((await session.ok('goToDefinition', { repo: 'py-shapes', ...unchanged })).source, 'precise');
+  });
+});
