@@ -4,35 +4,12 @@
 // `lsp`. The index's answers are held against clangd asked directly.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Clangd, type Place } from './support/clangd.js';
+import { Clangd } from './support/clangd.js';
 import { treeSitterCRepo } from './support/corpus.js';
-import { linesOf, trackedFiles } from './support/positions.js';
+import { functionDefinitions, identifierUses } from './support/c-positions.js';
 import { removeDir } from './support/repos.js';
 import { prng, shuffle } from './support/stats.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
-
-/** Uses of tree-sitter's own names (`ts_...`) in the .c files, as 1-based positions. */
-function identifierUses(root: string): Place[] {
-  const out: Place[] = [];
-  for (const path of trackedFiles(root).filter((p) => p.endsWith('.c'))) {
-    linesOf(root, path).forEach((text, i) => {
-      for (const m of text.matchAll(/\bts_[a-z0-9_]+\b/g)) out.push({ path, line: i + 1, column: m.index + 1 });
-    });
-  }
-  return out;
-}
-
-/** Functions defined at the start of a line (`void ts_x(` / `static inline T *ts_x(`), as positions of their names. */
-function functionDefinitions(root: string): Place[] {
-  const out: Place[] = [];
-  for (const path of trackedFiles(root).filter((p) => p.endsWith('.c') && p !== 'src/lib.c')) {
-    linesOf(root, path).forEach((text, i) => {
-      const m = /^(?:static )?(?:inline )?[A-Za-z_][\w ]*?\**\s*\**(ts_[a-z0-9_]+)\(/.exec(text);
-      if (m && !text.trimEnd().endsWith(';')) out.push({ path, line: i + 1, column: text.indexOf(m[1]!, m.index) + 1 });
-    });
-  }
-  return out;
-}
 
 const key = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
 const sorted = (places: { path: string; line: number; column: number }[]) => [...new Set(places.map(key))].sort();

@@ -6,25 +6,15 @@
 // stop, the server cap and the memory cap).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Clangd, type Place } from './support/clangd.js';
+import { Clangd } from './support/clangd.js';
 import { treeSitterCRepo } from './support/corpus.js';
-import { linesOf, trackedFiles } from './support/positions.js';
+import { functionDefinitions, identifierUses } from './support/c-positions.js';
+import { linesOf } from './support/positions.js';
 import { removeDir } from './support/repos.js';
 import { prng, shuffle } from './support/stats.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 
 const MAX_MEMORY_MB = 1024;
-
-/** Uses of tree-sitter's own functions (`ts_...`) in the .c files, as 1-based positions. */
-function identifierUses(root: string): Place[] {
-  const out: Place[] = [];
-  for (const path of trackedFiles(root).filter((p) => p.endsWith('.c'))) {
-    linesOf(root, path).forEach((text, i) => {
-      for (const m of text.matchAll(/\bts_[a-z0-9_]+\b/g)) out.push({ path, line: i + 1, column: m.index + 1 });
-    });
-  }
-  return out;
-}
 
 const key = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
 const sorted = (places: { path: string; line: number; column: number }[]) => [...new Set(places.map(key))].sort();
@@ -124,6 +114,23 @@ describe('lsp tier: C through clangd', () => {
       `warm findReferences p50: tier ${p50(tier).toFixed(1)} ms (through MCP), clangd directly ${p50(direct).toFixed(1)} ms, over ${positions.length} positions; ` +
         `first answer from a cold server ${cold.toFixed(0)} ms${first.partial ? ' (partial: still loading)' : ''}`,
     );
+  });
+
+  test("callHierarchy incoming at a C function is clangd's own call hierarchy, each range from lsp", async () => {
+    let asked = 0;
+    let withCallers = 0;
+    for (const f of shuffle(functionDefinitions(repo), prng(13))) {
+      if (asked === 15) break;
+      const expected = await clangd.callers(f);
+      if (expected === null) continue; // code the preprocessor leaves out
+      asked++;
+      const r = await session.ok('callHierarchy', { repo: 'tree-sitter-c', ...f, direction: 'incoming' });
+      assert.equal(r.source, 'lsp');
+      assert.deepEqual([...new Set(r.calls.map((c: any) => c.from.name))].sort(), expected, `callers of ${key(f)}`);
+      assert.ok(r.calls.every((c: any) => c.ranges.every((x: any) => x.source === 'lsp' && x.kind === 'call')));
+      if (expected.length) withCallers++;
+    }
+    assert.ok(withCallers >= 5, `${withCallers} functions with callers`);
   });
 
   test('20 concurrent requests are answered by one server within the memory cap', async () => {

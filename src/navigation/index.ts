@@ -37,7 +37,7 @@ import {
 import { SyntacticSymbolTables, syntacticWorkspaceSymbols, withSyntacticSymbols } from './syntactic-symbols.js';
 import type * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { srcIndexStatus } from './src-index-status.js';
-import { liveDefinition, liveFile, liveReferences, withLiveTiers, type LiveServers } from './live.js';
+import { liveCallHierarchy, liveDefinition, liveFile, liveReferences, withLiveTiers, type LiveServers } from './live.js';
 
 /**
  * Schedules (or joins) a reindex of a registered repository that has no
@@ -114,7 +114,10 @@ export class Navigation {
   }
 
   async callHierarchy(params: CallHierarchy.Params): Promise<CallHierarchy.Result> {
-    await refuseHierarchy(this.lookups, await this.open(params.repo), params.path, 'callHierarchy');
+    const ctx = await this.open(params.repo);
+    const live = await liveFile(this.lookups, ctx, this.options.live, params.path);
+    if (live) return liveCallHierarchy(ctx, this.options.live!, live, params);
+    await refuseHierarchy(this.lookups, ctx, params.path, 'callHierarchy');
     return callHierarchy(this.lookups, params);
   }
 

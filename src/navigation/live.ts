@@ -14,6 +14,8 @@ import type { Lookups } from '../registry/lookups.js';
 import { SyntaxLookups, type SyntaxDefinitionRow } from '../registry/syntactic.js';
 import type { Range as Range0 } from '../scip/range.js';
 import type { SymbolItem } from '../protocol/common.js';
+import type * as CallHierarchy from '../protocol/call-hierarchy.js';
+import { CAP as CALLS_CAP } from '../protocol/call-hierarchy.js';
 import type * as Definition from '../protocol/definition.js';
 import type { LanguageServerStatus, LanguageTier, Result as StatusResult } from '../protocol/index-status.js';
 import type * as References from '../protocol/references.js';
@@ -370,5 +372,101 @@ export async function liveReferences(
       : note
         ? { message: note }
         : {}),
+  };
+}
+
+interface LspCallItem {
+  name: string;
+  kind: number;
+  uri: string;
+  range: LspRange;
+  selectionRange: LspRange;
+  detail?: string;
+}
+
+const CALLABLE_KINDS: Record<number, CallHierarchy.CallItem['kind']> = { 6: 'method', 9: 'constructor', 12: 'function' };
+
+function callItem(ctx: RepoContext, server: string, files: WorktreeLines, item: LspCallItem): CallHierarchy.CallItem {
+  const path = files.pathOf(item.uri);
+  const at = toRange0(item.selectionRange);
+  const inside = path !== undefined;
+  return {
+    name: item.name,
+    kind: CALLABLE_KINDS[item.kind] ?? 'function',
+    symbol: inside ? lspSymbol(server, { path, range: at }, item.name) : `lsp ${server} ${item.uri} ${item.name}`,
+    container: null,
+    repo: inside ? ctx.repo.slug : null,
+    path: path ?? null,
+    ...(inside ? range1(at) : { line: null, column: null, end_line: null, end_column: null }),
+    range: inside ? range1(toRange0(item.range)) : null,
+    range_source: inside ? 'lsp' : null,
+    detail: item.detail ?? null,
+  };
+}
+
+/** callHierarchy at a position of a file in the lsp tier: one level, from the server's own call hierarchy. */
+export async function liveCallHierarchy(
+  ctx: RepoContext,
+  live: LiveServers,
+  file: LiveFile,
+  params: CallHierarchy.Params,
+): Promise<CallHierarchy.Result> {
+  const repo = { slug: ctx.repo.slug, root: file.root };
+  const prepared = await live.ask<LspCallItem[] | null>(repo, file.language, file.path, 'textDocument/prepareCallHierarchy', (uri) => ({
+    textDocument: { uri },
+    position: position(params),
+  }));
+  const item = prepared.value?.[0];
+  if (!item) {
+    throw new UserError(
+      `${prepared.server} finds no function at ${file.path}:${params.line}:${params.column}: place the position on a function's name`,
+    );
+  }
+  const method = params.direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
+  const answer = await live.ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(
+    repo,
+    file.language,
+    file.path,
+    method,
+    () => ({ item }),
+  );
+  const files = new WorktreeLines(file.root);
+  const limit = Math.min(params.limit, CALLS_CAP);
+  const all = answer.value ?? [];
+  const calls: CallHierarchy.Call[] = all.slice(0, limit).map((c) => {
+    const other = (c.from ?? c.to)!;
+    // Incoming: the ranges are in the caller; outgoing: in the item's own file.
+    const rangesIn = files.pathOf(c.from ? c.from.uri : item.uri);
+    const ranges =
+      rangesIn === undefined
+        ? []
+        : c.fromRanges.map((r) => ({
+            ...location(ctx.repo.slug, rangesIn, toRange0(r), files.lines(rangesIn), { source: 'lsp' as const }),
+            kind: 'call' as const,
+          }));
+    const end = callItem(ctx, answer.server, files, other);
+    return { ...(c.from ? { from: end } : { to: end }), ranges };
+  });
+  const notes = [
+    ...(params.depth > 1 ? [`${answer.server} answers one level at a time: ask again at a caller for the next`] : []),
+    ...(params.include_references ? [`${answer.server}'s call hierarchy lists calls only`] : []),
+  ];
+  const loading = answer.loadingSeconds ?? prepared.loadingSeconds;
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'lsp',
+    item: callItem(ctx, answer.server, files, item),
+    direction: params.direction,
+    depth: 1,
+    ...(params.depth > 1 ? { depth_clamped: true } : {}),
+    calls,
+    total: all.length,
+    truncated: all.length > calls.length,
+    limit,
+    ...(params.limit > CALLS_CAP ? { limit_clamped: true } : {}),
+    references_omitted: 0,
+    notes,
+    ...partial(answer.server, ctx.repo.slug, loading, 'calls from files it has not indexed yet'),
   };
 }

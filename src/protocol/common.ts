@@ -217,8 +217,8 @@ export const HierarchyItem = z.object({
   end_column: z.int().nullable(),
   /** The whole definition; null when no extent is known. */
   range: Range.nullable(),
-  /** index: the indexer gave the extent; syntax: sextant parsed it. */
-  range_source: z.enum(['index', 'syntax']).nullable(),
+  /** index: the indexer gave the extent; syntax: sextant parsed it; lsp: a live language server gave it. */
+  range_source: z.enum(['index', 'syntax', 'lsp']).nullable(),
   /** The signature's first line, or the package of a symbol defined elsewhere. */
   detail: z.string().nullable(),
 });
