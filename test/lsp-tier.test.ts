@@ -182,8 +182,8 @@ describe('lsp tier bounds: warm-up, the server cap, idle stop, the memory cap', 
   const repoA = treeSitterCRepo('ts-a');
   const repoB = treeSitterCRepo('ts-b');
   const { home, env } = testHome();
-  // A budget shorter than the server's warm-up: the first answer comes while it still loads.
-  Object.assign(env, { SEXTANT_LSP_REQUEST_SECONDS: '3', SEXTANT_LSP_MAX_SERVERS: '1', SEXTANT_LSP_IDLE_SECONDS: '3' });
+  // No waiting for the server to load: the first answer comes while it still loads.
+  Object.assign(env, { SEXTANT_LSP_WAIT_SECONDS: '0', SEXTANT_LSP_MAX_SERVERS: '1', SEXTANT_LSP_IDLE_SECONDS: '3' });
   const capped = testHome();
   capped.env.SEXTANT_LSP_MAX_MEMORY_MB = '1';
   let session: McpSession;

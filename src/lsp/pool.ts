@@ -20,24 +20,30 @@ export interface PoolOptions {
   maxMemoryMb: number;
   /** The whole of one request: starting the server, waiting for it to load, its answer. */
   requestMs: number;
+  /** Of that, how long a request waits for a loading server before it answers partial. */
+  waitMs: number;
   /** Where sextant keeps per-repository server defaults (clangd's compilation database and its index). */
   home: string;
 }
 
-/** SEXTANT_LSP_IDLE_SECONDS, SEXTANT_LSP_MAX_SERVERS, SEXTANT_LSP_MAX_MEMORY_MB, SEXTANT_LSP_REQUEST_SECONDS. */
+/** SEXTANT_LSP_IDLE_SECONDS, SEXTANT_LSP_MAX_SERVERS, SEXTANT_LSP_MAX_MEMORY_MB, SEXTANT_LSP_REQUEST_SECONDS, SEXTANT_LSP_WAIT_SECONDS. */
 export function poolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
-  const number = (name: string, fallback: number): number => {
+  const number = (name: string, fallback: number, zero = false): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new UserError(`${name}=${raw} is not a positive number: fix or unset it`);
+    if (!Number.isFinite(value) || value < 0 || (value === 0 && !zero)) {
+      throw new UserError(`${name}=${raw} is not a ${zero ? 'non-negative' : 'positive'} number: fix or unset it`);
+    }
     return value;
   };
+  const requestMs = number('SEXTANT_LSP_REQUEST_SECONDS', 20) * 1000;
   return {
     idleMs: number('SEXTANT_LSP_IDLE_SECONDS', 600) * 1000,
     maxServers: Math.floor(number('SEXTANT_LSP_MAX_SERVERS', 4)),
     maxMemoryMb: number('SEXTANT_LSP_MAX_MEMORY_MB', 2048),
-    requestMs: number('SEXTANT_LSP_REQUEST_SECONDS', 20) * 1000,
+    requestMs,
+    waitMs: Math.min(requestMs, number('SEXTANT_LSP_WAIT_SECONDS', requestMs / 2000, true) * 1000),
     home: join(env.SEXTANT_HOME || join(homedir(), '.sextant'), 'lsp'),
   };
 }
@@ -151,8 +157,8 @@ export class LspPool {
     if (!manifest) throw new UserError(`no language server for ${language} is installed: ${this.missing(language)}`);
     const server = await this.running(repo, manifest, deadline);
     const uri = await server.open(path, manifest.languageIds[language] ?? language);
-    // Half the budget may go to waiting for the project to load; the rest is the answer's.
-    const ready = await server.settle(Date.now() + Math.max(0, (deadline - Date.now()) / 2));
+    // Part of the budget (half by default) may go to waiting for the project to load; the rest is the answer's.
+    const ready = await server.settle(Math.min(deadline, Date.now() + this.options.waitMs));
     const loadingSeconds = ready ? null : server.loadingSeconds();
     const value = await server.request<R>(method, build(uri), deadline);
     return { value, server: manifest.name, loadingSeconds: ready ? null : (server.loadingSeconds() ?? loadingSeconds) };

@@ -26,7 +26,10 @@ import { initializationOptions, type ServerManifest } from './manifests.js';
 export const SERVER_STATES = ['not_started', 'starting', 'loading', 'ready', 'failed', 'stopped'] as const;
 export type ServerState = (typeof SERVER_STATES)[number];
 
-/** A server is loading while it reports work in progress, and until it has been quiet this long since its first document. */
+/**
+ * A server is loading while it reports work in progress; one that has reported none yet is loading until it has
+ * been quiet this long since its first document (a server may start reporting a moment after it is asked).
+ */
 const QUIET_MS = 2000;
 /** Documents kept open in a server; the least recently asked about is closed past this. */
 const OPEN_DOCUMENTS = 64;
@@ -64,6 +67,7 @@ export class LanguageServer {
   private readonly progress = new Set<string | number>();
   private firstOpenAt: number | undefined;
   private lastProgressAt = 0;
+  private progressEnded = false;
   private stderrTail = '';
   private stopping: string | undefined;
 
@@ -250,16 +254,19 @@ export class LanguageServer {
       const kind = (value as { kind?: string } | undefined)?.kind;
       this.lastProgressAt = Date.now();
       if (kind === 'begin') this.progress.add(token);
-      else if (kind === 'end') this.progress.delete(token);
+      else if (kind === 'end') {
+        this.progress.delete(token);
+        this.progressEnded = true;
+      }
     });
     this.connection.onError(() => {});
     this.connection.listen();
   }
 
-  /** loading becomes ready once no work is in progress and the server has been quiet since its first document. */
+  /** loading becomes ready once the work it reported has ended, or it has been quiet since its first document. */
   private refreshReadiness(): void {
     if (this.state !== 'loading' || this.firstOpenAt === undefined || this.progress.size > 0) return;
-    if (Date.now() - Math.max(this.firstOpenAt, this.lastProgressAt) >= QUIET_MS) this.state = 'ready';
+    if (this.progressEnded || Date.now() - Math.max(this.firstOpenAt, this.lastProgressAt) >= QUIET_MS) this.state = 'ready';
   }
 
   private async race<R>(method: string, deadline: number, send: (token: CancellationTokenSource['token']) => Promise<R>): Promise<R> {
