@@ -64,6 +64,14 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
     assert.equal(refs.partial, undefined, 'waited for the project to load within the budget');
   });
 
+  test('status shows typescript-language-server, started by the query at edited code', async () => {
+    const s = await session.ok('getIndexStatus', { repo: 'ts-shapes' });
+    assert.equal(s.language_tiers.typescript.tier, 'precise');
+    const server = s.language_servers.find((x: any) => x.server === 'typescript-language-server');
+    assert.equal(server.state, 'ready');
+    assert.ok(server.requests > 0 && server.pid > 0);
+  });
+
   test('an unchanged file still answers from the index', async () => {
     const [name] = occurrences(root, 'src/geometry.ts', 'totalArea');
     const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...name! });
@@ -102,5 +110,35 @@ describe('edited Python is answered by pyright', () => {
     assert.ok(refs.references.every((r: any) => r.source === 'lsp'));
     const unchanged = occurrences(root, 'shapes/geometry.py', 'total_area')[0]!;
     assert.equal((await session.ok('goToDefinition', { repo: 'py-shapes', ...unchanged })).source, 'precise');
+  });
+});
+
+describe('edited code while the server still loads', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  // No waiting for the project to load: the answer comes at once, and says what it is.
+  env.SEXTANT_LSP_WAIT_SECONDS = '0';
+  let session: McpSession;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    appendFileSync(
+      join(root, 'src', 'main.ts'),
+      '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nshapeCount(shapes);\n',
+    );
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('the first answer is flagged partial with the seconds so far, never an empty unflagged one', async () => {
+    const call = occurrences(root, 'src/main.ts', 'shapeCount')[1]!;
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...call });
+    assert.equal(refs.partial, true);
+    assert.match(refs.partial_reason, /^typescript-language-server is still loading ts-shapes \(\d+\.\d s so far\)/);
+    assert.equal(refs.meta.coverage, 'approximate');
   });
 });

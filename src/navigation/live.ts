@@ -91,9 +91,14 @@ export async function liveFile(
 
 /** getIndexStatus with the lsp tier: languages a server answers for, and the servers' states. */
 export function withLiveTiers(status: StatusResult, ctx: RepoContext | undefined, live: LiveServers | undefined): StatusResult {
-  if (!live || !ctx) return { ...status, language_servers: [] };
+  if (!live || !ctx || !worktree(ctx)) return { ...status, language_servers: [] };
+  // Every server that may answer here: for a language of the lsp tier, or for files edited since the index.
+  const servers = live.status(
+    ctx.repo.slug,
+    Object.keys(status.language_tiers).filter((l) => live.serverFor(l)),
+  );
   const languages = Object.keys(status.language_tiers).filter((l) => isLive(ctx, live, l));
-  if (languages.length === 0) return { ...status, language_servers: [] };
+  if (languages.length === 0) return { ...status, language_servers: servers };
   const tiers: Record<string, LanguageTier> = { ...status.language_tiers };
   for (const language of languages) {
     const before = tiers[language]!;
@@ -126,7 +131,7 @@ export function withLiveTiers(status: StatusResult, ctx: RepoContext | undefined
           },
         }
       : {}),
-    language_servers: live.status(ctx.repo.slug, languages),
+    language_servers: servers,
   };
 }
 
