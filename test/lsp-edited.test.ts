@@ -3,7 +3,7 @@
 // the current text, without reindexing; unchanged files still answer from the
 // index. An agent's edit adds a function and two calls to it in one file.
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { linesOf, type Position } from './support/positions.js';
@@ -77,6 +77,23 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
     const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...name! });
     assert.equal(def.source, 'precise');
     assert.equal(def.meta.provenance, 'local-index');
+  });
+
+  test('findReferences at unchanged code keeps the index in unchanged files and takes the server in an edited one', async () => {
+    const [definition] = occurrences(root, 'src/geometry.ts', 'totalArea');
+    const before = await session.ok('findReferences', { repo: 'ts-shapes', ...definition! });
+    // Another edit of main.ts: every line moves down one, and a new call comes last.
+    const main = join(root, 'src', 'main.ts');
+    writeFileSync(main, `// edited\n${readFileSync(main, 'utf8')}totalArea([]);\n`);
+    const after = await session.ok('findReferences', { repo: 'ts-shapes', ...definition! });
+    const unchanged = before.references.filter((r: any) => r.path !== 'src/main.ts');
+    const inMain = occurrences(root, 'src/main.ts', 'totalArea');
+    assert.equal(inMain.length, 3);
+    assert.deepEqual(after.references.map(key).sort(), [...unchanged.map(key), ...inMain.map(key)].sort());
+    assert.equal(after.total, unchanged.length + inMain.length);
+    for (const r of after.references) assert.equal(r.source, r.path === 'src/main.ts' ? 'lsp' : undefined, key(r));
+    assert.equal(after.source, 'precise');
+    assert.equal(after.meta.provenance, 'local-lsp');
   });
 });
 

@@ -3,7 +3,7 @@
 // races the child's exit and a deadline: a request never outlives a dead
 // server, and never waits past its budget; each fails with a one-line reason.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node.js';
@@ -63,7 +63,7 @@ export class LanguageServer {
   private readonly group: WatchedGroup;
   private readonly connection: MessageConnection;
   private readonly realRoot: string;
-  private readonly documents = new Map<string, { version: number; text: string }>();
+  private readonly documents = new Map<string, { version: number; text: string; real: string; stamp: string }>();
   private readonly progress = new Set<string | number>();
   private firstOpenAt: number | undefined;
   private lastProgressAt = 0;
@@ -169,22 +169,16 @@ export class LanguageServer {
     if (rel.startsWith('..') || rel.startsWith(sep))
       throw new UserError(`${path} leads outside the repository (a symlink): pass a file inside it`);
     const uri = pathToFileURL(real).href;
-    const text = readFileSync(real, 'utf8');
+    // Every open document must show the worktree's text, not only this one: the answer may lie in another.
+    await this.sync();
     const open = this.documents.get(uri);
     if (open) {
       this.documents.delete(uri);
       this.documents.set(uri, open);
-      if (open.text !== text) {
-        open.version++;
-        open.text = text;
-        await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-          textDocument: { uri, version: open.version },
-          contentChanges: [{ text }],
-        });
-      }
       return uri;
     }
-    this.documents.set(uri, { version: 1, text });
+    const text = readFileSync(real, 'utf8');
+    this.documents.set(uri, { version: 1, text, real, stamp: stampOf(real) });
     await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
     this.firstOpenAt ??= Date.now();
     if (this.documents.size > OPEN_DOCUMENTS) {
@@ -193,6 +187,28 @@ export class LanguageServer {
       await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: oldest } });
     }
     return uri;
+  }
+
+  /** Sends the new text of each open document whose file changed on disk (by size and modification time). */
+  private async sync(): Promise<void> {
+    for (const [uri, open] of this.documents) {
+      const stamp = stampOf(open.real);
+      if (stamp === open.stamp) continue;
+      open.stamp = stamp;
+      let text: string;
+      try {
+        text = readFileSync(open.real, 'utf8');
+      } catch {
+        continue; // deleted: the server keeps its last text until the document is closed
+      }
+      if (text === open.text) continue;
+      open.version++;
+      open.text = text;
+      await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version: open.version },
+        contentChanges: [{ text }],
+      });
+    }
   }
 
   /** Waits until the server has loaded its project, or `deadline`; whether it is ready. */
@@ -315,6 +331,15 @@ export class LanguageServer {
 
   private describe(): string {
     return `${this.name} for ${this.options.slug}`;
+  }
+}
+
+function stampOf(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return 'gone';
   }
 }
 

@@ -37,7 +37,15 @@ import {
 import { SyntacticSymbolTables, syntacticWorkspaceSymbols, withSyntacticSymbols } from './syntactic-symbols.js';
 import type * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { srcIndexStatus } from './src-index-status.js';
-import { liveCallHierarchy, liveDefinition, liveFile, liveReferences, withLiveTiers, type LiveServers } from './live.js';
+import {
+  liveCallHierarchy,
+  liveDefinition,
+  liveFile,
+  liveReferences,
+  withEditedReferences,
+  withLiveTiers,
+  type LiveServers,
+} from './live.js';
 
 /**
  * Schedules (or joins) a reindex of a registered repository that has no
@@ -92,7 +100,9 @@ export class Navigation {
     if (live) return liveReferences(this.lookups, ctx, this.options.live!, live, params);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
-    if (params.symbol === undefined) return findReferences(this.lookups, params);
+    if (params.symbol === undefined) {
+      return withEditedReferences(this.lookups, ctx, this.options.live, params, await findReferences(this.lookups, params));
+    }
     if (namesAreSyntactic(ctx)) return syntacticReferences(this.lookups, ctx, params, undefined);
     const precise = await findReferences(this.lookups, params);
     if (precise.symbols.length > 0 || syntacticLanguages(ctx).length === 0) return precise;

@@ -475,3 +475,72 @@ export async function liveCallHierarchy(
     ...partial(answer.server, ctx.repo.slug, loading, 'calls from files it has not indexed yet'),
   };
 }
+
+/**
+ * findReferences answered from the index, with the references in files edited
+ * since the index taken from the server instead (the index's positions no
+ * longer hold there): the index's references in unchanged files stay, the
+ * server's in edited files (those the index listed, and any other the server
+ * finds edited) replace them, without duplicates. Untouched when no file it
+ * names was edited, so unchanged code costs no server.
+ */
+export async function withEditedReferences(
+  lookups: Lookups,
+  ctx: RepoContext,
+  live: LiveServers | undefined,
+  params: References.Params,
+  precise: References.Result,
+): Promise<References.Result> {
+  const root = worktree(ctx);
+  // A kind filter cannot be applied to a server's references, which have no kinds.
+  if (!live || !root || params.path === undefined || params.kind !== undefined || precise.references.length === 0) return precise;
+  const path = normalizeQueryPath(params.path);
+  const language = (await lookups.file(ctx.index.id, path))?.language;
+  if (!language || !live.serverFor(language)) return precise;
+  const blobs = new Map<string, string | undefined>();
+  const edited = async (p: string) => {
+    if (!blobs.has(p)) blobs.set(p, (await lookups.file(ctx.index.id, p))?.blob_sha);
+    return changedSinceIndex(root, p, blobs.get(p));
+  };
+  const ours = precise.references.filter((r) => r.repo === ctx.repo.slug);
+  const editedPaths = new Set<string>();
+  for (const p of new Set(ours.map((r) => r.path))) if (await edited(p)) editedPaths.add(p);
+  if (editedPaths.size === 0) return precise;
+  const answer = await live.ask<LspLocation[] | null>({ slug: ctx.repo.slug, root }, language, path, 'textDocument/references', (uri) => ({
+    textDocument: { uri },
+    position: position(params),
+    context: { includeDeclaration: params.include_declaration },
+  }));
+  const files = new WorktreeLines(root);
+  const fromServer: References.Reference[] = [];
+  for (const p of place(answer.value, files).inside) {
+    if (!editedPaths.has(p.path) && (blobs.has(p.path) || !(await edited(p.path)))) continue;
+    editedPaths.add(p.path);
+    fromServer.push({
+      ...location(ctx.repo.slug, p.path, p.range, files.lines(p.path), { source: 'lsp' }),
+      kind: 'identifier',
+      is_definition: false,
+    });
+  }
+  const kept = precise.references.filter((r) => r.repo !== ctx.repo.slug || !editedPaths.has(r.path));
+  const merged = [...kept, ...fromServer].sort((a, b) =>
+    a.repo !== b.repo
+      ? a.repo < b.repo
+        ? -1
+        : 1
+      : a.path !== b.path
+        ? a.path < b.path
+          ? -1
+          : 1
+        : a.line - b.line || a.column - b.column,
+  );
+  const dropped = ours.length - kept.filter((r) => r.repo === ctx.repo.slug).length;
+  const total = precise.total - dropped + fromServer.length;
+  return {
+    ...precise,
+    references: merged.slice(0, precise.limit),
+    total,
+    truncated: precise.truncated || merged.length > precise.limit,
+    ...partial(answer.server, ctx.repo.slug, answer.loadingSeconds, 'references in edited files'),
+  };
+}
