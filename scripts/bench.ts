@@ -22,7 +22,9 @@
 //
 //   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
-// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope] [--json]
+//   (lsp) the lsp tier against clangd on a C corpus, with --only lsp alone (scripts/bench-lsp.ts)
+//
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -42,6 +44,7 @@ import { benchLifecycle, printLifecycle } from './bench-lifecycle.js';
 import { benchLoad } from './bench-load.js';
 import { benchPublish } from './bench-publish.js';
 import { benchEdits, EDITS_TARGET, printEdits } from './bench-edits.js';
+import { benchLsp } from './bench-lsp.js';
 import { benchFuzzOnly } from './bench-fuzz.js';
 
 // ---------------------------------------------------------------------------
@@ -60,7 +63,7 @@ const CORPORA = {
 type CorpusKey = keyof typeof CORPORA;
 const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope] [--json]
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp] [--json]
 
   --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
                  (default all: zod@4.6.7's sources, kysely's object-literal factories,
@@ -81,7 +84,7 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope'] as const;
+const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope', 'lsp'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -1462,6 +1465,7 @@ async function main(): Promise<void> {
     if (options.only === 'fuzz' || options.only === 'envelope') return await benchFuzzOnly(options.only, options.json);
     if (options.only === 'load') return await benchLoad(options.json, progress, table);
     if (options.only === 'publish') return await benchPublish(options.runs, options.json, progress, table);
+    if (options.only === 'lsp') return await benchLsp(options.json, progress, table);
     // A section run alone: measured, then printed with its targets, or as one JSON object.
     const alone = (name: string, label: string, section: unknown, targets: Record<string, Target>, printSection: () => void) => {
       progressDone();

@@ -7,11 +7,19 @@ import type { Engine } from '../registry/engine.js';
 
 export async function withNavigation<T>(registry: string | undefined, action: (nav: Navigation, engine: Engine) => Promise<T>): Promise<T> {
   // Loaded here, not with the module: `sextant --help` reads every command's spec.
-  const [{ openRegistry }, { Navigation }] = await Promise.all([import('../registry/open.js'), import('../navigation/index.js')]);
+  const [{ openRegistry }, { Navigation }, { LspPool }] = await Promise.all([
+    import('../registry/open.js'),
+    import('../navigation/index.js'),
+    import('../lsp/pool.js'),
+  ]);
   const engine = await openRegistry({ registry });
+  // A one-shot command starts a language server only when a query needs one (the lsp tier), and stops it
+  // before exiting: it answers, cold. `sextant mcp` keeps servers warm between queries.
+  const live = new LspPool();
   try {
-    return await action(new Navigation(engine), engine);
+    return await action(new Navigation(engine, { live }), engine);
   } finally {
+    await live.close();
     await engine.close();
   }
 }

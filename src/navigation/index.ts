@@ -2,7 +2,9 @@
 // validate input against src/protocol and shape output; no query logic lives
 // in them. Each request goes to the tier that covers what it names: a file of
 // a syntactic language, or a name in a repository with nothing precise, is
-// answered by the syntactic tier (./syntactic.ts); the rest by the precise one.
+// answered by the syntactic tier (./syntactic.ts); a file of a language with a
+// live language server and no precise index, by the lsp tier (./live.ts); the
+// rest by the precise one.
 import type { Engine } from '../registry/engine.js';
 import { Lookups } from '../registry/lookups.js';
 import type * as Definition from '../protocol/definition.js';
@@ -36,6 +38,15 @@ import {
 import { SyntacticSymbolTables, syntacticWorkspaceSymbols, withSyntacticSymbols } from './syntactic-symbols.js';
 import type * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { srcIndexStatus } from './src-index-status.js';
+import {
+  liveCallHierarchy,
+  liveDefinition,
+  liveFile,
+  liveReferences,
+  withEditedReferences,
+  withLiveTiers,
+  type LiveServers,
+} from './live.js';
 
 /**
  * Schedules (or joins) a reindex of a registered repository that has no
@@ -53,7 +64,7 @@ export class Navigation {
 
   constructor(
     readonly engine: Engine,
-    private readonly options: { autoReindex?: AutoReindex | undefined; nearestBound?: number | undefined } = {},
+    private readonly options: { autoReindex?: AutoReindex | undefined; nearestBound?: number | undefined; live?: LiveServers | undefined } = {},
   ) {
     this.lookups = new Lookups(engine.db);
     this.symbolTables = new SymbolTables(this.lookups);
@@ -71,8 +82,11 @@ export class Navigation {
     return this.edits.onChangedLine(ctx, normalizeQueryPath(path), line);
   }
 
-  getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
-    return indexStatus(this.engine, this.lookups, params, undefined, this.edits);
+  async getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {
+    const status = await indexStatus(this.engine, this.lookups, params, undefined, this.edits);
+    const live = this.options.live;
+    const ctx = live && status.commit !== null ? await this.open(params.repo).catch(() => undefined) : undefined;
+    return withLiveTiers(status, ctx, live);
   }
 
   /** SRC's get_index_status for the repository containing a directory; `cwd` resolves a relative one. */
@@ -87,6 +101,8 @@ export class Navigation {
   }
 
   private async definitionIn(ctx: RepoContext, params: Definition.Params): Promise<Definition.Result> {
+    const live = await this.liveFile(ctx, params.path, params.line);
+    if (live) return liveDefinition(this.lookups, ctx, this.options.live!, live, params);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
     if (params.symbol === undefined) return goToDefinition(this.lookups, ctx, params);
@@ -103,9 +119,13 @@ export class Navigation {
   }
 
   private async referencesIn(ctx: RepoContext, params: References.Params): Promise<References.Result> {
+    const live = await this.liveFile(ctx, params.path, params.line);
+    if (live) return liveReferences(this.lookups, ctx, this.options.live!, live, params);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
-    if (params.symbol === undefined) return findReferences(this.lookups, ctx, params);
+    if (params.symbol === undefined) {
+      return withEditedReferences(this.lookups, ctx, this.options.live, params, await findReferences(this.lookups, ctx, params));
+    }
     if (namesAreSyntactic(ctx)) return syntacticReferences(this.lookups, ctx, params, undefined);
     const precise = await findReferences(this.lookups, ctx, params);
     if (precise.symbols.length > 0 || syntacticLanguages(ctx).length === 0) return precise;
@@ -128,6 +148,8 @@ export class Navigation {
 
   async callHierarchy(params: CallHierarchy.Params): Promise<CallHierarchy.Result> {
     const ctx = await this.open(params.repo);
+    const live = await this.liveFile(ctx, params.path, params.line);
+    if (live) return liveCallHierarchy(ctx, this.options.live!, live, params);
     await refuseHierarchy(this.lookups, ctx, params.path, 'callHierarchy');
     return callHierarchy(this.lookups, ctx, params);
   }
@@ -136,6 +158,16 @@ export class Navigation {
     const ctx = await this.open(params.repo);
     await refuseHierarchy(this.lookups, ctx, params.path, 'typeHierarchy');
     return typeHierarchy(this.lookups, ctx, params);
+  }
+
+  /**
+   * The file a language server answers at, when one does: a file of a
+   * language of the lsp tier, or a position on a line changed since the index
+   * (the index knows nothing true there).
+   */
+  private liveFile(ctx: RepoContext, path: string | undefined, line: number | undefined) {
+    const edits = this.edits;
+    return liveFile(this.lookups, ctx, this.options.live, path, async (p) => line !== undefined && (await edits.onChangedLine(ctx, p, line)));
   }
 
   /**

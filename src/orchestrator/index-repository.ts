@@ -6,6 +6,7 @@
 // the indexer is missing, fails, times out or indexes nothing. The index is
 // published atomically whatever the tiers; a run that dies leaves the
 // previous index in place and its run record says so.
+import { realpath } from 'node:fs/promises';
 import { basename, posix } from 'node:path';
 import { commitTime } from '../freshness/git.js';
 import { readWorktree, type WorktreeFile } from '../freshness/worktree.js';
@@ -15,6 +16,9 @@ import { ensureRepo, failRun, startRun } from '../registry/repos.js';
 import { RegistryWriter } from '../registry/writer.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { syntaxFacts } from '../syntax/index.js';
+import type { ScipDocument } from '../scip/schema.js';
+import { SyntaxFacts } from '../syntax/facts.js';
+import { RefKindCode } from '../registry/payload.js';
 import { storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
@@ -42,12 +46,50 @@ export interface IndexOptions {
   yieldCpu?: boolean;
   /** Aborting it (with the signal's name as the reason) stops the run before it publishes: see interrupt.ts. */
   signal?: AbortSignal;
+  /** Builds precise indexes through language servers for languages no SCIP indexer covers (`sextant index --lsp`). */
+  lspIndexer?: LspIndexer;
+}
+
+/**
+ * Drives a language server to build SCIP documents for one language (given by
+ * the adapter: src/lsp/build-index.ts), within a time budget.
+ */
+export interface LspIndexer {
+  /** The server that would build a language's index, if one is installed. */
+  serverFor(language: string): string | undefined;
+  build(request: LspIndexRequest): Promise<LspIndexResult>;
+  close(): Promise<void>;
+}
+
+export interface LspIndexRequest {
+  root: string;
+  /** The root with symlinks resolved, as servers name files. */
+  realRoot: string;
+  slug: string;
+  language: string;
+  server: string;
+  paths: string[];
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface LspIndexResult {
+  documents: ScipDocument[];
+  durationMs: number;
+  /** What the build reached: files, definitions, and definitions whose references were asked. */
+  coverage: Record<string, number | string>;
+  /** What it did not reach, when it ran out of budget; null when complete. */
+  reason: string | null;
+  /** Where each file's calls are (0-based line and character of the called name), from the server's call hierarchy. */
+  callSites: Map<string, [number, number][]>;
 }
 
 export interface LanguageReport {
   files: number;
   tier: Tier;
   indexer: string | null;
+  /** `lsp` when a language server built the precise index (`sextant index --lsp`). */
+  origin?: 'lsp';
   indexed_files: number;
   reason: string | null;
   recovery: string | null;
@@ -64,6 +106,8 @@ export interface IndexerReport {
   projects: ProjectReport[];
   /** Projects not indexed again because none of their files changed: their files kept their documents (see incremental.ts). */
   projects_reused?: number;
+  /** For an index built through a language server: what it reached. */
+  coverage?: Record<string, number | string>;
 }
 
 export interface ProjectReport {
@@ -202,6 +246,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     }
 
     const blobs = await storing;
+    if (options.lspIndexer) await buildThroughServers(options.lspIndexer);
     // The syntactic tier (./syntactic.ts): languages still search-only get their definitions from ctags.
     const syntactic = await indexSyntactic({
       engine,
@@ -271,6 +316,99 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     });
     progress.done();
     return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
+
+    /** Languages no SCIP indexer covers, indexed precisely through their language servers (src/lsp/build-index.ts). */
+    async function buildThroughServers(indexer: LspIndexer): Promise<void> {
+      for (const [language, report] of Object.entries(languages)) {
+        const server = report.tier === 'search-only' && report.indexer === null ? indexer.serverFor(language) : undefined;
+        if (!server) continue;
+        throwIfInterrupted(signal);
+        progress.update(`${server}: building the ${language} index…`);
+        const paths = worktree.files.filter((f) => languageOf(f.path) === language).map((f) => f.path);
+        const manifest: IndexerManifest = {
+          name: server,
+          languages: [language],
+          command: { path: server },
+          args: [],
+          timeoutSeconds: options.timeoutSeconds ?? 600,
+          recovery: {},
+        };
+        // The server's call sites are the calls among the references (what a parser tells for TypeScript and Python).
+        let callSites = new Map<string, [number, number][]>();
+        const facts = Object.assign(
+          async (path: string) => {
+            const sites = callSites.get(path);
+            if (!sites) return undefined;
+            const known = new SyntaxFacts();
+            for (const [line, character] of sites) known.setKind(line, character, RefKindCode.call);
+            return known;
+          },
+          { problems: [] as string[], close: async () => {} },
+        );
+        const ingest = new Ingest(writer, byPath, [language], facts);
+        let result: LspIndexResult;
+        try {
+          result = await indexer.build({
+            root: worktree.root,
+            realRoot: await realpath(worktree.root),
+            slug,
+            language,
+            server,
+            paths,
+            timeoutMs: manifest.timeoutSeconds * 1000,
+            signal,
+          });
+          callSites = result.callSites;
+          for (const document of result.documents) {
+            // A document is stored by the hash of what it was derived from: the server's answers, call sites included.
+            const derivedFrom = JSON.stringify([document, callSites.get(document.relativePath) ?? []]);
+            await ingest.add(document, Buffer.from(derivedFrom));
+          }
+          await ingest.flush();
+        } catch (error) {
+          if (error instanceof Interrupted) throw error;
+          indexerReports.push({
+            name: server,
+            version: null,
+            status: 'failed',
+            reason: (error as Error).message,
+            documents: 0,
+            duration_ms: 0,
+            projects: [],
+          });
+          continue;
+        } finally {
+          await facts.close();
+        }
+        throwIfInterrupted(signal);
+        for (const [path, id] of ingest.ids) documentIds.set(path, id);
+        counters.documents += ingest.ids.size;
+        counters.written += ingest.written;
+        counters.reused += ingest.ids.size - ingest.written;
+        counters.occurrences += ingest.occurrences;
+        counters.definitions += ingest.definitions;
+        indexerReports.push({
+          name: server,
+          version: null,
+          status: 'ok',
+          reason: result.reason,
+          documents: result.documents.length,
+          duration_ms: result.durationMs,
+          projects: [],
+          coverage: result.coverage,
+        });
+        if (ingest.ids.size === 0) continue;
+        languages[language] = {
+          files: report.files,
+          tier: 'precise',
+          indexer: server,
+          origin: 'lsp',
+          indexed_files: ingest.ids.size,
+          reason: result.reason,
+          recovery: result.reason ? 'index with a longer --timeout to reach the rest' : null,
+        };
+      }
+    }
 
     async function runOne(manifest: IndexerManifest, languageFiles: WorktreeFile[]): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
       const command = resolveCommand(manifest, env);

@@ -1,6 +1,7 @@
 // Indexer manifests: one JSON file per indexer under indexers/ (and, for
 // indexers of your own, under $SEXTANT_INDEXERS), declaring its languages, how
-// to run it and how long to let it run.
+// to run it and how long to let it run. Language servers' manifests lie beside
+// them as NAME.lsp.json (src/lsp/manifests.ts reads those).
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
@@ -8,7 +9,9 @@ import { projectFile } from '../paths.js';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 
-const BUILTIN_DIR = projectFile('indexers');
+export const BUILTIN_DIR = projectFile('indexers');
+/** The ending of a language server's manifest, which lies beside the indexers'. */
+export const LSP_SUFFIX = '.lsp.json';
 
 const Manifest = z.strictObject({
   name: z.string().regex(/^[\w.-]+$/),
@@ -32,7 +35,7 @@ export function loadManifests(env: NodeJS.ProcessEnv = process.env): IndexerMani
   for (const dir of [BUILTIN_DIR, env.SEXTANT_INDEXERS].filter((d): d is string => Boolean(d))) {
     if (!existsSync(dir)) throw new UserError(`SEXTANT_INDEXERS points at ${dir}, which does not exist: fix or unset it`);
     for (const file of readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
+      .filter((f) => f.endsWith('.json') && !f.endsWith(LSP_SUFFIX))
       .sort()) {
       const path = join(dir, file);
       let parsed: unknown;

@@ -1,7 +1,7 @@
 // callHierarchy: who calls a function or method (incoming), and what it calls (outgoing).
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, HierarchyItem, Location, params, positionArgs, Provenance, IndexMissing, FreshnessFields } from './common.js';
+import { arg, HierarchyItem, Location, params, positionArgs, Provenance, IndexMissing, FreshnessFields, Partial } from './common.js';
 
 export const name = 'callHierarchy';
 export const { MAX_DEPTH, LIMIT, CAP } = limits.callHierarchy;
@@ -10,7 +10,7 @@ export const description =
   'direction "incoming" lists its callers grouped by the innermost enclosing function (or the file, for top-level code), ' +
   'with the call ranges; "outgoing" lists what it calls. depth (default 1, at most 5) follows callers of callers; cycles are cut. ' +
   'Only calls are listed unless include_references is true, which adds mere mentions (a function passed as a value), each range marked with its kind. ' +
-  'Needs a precise index: in a language indexed syntactic it explains instead.';
+  'Needs a precise index: in a language indexed syntactic it explains instead; in the lsp tier (C through clangd) the live server answers one level.';
 
 export const Params = params({
   ...positionArgs(),
@@ -69,5 +69,6 @@ export const Result = z.object({
   /** References that are not calls, left out because include_references is false. */
   references_omitted: z.int(),
   notes: z.array(z.string()),
+  ...Partial,
 });
 export type Result = z.infer<typeof Result>;

@@ -12,7 +12,8 @@ import { FRESHNESS } from './meta.js';
 
 export { MAX_LIST_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH };
 
-export const SOURCES = ['precise', 'syntactic', 'search'] as const;
+/** Where an answer or a location came from: the index, a parser, a text match, or a live language server (the lsp tier). */
+export const SOURCES = ['precise', 'syntactic', 'search', 'lsp'] as const;
 
 /** `.max()` with a message that names the limit (and never echoes the text). */
 export function tooLong(field: string, max: number) {
@@ -140,8 +141,20 @@ export const Location = z.object({
   preview: z.string().optional(),
   /** Mapped through edits made since the index: the position is in the file as it is now. */
   adjusted: z.boolean().optional(),
+  /** Where this location came from, when an answer mixes sources (a live language server's are `lsp`). */
+  source: z.enum(SOURCES).optional(),
 });
 export type Location = z.infer<typeof Location>;
+
+/**
+ * An answer a language server gave while still loading its project: it may
+ * miss what the server has not reached yet, and says so (never an empty,
+ * unflagged "nothing found").
+ */
+export const Partial = {
+  partial: z.boolean().optional(),
+  partial_reason: z.string().optional(),
+};
 
 export const SymbolKind = z.enum(SYMBOL_KINDS);
 export const RefKind = z.enum(REF_KINDS);
@@ -262,8 +275,8 @@ export const HierarchyItem = z.object({
   end_column: z.int().nullable(),
   /** The whole definition; null when no extent is known. */
   range: Range.nullable(),
-  /** index: the indexer gave the extent; syntax: sextant parsed it. */
-  range_source: z.enum(['index', 'syntax']).nullable(),
+  /** index: the indexer gave the extent; syntax: sextant parsed it; lsp: a live language server gave it. */
+  range_source: z.enum(['index', 'syntax', 'lsp']).nullable(),
   /** The signature's first line, or the package of a symbol defined elsewhere. */
   detail: z.string().nullable(),
   /** Mapped through edits made since the index. */

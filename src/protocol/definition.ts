@@ -1,6 +1,6 @@
 // goToDefinition: where a symbol is defined, by position or by exact name.
 import { z } from 'zod';
-import { arg, params, Location, positionOrSymbol, Provenance, Range, SymbolKind, IndexMissing, FreshnessFields } from './common.js';
+import { arg, params, Location, positionOrSymbol, Provenance, Range, SymbolKind, IndexMissing, FreshnessFields, Partial } from './common.js';
 
 export const name = 'goToDefinition';
 export const description =
@@ -33,6 +33,7 @@ export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
   ...FreshnessFields,
+  ...Partial,
   found: z.boolean(),
   definitions: z.array(Definition),
   /** The symbols the position or name resolved to. */

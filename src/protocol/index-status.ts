@@ -23,7 +23,9 @@ export const LIFECYCLES = ['missing', 'queued', 'running', 'ready', 'stale', 'fa
 const Capability = z.object({ available: z.boolean(), reason: z.string().nullable(), recovery: z.string().nullable().optional() });
 
 export const LanguageTier = z.object({
-  tier: z.enum(['precise', 'syntactic', 'search-only']),
+  tier: z.enum(['precise', 'lsp', 'syntactic', 'search-only']),
+  /** `lsp` when a language server built the precise index (`sextant index --lsp`). */
+  origin: z.literal('lsp').optional(),
   files: z.int(),
   indexed_files: z.int(),
   indexer: z.string().nullable(),
@@ -31,6 +33,25 @@ export const LanguageTier = z.object({
   recovery: z.string().nullable(),
 });
 export type LanguageTier = z.infer<typeof LanguageTier>;
+
+export const SERVER_STATES = ['not_started', 'starting', 'loading', 'ready', 'failed', 'stopped'] as const;
+
+/** A language server of the lsp tier that could answer for this repository, and what it is doing. */
+export const LanguageServerStatus = z.object({
+  server: z.string(),
+  languages: z.array(z.string()),
+  state: z.enum(SERVER_STATES),
+  /** Why it failed or stopped. */
+  reason: z.string().nullable(),
+  pid: z.int().nullable(),
+  /** Resident memory of its process group, as last polled. */
+  memory_mb: z.number().nullable(),
+  /** Seconds it has been starting or loading its project, while it is. */
+  loading_seconds: z.number().nullable(),
+  restarts: z.int(),
+  requests: z.int(),
+});
+export type LanguageServerStatus = z.infer<typeof LanguageServerStatus>;
 
 /** At most this many projects are listed; `projects_total` counts them all. */
 export const MAX_PROJECTS = 100;
@@ -162,6 +183,8 @@ export const Result = z.object({
   online: z.boolean(),
   /** The repository's newest uploads (`sextant publish`), at most MAX_UPLOADS, newest first. */
   uploads: z.array(UploadStatus),
+  /** The language servers of the lsp tier for this repository's languages (none where the tier is not available). */
+  language_servers: z.array(LanguageServerStatus).optional(),
   message: z.string().optional(),
 });
 export type Result = z.infer<typeof Result>;

@@ -1,7 +1,7 @@
 // findReferences: every use of a symbol, by position or by exact name.
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, params, Location, positionOrSymbol, Provenance, RefKind, SymbolItem, IndexMissing, FreshnessFields } from './common.js';
+import { arg, params, Location, positionOrSymbol, Provenance, RefKind, SymbolItem, IndexMissing, FreshnessFields, Partial } from './common.js';
 
 export const name = 'findReferences';
 export const { LIMIT, CAP } = limits.references;
@@ -9,7 +9,9 @@ export const description =
   'Find every reference to a symbol: by position (path, line, column; 1-based) or by exact unqualified name (symbol). ' +
   'Each reference says how it uses the symbol (kind: call, type, import, write, identifier; definition for declarations). ' +
   `Filter with kind; include_declaration (default true) adds the declarations. limit defaults to ${LIMIT}, at most ${CAP}. ` +
-  'For a language indexed syntactic (getIndexStatus language_tiers), the references are whole-word text matches (source "search"), without kinds.';
+  'For a language indexed syntactic (getIndexStatus language_tiers), the references are whole-word text matches (source "search"), without kinds. ' +
+  'For a language in the lsp tier (no SCIP indexer, a live language server such as clangd for C), a live server answers from the worktree ' +
+  '(source "lsp"), and says partial while it is still loading the project.';
 
 export const Params = params({
   repo: arg.repo(),
@@ -42,6 +44,7 @@ export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
   ...FreshnessFields,
+  ...Partial,
   /** The symbols whose references these are, with where each is defined. */
   symbols: z.array(SymbolItem),
   references: z.array(Reference),

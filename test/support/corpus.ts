@@ -275,3 +275,15 @@ module.exports = {
 };
 `,
 };
+
+/**
+ * tree-sitter's C runtime (lib/include and lib/src, about 50 files), as the
+ * tree-sitter npm package vendors it: a C repository without a compilation
+ * database, for the lsp tier (clangd).
+ */
+export function treeSitterCRepo(name = 'tree-sitter-c'): string {
+  const pkg = npmPackage('tree-sitter', '0.21.1');
+  const staging = tempDir('sextant-tree-sitter-c-');
+  cpSync(join(pkg, 'vendor', 'tree-sitter', 'lib'), staging, { recursive: true });
+  return gitRepoFrom(staging, name);
+}

@@ -10,7 +10,7 @@ import { plural, print, printJson } from '../output.js';
 export const spec: CommandSpec = {
   name: 'index',
   summary: 'Index a git repository with its SCIP indexers and publish the index for its HEAD commit.',
-  usage: 'sextant index [PATH] [--repo NAME] [--timeout SECONDS] [--json]   |   sextant index --job ID',
+  usage: 'sextant index [PATH] [--repo NAME] [--timeout SECONDS] [--lsp] [--json]   |   sextant index --job ID',
   details: [
     'PATH defaults to the current directory; the git worktree containing it is indexed, uncommitted changes included.',
     'Languages whose indexer is missing or fails get definitions from universal-ctags (syntactic), else are published',
@@ -18,9 +18,12 @@ export const spec: CommandSpec = {
     'Ctrl-C (SIGINT) or SIGTERM stops the run: nothing is published, the previous index keeps serving, exit 130 / 143.',
     '  --repo NAME          the name to register it under (default: the worktree folder name)',
     '  --timeout SECONDS    stop each indexer after this long (default: per indexer manifest)',
+    '  --lsp                build a precise index through the language server of each language no SCIP indexer',
+    '                       covers (C and C++ through clangd), within the timeout (default 600 s); what it did not',
+    '                       reach is reported (without it, such languages are answered live: the lsp tier)',
     '  --job ID             run reindex job ID (its repository and worktree), as `sextant reindex --async` does',
   ],
-  options: { repo: { type: 'string' }, timeout: { type: 'string' }, job: { type: 'string' } },
+  options: { repo: { type: 'string' }, timeout: { type: 'string' }, job: { type: 'string' }, lsp: { type: 'boolean' } },
   maxPositionals: 1,
 };
 
@@ -33,7 +36,9 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const engine = await openRegistry({ registry: values.registry as string | undefined });
   // Ctrl-C and SIGTERM stop the run cleanly (nothing published, exit 130 / 143) instead of killing it midway.
   const interrupt = abortOnSignals();
+  const lspIndexer = values.lsp ? (await import('../../lsp/build-index.js')).lspIndexer() : undefined;
   try {
+    if (lspIndexer && job !== undefined) throw new UsageError('--lsp builds an index here: pass PATH, not --job');
     const options = {
       signal: interrupt.signal,
       timeoutSeconds,
@@ -43,11 +48,19 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     const report =
       job !== undefined
         ? await runJob(engine, job, options)
-        : await indexRepository({ ...options, engine, path: positionals[0] ?? '.', slug: values.repo as string | undefined, origin: 'cli' });
+        : await indexRepository({
+            ...options,
+            engine,
+            path: positionals[0] ?? '.',
+            slug: values.repo as string | undefined,
+            origin: 'cli',
+            lspIndexer,
+          });
     if (values.json) printJson(report);
     else describe(report);
     return 0;
   } finally {
+    await lspIndexer?.close();
     await engine.close();
     interrupt.dispose();
   }
@@ -63,7 +76,9 @@ export function describe(r: IndexReport): void {
     const files = plural(l.files, 'file').padStart(12);
     if (l.tier === 'precise') {
       const coverage = l.indexed_files < l.files ? `, ${l.indexed_files} of them indexed` : '';
-      print(`  ${language.padEnd(width)} ${files}  precise (${l.indexer}${coverage})`);
+      print(
+        `  ${language.padEnd(width)} ${files}  precise (${l.indexer}${l.origin === 'lsp' ? ', built through the language server' : ''}${coverage})`,
+      );
       if (l.reason) print(`  ${''.padEnd(width)} ${''.padStart(12)}  ${l.reason}`);
     } else if (l.tier === 'syntactic') {
       print(`  ${language.padEnd(width)} ${files}  syntactic (${l.indexer}): definitions and symbols; references are text matches`);
@@ -75,9 +90,12 @@ export function describe(r: IndexReport): void {
   for (const indexer of r.indexers) {
     if (indexer.projects.length < 2 && !indexer.projects.some((p) => p.config === null || p.problem)) continue;
     for (const p of indexer.projects.slice(0, MAX_PROJECTS_SHOWN)) {
-      print(`  project ${p.config ?? '(inferred: files no config includes)'}: ${p.problem ?? `${p.indexed_files} of ${plural(p.files, 'file')} indexed`}`);
+      print(
+        `  project ${p.config ?? '(inferred: files no config includes)'}: ${p.problem ?? `${p.indexed_files} of ${plural(p.files, 'file')} indexed`}`,
+      );
     }
-    if (indexer.projects.length > MAX_PROJECTS_SHOWN) print(`  … and ${indexer.projects.length - MAX_PROJECTS_SHOWN} more projects (see --json)`);
+    if (indexer.projects.length > MAX_PROJECTS_SHOWN)
+      print(`  … and ${indexer.projects.length - MAX_PROJECTS_SHOWN} more projects (see --json)`);
   }
   print(
     `  ${plural(r.documents, 'document')} (${r.documents_written} written, ${r.documents_reused} reused), ${plural(r.occurrences, 'occurrence')}, ${plural(r.definitions, 'definition')}` +

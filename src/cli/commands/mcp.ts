@@ -12,6 +12,10 @@ export const spec: CommandSpec = {
     '(auto_reindex_triggered, job_id); SEXTANT_AUTO_REINDEX=0 turns that off.',
     'Answers follow edits made in the worktree since the index (adjusted, dropped_locations); when HEAD has no index, the',
     'nearest indexed ancestor answers (nearest_commit), within SEXTANT_NEAREST_COMMITS commits (default 50).',
+    'Languages with a language server but no SCIP indexer (C and C++ through clangd) are answered by the server,',
+    'started on first use and kept warm: SEXTANT_LSP_IDLE_SECONDS (600), SEXTANT_LSP_MAX_SERVERS (4),',
+    'SEXTANT_LSP_MAX_MEMORY_MB (2048 per server) and SEXTANT_LSP_REQUEST_SECONDS (20 per request) bound them;',
+    'a request waits SEXTANT_LSP_WAIT_SECONDS (half the budget) for a loading server, then answers partial.',
   ],
   options: {},
   maxPositionals: 0,
@@ -25,18 +29,21 @@ export async function run({ values }: Parsed): Promise<number> {
   const { ToolServer } = await import('../../mcp/tool-server.js');
   const server = new ToolServer({ name: 'sextant', version: VERSION });
   const served = server.listen(process.stdin, process.stdout);
-  let engine;
+  let loaded;
   try {
-    engine = await server.loading(async () => {
-      const [{ openRegistry }, { Navigation }, { createMcpServer }, { autoReindexer }] = await Promise.all([
+    loaded = await server.loading(async () => {
+      const [{ openRegistry }, { Navigation }, { createMcpServer }, { autoReindexer }, { LspPool }] = await Promise.all([
         import('../../registry/open.js'),
         import('../../navigation/index.js'),
         import('../../mcp/server.js'),
         import('../../orchestrator/jobs.js'),
+        import('../../lsp/pool.js'),
       ]);
       const engine = await openRegistry({ registry: values.registry as string | undefined });
-      createMcpServer(new Navigation(engine, { autoReindex: autoReindexer(engine) }), VERSION, server);
-      return engine;
+      // The server is long-lived: the language servers of the lsp tier stay warm in it between calls.
+      const live = new LspPool();
+      createMcpServer(new Navigation(engine, { autoReindex: autoReindexer(engine), live }), VERSION, server);
+      return { engine, live };
     });
   } catch (error) {
     // Nothing to serve: stop reading, so that the process ends with the error.
@@ -45,6 +52,7 @@ export async function run({ values }: Parsed): Promise<number> {
   }
   // Serve until the client closes stdin.
   await served;
-  await engine.close();
+  await loaded.live.close();
+  await loaded.engine.close();
   return 0;
 }

@@ -1,0 +1,547 @@
+// Answers of the lsp tier: a language with a live language server but no
+// precise index (C and C++ through clangd), and a file edited since the index
+// in a language with a server (TypeScript, Python), are answered by the
+// server, from the worktree's current text. Every location says `source: "lsp"`; an answer
+// the server gave while still loading its project says `partial: true` and
+// why, never an empty, unflagged "nothing found". The servers themselves
+// (starting, bounds, faults) are the adapter's pool (src/lsp/pool.ts), given
+// to the query layer as LiveServers.
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UserError } from '../errors.js';
+import type { Lookups } from '../registry/lookups.js';
+import { SyntaxLookups, type SyntaxDefinitionRow } from '../registry/syntactic.js';
+import type { Range as Range0 } from '../scip/range.js';
+import type { SymbolItem } from '../protocol/common.js';
+import type * as CallHierarchy from '../protocol/call-hierarchy.js';
+import { CAP as CALLS_CAP } from '../protocol/call-hierarchy.js';
+import type * as Definition from '../protocol/definition.js';
+import type { LanguageServerStatus, LanguageTier, Result as StatusResult } from '../protocol/index-status.js';
+import type * as References from '../protocol/references.js';
+import { CAP as REFERENCES_CAP } from '../protocol/references.js';
+import { changedSinceIndex } from './changed.js';
+import { normalizeQueryPath, type RepoContext } from './context.js';
+import { asSymbolKind, location, range1 } from './locations.js';
+
+/** What the query layer needs of the pool of language servers. */
+export interface LiveServers {
+  /** The installed server of a language, if any. */
+  serverFor(language: string): { name: string } | undefined;
+  /** The installed server that answers a language no SCIP indexer covers (the lsp tier); undefined otherwise. */
+  tierServer(language: string): { name: string } | undefined;
+  status(slug: string, languages: string[]): LanguageServerStatus[];
+  ask<R>(
+    repo: { slug: string; root: string },
+    language: string,
+    path: string,
+    method: string,
+    build: (uri: string) => unknown,
+  ): Promise<{ value: R; server: string; loadingSeconds: number | null }>;
+}
+
+/** A file the lsp tier answers for. */
+export interface LiveFile {
+  path: string;
+  language: string;
+  root: string;
+  /** The file was edited since the index (its language is precise): the index's positions no longer hold there. */
+  edited: boolean;
+}
+
+interface LspPosition {
+  line: number;
+  character: number;
+}
+interface LspRange {
+  start: LspPosition;
+  end: LspPosition;
+}
+type LspLocation = { uri: string; range: LspRange } | { targetUri: string; targetSelectionRange: LspRange; targetRange: LspRange };
+
+/** The worktree of a repository on this machine, if it has one. */
+function worktree(ctx: RepoContext): string | undefined {
+  const root = ctx.repo.root_path;
+  return root && existsSync(root) ? root : undefined;
+}
+
+/** Whether a language of a repository is in the lsp tier: no precise index, a server installed, a worktree to run it on. */
+export function isLive(ctx: RepoContext, live: LiveServers | undefined, language: string): boolean {
+  const tier = ctx.languages[language];
+  return Boolean(live && tier && tier.tier !== 'precise' && live.tierServer(language) && worktree(ctx));
+}
+
+/** The file a request names, when its language is in the lsp tier; undefined otherwise. */
+export async function liveFile(
+  lookups: Lookups,
+  ctx: RepoContext,
+  live: LiveServers | undefined,
+  rawPath: string | undefined,
+  onChangedLine: (path: string) => Promise<boolean>,
+): Promise<LiveFile | undefined> {
+  if (!live || rawPath === undefined) return undefined;
+  const path = normalizeQueryPath(rawPath);
+  const row = await lookups.file(ctx.index.id, path);
+  const language = row?.language;
+  if (!language) return undefined;
+  if (isLive(ctx, live, language)) return { path, language, root: worktree(ctx)!, edited: false };
+  const root = worktree(ctx);
+  if (root && live.serverFor(language) && (await onChangedLine(path))) return { path, language, root, edited: true };
+  return undefined;
+}
+
+/** getIndexStatus with the lsp tier: languages a server answers for, and the servers' states. */
+export function withLiveTiers(status: StatusResult, ctx: RepoContext | undefined, live: LiveServers | undefined): StatusResult {
+  if (!live || !ctx || !worktree(ctx)) return { ...status, language_servers: [] };
+  // Every server that may answer here: for a language of the lsp tier, or for files edited since the index.
+  const servers = live.status(
+    ctx.repo.slug,
+    Object.keys(status.language_tiers).filter((l) => live.serverFor(l)),
+  );
+  const languages = Object.keys(status.language_tiers).filter((l) => isLive(ctx, live, l));
+  if (languages.length === 0) return { ...status, language_servers: servers };
+  const tiers: Record<string, LanguageTier> = { ...status.language_tiers };
+  for (const language of languages) {
+    const before = tiers[language]!;
+    const server = live.tierServer(language)!.name;
+    tiers[language] = {
+      ...before,
+      tier: 'lsp',
+      indexer: server,
+      indexed_files: before.files,
+      reason:
+        `no SCIP indexer for ${language}: ${server} answers goToDefinition and findReferences live from the worktree` +
+        (before.tier === 'syntactic' ? `; symbols come from ${before.indexer ?? 'a parser'} (syntactic)` : ''),
+      recovery: null,
+    };
+  }
+  const navigation = status.capabilities?.navigation;
+  const liveSentence = `${languages.join(', ')} ${languages.length > 1 ? 'are' : 'is'} in the lsp tier: definitions and references come from a live language server`;
+  return {
+    ...status,
+    language_tiers: tiers,
+    ...(status.capabilities && navigation
+      ? {
+          capabilities: {
+            ...status.capabilities,
+            navigation: {
+              ...navigation,
+              available: true,
+              reason: navigation.reason ? `${liveSentence}; ${navigation.reason}` : liveSentence,
+            },
+          },
+        }
+      : {}),
+    language_servers: servers,
+  };
+}
+
+/** What a partial answer says: the server is still loading, for how long so far. */
+function partial(server: string, slug: string, seconds: number | null, missing: string): { partial?: true; partial_reason?: string } {
+  if (seconds === null) return {};
+  return {
+    partial: true,
+    partial_reason: `${server} is still loading ${slug} (${seconds.toFixed(1)} s so far): ${missing} may be missing; ask again shortly`,
+  };
+}
+
+/** Reads the worktree's files a server's answer points into, once each, never outside the root. */
+class WorktreeLines {
+  private readonly cache = new Map<string, string[] | null>();
+  private readonly realRoot: string;
+  constructor(root: string) {
+    this.realRoot = realpathSync(root);
+  }
+
+  /** The repository-relative path of a server's URI, or undefined outside the repository. */
+  pathOf(uri: string): string | undefined {
+    if (!uri.startsWith('file:')) return undefined;
+    const rel = relative(this.realRoot, fileURLToPath(uri));
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+    return rel.split(sep).join('/');
+  }
+
+  lines(path: string): string[] | null {
+    if (!this.cache.has(path)) {
+      let text: string | null = null;
+      try {
+        text = readFileSync(join(this.realRoot, path), 'utf8');
+      } catch {
+        text = null;
+      }
+      this.cache.set(path, text === null ? null : text.split(/\r?\n/));
+    }
+    return this.cache.get(path)!;
+  }
+}
+
+function toRange0(r: LspRange): Range0 {
+  return [r.start.line, r.start.character, r.end.line, r.end.character];
+}
+
+/** The name a range covers in the worktree's text. */
+function nameAt(lines: string[] | null, r: Range0): string {
+  const line = lines?.[r[0]];
+  if (line === undefined) return '';
+  return r[2] === r[0] ? line.slice(r[1], r[3]) : line.slice(r[1]);
+}
+
+interface Placed {
+  path: string;
+  range: Range0;
+}
+
+/** The locations a server answered, inside the repository, and how many fell outside it (system headers, libraries). */
+function place(answer: LspLocation | LspLocation[] | null, files: WorktreeLines): { inside: Placed[]; outside: number } {
+  const list = answer === null ? [] : Array.isArray(answer) ? answer : [answer];
+  const inside: Placed[] = [];
+  let outside = 0;
+  for (const l of list) {
+    const uri = 'targetUri' in l ? l.targetUri : l.uri;
+    const range = 'targetUri' in l ? l.targetSelectionRange : l.range;
+    const path = files.pathOf(uri);
+    if (path === undefined) outside++;
+    else inside.push({ path, range: toRange0(range) });
+  }
+  return { inside, outside };
+}
+
+function lspSymbol(server: string, p: Placed, name: string): string {
+  return `lsp ${server} ${p.path}:${p.range[0] + 1} ${name}`;
+}
+
+/** The parser's definition at a place, when the index has one (for the kind, container, signature and span the server does not give). */
+async function parsedAt(lookups: Lookups, ctx: RepoContext, p: Placed, name: string): Promise<SyntaxDefinitionRow | undefined> {
+  const rows = await new SyntaxLookups(lookups.db).named(ctx.index.id, name);
+  return rows.find((d) => d.path === p.path && d.start_line === p.range[0]);
+}
+
+async function toDefinition(
+  lookups: Lookups,
+  ctx: RepoContext,
+  server: string,
+  files: WorktreeLines,
+  p: Placed,
+): Promise<Definition.Definition> {
+  const lines = files.lines(p.path);
+  const name = nameAt(lines, p.range);
+  const parsed = name ? await parsedAt(lookups, ctx, p, name) : undefined;
+  return {
+    ...location(ctx.repo.slug, p.path, p.range, lines, { symbol: lspSymbol(server, p, name), source: 'lsp' }),
+    name,
+    kind: parsed ? asSymbolKind(parsed.kind) : 'unknown',
+    container: parsed?.container ?? null,
+    signature: parsed?.signature ?? null,
+    enclosing_range: parsed ? range1([parsed.start_line, 0, parsed.span_end_line, parsed.span_end_char]) : null,
+    enclosing_source: parsed ? 'syntax' : null,
+  };
+}
+
+function outsideNote(outside: number): string {
+  return outside
+    ? `${outside} location${outside > 1 ? 's' : ''} outside the repository (system headers, libraries) ${outside > 1 ? 'are' : 'is'} not listed`
+    : '';
+}
+
+function position(params: { line?: number | undefined; column?: number | undefined }): LspPosition {
+  return { line: params.line! - 1, character: params.column! - 1 };
+}
+
+async function definitionsAt(
+  lookups: Lookups,
+  ctx: RepoContext,
+  live: LiveServers,
+  file: LiveFile,
+  at: LspPosition,
+): Promise<{ definitions: Definition.Definition[]; outside: number; server: string; loadingSeconds: number | null; files: WorktreeLines }> {
+  const answer = await live.ask<LspLocation | LspLocation[] | null>(
+    { slug: ctx.repo.slug, root: file.root },
+    file.language,
+    file.path,
+    'textDocument/definition',
+    (uri) => ({ textDocument: { uri }, position: at }),
+  );
+  const files = new WorktreeLines(file.root);
+  const { inside, outside } = place(answer.value, files);
+  const definitions = await Promise.all(inside.map((p) => toDefinition(lookups, ctx, answer.server, files, p)));
+  return { definitions, outside, server: answer.server, loadingSeconds: answer.loadingSeconds, files };
+}
+
+/** goToDefinition at a position of a file in the lsp tier. */
+export async function liveDefinition(
+  lookups: Lookups,
+  ctx: RepoContext,
+  live: LiveServers,
+  file: LiveFile,
+  params: Definition.Params,
+): Promise<Definition.Result> {
+  const { definitions, outside, server, loadingSeconds } = await definitionsAt(lookups, ctx, live, file, position(params));
+  const note = outsideNote(outside);
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'lsp',
+    found: definitions.length > 0,
+    definitions,
+    symbols: definitions.map((d) => d.symbol!),
+    ...partial(server, ctx.repo.slug, loadingSeconds, 'definitions in files it has not reached'),
+    ...(definitions.length === 0
+      ? {
+          message:
+            `${server} found no definition at ${file.path}:${params.line}:${params.column} in the worktree` +
+            (note ? ` (${note})` : ' (place the position on a name; a keyword, literal or macro-generated name has none)'),
+        }
+      : note
+        ? { message: note }
+        : {}),
+  };
+}
+
+/** findReferences at a position of a file in the lsp tier; definitions the server gives are marked. */
+export async function liveReferences(
+  lookups: Lookups,
+  ctx: RepoContext,
+  live: LiveServers,
+  file: LiveFile,
+  params: References.Params,
+): Promise<References.Result> {
+  if (params.kind !== undefined) {
+    throw new UserError(
+      `kind "${params.kind}" cannot be told in ${file.path}: ${file.language} is answered by a live language server, whose references have no kinds; omit kind`,
+    );
+  }
+  const limit = Math.min(params.limit, REFERENCES_CAP);
+  const at = position(params);
+  const [defs, refs] = await Promise.all([
+    definitionsAt(lookups, ctx, live, file, at),
+    live.ask<LspLocation[] | null>(
+      { slug: ctx.repo.slug, root: file.root },
+      file.language,
+      file.path,
+      'textDocument/references',
+      (uri) => ({
+        textDocument: { uri },
+        position: at,
+        context: { includeDeclaration: params.include_declaration },
+      }),
+    ),
+  ]);
+  const files = defs.files;
+  const { inside, outside } = place(refs.value, files);
+  const isDefinition = (p: Placed) =>
+    defs.definitions.some((d) => d.path === p.path && d.line === p.range[0] + 1 && d.column === p.range[1] + 1);
+  const seen = new Set<string>();
+  const all = inside
+    .filter((p) => {
+      const k = `${p.path}\0${p.range.join(',')}`;
+      return !seen.has(k) && seen.add(k);
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.range[0] - b.range[0] || a.range[1] - b.range[1]));
+  const shown = all.slice(0, limit);
+  const references: References.Reference[] = shown.map((p) => {
+    const definition = isDefinition(p);
+    return {
+      ...location(ctx.repo.slug, p.path, p.range, files.lines(p.path), { source: 'lsp' }),
+      kind: definition ? 'definition' : 'identifier',
+      is_definition: definition,
+    };
+  });
+  const symbols: SymbolItem[] = defs.definitions.map((d) => ({
+    name: d.name,
+    kind: d.kind,
+    container: d.container,
+    symbol: d.symbol!,
+    repo: d.repo,
+    path: d.path,
+    line: d.line,
+    column: d.column,
+    end_line: d.end_line,
+    end_column: d.end_column,
+  }));
+  const loading = refs.loadingSeconds ?? defs.loadingSeconds;
+  const note = outsideNote(outside);
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'lsp',
+    symbols,
+    references,
+    total: all.length,
+    truncated: all.length > shown.length,
+    limit,
+    ...(params.limit > REFERENCES_CAP ? { limit_clamped: true } : {}),
+    ...partial(refs.server, ctx.repo.slug, loading, 'references in files it has not indexed yet'),
+    ...(all.length === 0
+      ? {
+          message: `${refs.server} found no references at ${file.path}:${params.line}:${params.column} in the worktree${note ? ` (${note})` : ''}`,
+        }
+      : note
+        ? { message: note }
+        : {}),
+  };
+}
+
+interface LspCallItem {
+  name: string;
+  kind: number;
+  uri: string;
+  range: LspRange;
+  selectionRange: LspRange;
+  detail?: string;
+}
+
+const CALLABLE_KINDS: Record<number, CallHierarchy.CallItem['kind']> = { 6: 'method', 9: 'constructor', 12: 'function' };
+
+function callItem(ctx: RepoContext, server: string, files: WorktreeLines, item: LspCallItem): CallHierarchy.CallItem {
+  const path = files.pathOf(item.uri);
+  const at = toRange0(item.selectionRange);
+  const inside = path !== undefined;
+  return {
+    name: item.name,
+    kind: CALLABLE_KINDS[item.kind] ?? 'function',
+    symbol: inside ? lspSymbol(server, { path, range: at }, item.name) : `lsp ${server} ${item.uri} ${item.name}`,
+    container: null,
+    repo: inside ? ctx.repo.slug : null,
+    path: path ?? null,
+    ...(inside ? range1(at) : { line: null, column: null, end_line: null, end_column: null }),
+    range: inside ? range1(toRange0(item.range)) : null,
+    range_source: inside ? 'lsp' : null,
+    detail: item.detail ?? null,
+  };
+}
+
+/** callHierarchy at a position of a file in the lsp tier: one level, from the server's own call hierarchy. */
+export async function liveCallHierarchy(
+  ctx: RepoContext,
+  live: LiveServers,
+  file: LiveFile,
+  params: CallHierarchy.Params,
+): Promise<CallHierarchy.Result> {
+  const repo = { slug: ctx.repo.slug, root: file.root };
+  const prepared = await live.ask<LspCallItem[] | null>(repo, file.language, file.path, 'textDocument/prepareCallHierarchy', (uri) => ({
+    textDocument: { uri },
+    position: position(params),
+  }));
+  const item = prepared.value?.[0];
+  if (!item) {
+    throw new UserError(
+      `${prepared.server} finds no function at ${file.path}:${params.line}:${params.column}: place the position on a function's name`,
+    );
+  }
+  const method = params.direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
+  const answer = await live.ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(
+    repo,
+    file.language,
+    file.path,
+    method,
+    () => ({ item }),
+  );
+  const files = new WorktreeLines(file.root);
+  const limit = Math.min(params.limit, CALLS_CAP);
+  const all = answer.value ?? [];
+  const calls: CallHierarchy.Call[] = all.slice(0, limit).map((c) => {
+    const other = (c.from ?? c.to)!;
+    // Incoming: the ranges are in the caller; outgoing: in the item's own file.
+    const rangesIn = files.pathOf(c.from ? c.from.uri : item.uri);
+    const ranges =
+      rangesIn === undefined
+        ? []
+        : c.fromRanges.map((r) => ({
+            ...location(ctx.repo.slug, rangesIn, toRange0(r), files.lines(rangesIn), { source: 'lsp' as const }),
+            kind: 'call' as const,
+          }));
+    const end = callItem(ctx, answer.server, files, other);
+    return { ...(c.from ? { from: end } : { to: end }), ranges };
+  });
+  const notes = [
+    ...(params.depth > 1 ? [`${answer.server} answers one level at a time: ask again at a caller for the next`] : []),
+    ...(params.include_references ? [`${answer.server}'s call hierarchy lists calls only`] : []),
+  ];
+  const loading = answer.loadingSeconds ?? prepared.loadingSeconds;
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'lsp',
+    item: callItem(ctx, answer.server, files, item),
+    direction: params.direction,
+    depth: 1,
+    ...(params.depth > 1 ? { depth_clamped: true } : {}),
+    calls,
+    total: all.length,
+    truncated: all.length > calls.length,
+    limit,
+    ...(params.limit > CALLS_CAP ? { limit_clamped: true } : {}),
+    references_omitted: 0,
+    notes,
+    ...partial(answer.server, ctx.repo.slug, loading, 'calls from files it has not indexed yet'),
+  };
+}
+
+/**
+ * findReferences answered from the index, with the references in files edited
+ * since the index taken from the server instead (the index's positions no
+ * longer hold there): the index's references in unchanged files stay, the
+ * server's in edited files (those the index listed, and any other the server
+ * finds edited) replace them, without duplicates. Untouched when no file it
+ * names was edited, so unchanged code costs no server.
+ */
+export async function withEditedReferences(
+  lookups: Lookups,
+  ctx: RepoContext,
+  live: LiveServers | undefined,
+  params: References.Params,
+  precise: References.Result,
+): Promise<References.Result> {
+  const root = worktree(ctx);
+  // A kind filter cannot be applied to a server's references, which have no kinds.
+  if (!live || !root || params.path === undefined || params.kind !== undefined || precise.references.length === 0) return precise;
+  const path = normalizeQueryPath(params.path);
+  const language = (await lookups.file(ctx.index.id, path))?.language;
+  if (!language || !live.serverFor(language)) return precise;
+  const blobs = new Map<string, string | undefined>();
+  const edited = async (p: string) => {
+    if (!blobs.has(p)) blobs.set(p, (await lookups.file(ctx.index.id, p))?.blob_sha);
+    return changedSinceIndex(root, p, blobs.get(p));
+  };
+  const ours = precise.references.filter((r) => r.repo === ctx.repo.slug);
+  const editedPaths = new Set<string>();
+  for (const p of new Set(ours.map((r) => r.path))) if (await edited(p)) editedPaths.add(p);
+  if (editedPaths.size === 0) return precise;
+  const answer = await live.ask<LspLocation[] | null>({ slug: ctx.repo.slug, root }, language, path, 'textDocument/references', (uri) => ({
+    textDocument: { uri },
+    position: position(params),
+    context: { includeDeclaration: params.include_declaration },
+  }));
+  const files = new WorktreeLines(root);
+  const fromServer: References.Reference[] = [];
+  for (const p of place(answer.value, files).inside) {
+    if (!editedPaths.has(p.path) && (blobs.has(p.path) || !(await edited(p.path)))) continue;
+    editedPaths.add(p.path);
+    fromServer.push({
+      ...location(ctx.repo.slug, p.path, p.range, files.lines(p.path), { source: 'lsp' }),
+      kind: 'identifier',
+      is_definition: false,
+    });
+  }
+  const kept = precise.references.filter((r) => r.repo !== ctx.repo.slug || !editedPaths.has(r.path));
+  const merged = [...kept, ...fromServer].sort((a, b) =>
+    a.repo !== b.repo
+      ? a.repo < b.repo
+        ? -1
+        : 1
+      : a.path !== b.path
+        ? a.path < b.path
+          ? -1
+          : 1
+        : a.line - b.line || a.column - b.column,
+  );
+  const dropped = ours.length - kept.filter((r) => r.repo === ctx.repo.slug).length;
+  const total = precise.total - dropped + fromServer.length;
+  return {
+    ...precise,
+    references: merged.slice(0, precise.limit),
+    total,
+    truncated: precise.truncated || merged.length > precise.limit,
+    ...partial(answer.server, ctx.repo.slug, answer.loadingSeconds, 'references in edited files'),
+  };
+}

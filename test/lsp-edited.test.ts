@@ -1,0 +1,161 @@
+// Edited code: a file whose worktree text differs from the indexed blob is
+// answered by its language server (typescript-language-server, pyright) from
+// the current text, without reindexing; unchanged files still answer from the
+// index. An agent's edit adds a function and two calls to it in one file.
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { linesOf, type Position } from './support/positions.js';
+import { fixtureRepo, removeDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+import { TypeScriptLanguageServer } from './support/typescript-language-server.js';
+
+const key = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
+
+/** Every position of `word` in a file, 1-based. */
+function occurrences(root: string, path: string, word: string): Position[] {
+  const out: Position[] = [];
+  linesOf(root, path).forEach((text, i) => {
+    for (const m of text.matchAll(new RegExp(`\\b${word}\\b`, 'g'))) out.push({ path, line: i + 1, column: m.index + 1 });
+  });
+  return out;
+}
+
+describe('edited TypeScript is answered by typescript-language-server', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  let session: McpSession;
+  let server: TypeScriptLanguageServer;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    // The agent's edit, after the index: a new function and two calls to it.
+    appendFileSync(
+      join(root, 'src', 'main.ts'),
+      '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nconsole.log(shapeCount(shapes), shapeCount(lines));\n',
+    );
+    session = await mcpSession(env);
+    server = await TypeScriptLanguageServer.start(root);
+  });
+  after(async () => {
+    await session?.close();
+    await server?.stop();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('goToDefinition and findReferences at the new code match the server asked directly, each location from lsp', async () => {
+    const uses = occurrences(root, 'src/main.ts', 'shapeCount');
+    assert.equal(uses.length, 3);
+    const [definition, call] = [uses[0]!, uses[1]!];
+    const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...call });
+    assert.equal(def.source, 'lsp');
+    assert.equal(def.meta.provenance, 'local-lsp');
+    assert.deepEqual(def.definitions.map(key), [key(definition)]);
+    assert.equal(def.definitions[0].source, 'lsp');
+
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...call });
+    const direct = await server.references('src/main.ts', call.line - 1, call.column - 1, true);
+    const expected = direct.map((l) => `${l.path}:${l.line + 1}:${l.character + 1}`).sort();
+    assert.deepEqual(refs.references.map(key).sort(), expected);
+    assert.deepEqual(expected, uses.map(key).sort());
+    assert.ok(refs.references.every((r: any) => r.source === 'lsp'));
+    assert.equal(refs.partial, undefined, 'waited for the project to load within the budget');
+  });
+
+  test('status shows typescript-language-server, started by the query at edited code', async () => {
+    const s = await session.ok('getIndexStatus', { repo: 'ts-shapes' });
+    assert.equal(s.language_tiers.typescript.tier, 'precise');
+    const server = s.language_servers.find((x: any) => x.server === 'typescript-language-server');
+    assert.equal(server.state, 'ready');
+    assert.ok(server.requests > 0 && server.pid > 0);
+  });
+
+  test('an unchanged file still answers from the index', async () => {
+    const [name] = occurrences(root, 'src/geometry.ts', 'totalArea');
+    const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...name! });
+    assert.equal(def.source, 'precise');
+    assert.equal(def.meta.provenance, 'local-index');
+  });
+
+  test('findReferences at unchanged code keeps the index in unchanged files and takes the server in an edited one', async () => {
+    const [definition] = occurrences(root, 'src/geometry.ts', 'totalArea');
+    const before = await session.ok('findReferences', { repo: 'ts-shapes', ...definition! });
+    // Another edit of main.ts: every line moves down one, and a new call comes last.
+    const main = join(root, 'src', 'main.ts');
+    writeFileSync(main, `// edited\n${readFileSync(main, 'utf8')}totalArea([]);\n`);
+    const after = await session.ok('findReferences', { repo: 'ts-shapes', ...definition! });
+    const unchanged = before.references.filter((r: any) => r.path !== 'src/main.ts');
+    const inMain = occurrences(root, 'src/main.ts', 'totalArea');
+    assert.equal(inMain.length, 3);
+    assert.deepEqual(after.references.map(key).sort(), [...unchanged.map(key), ...inMain.map(key)].sort());
+    assert.equal(after.total, unchanged.length + inMain.length);
+    for (const r of after.references) assert.equal(r.source, r.path === 'src/main.ts' ? 'lsp' : undefined, key(r));
+    assert.equal(after.source, 'precise');
+    assert.equal(after.meta.provenance, 'local-lsp');
+  });
+});
+
+describe('edited Python is answered by pyright', () => {
+  const root = fixtureRepo('py-shapes');
+  const { home, env } = testHome();
+  let session: McpSession;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    appendFileSync(
+      join(root, 'main.py'),
+      '\n\ndef shape_count(items):\n    return len(items)\n\n\nprint(shape_count([1]), shape_count([]))\n',
+    );
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('goToDefinition and findReferences at the new function come from pyright, from the current text', async () => {
+    const uses = occurrences(root, 'main.py', 'shape_count');
+    assert.equal(uses.length, 3);
+    const def = await session.ok('goToDefinition', { repo: 'py-shapes', ...uses[2]! });
+    assert.equal(def.source, 'lsp');
+    assert.deepEqual(def.definitions.map(key), [key(uses[0]!)]);
+    const refs = await session.ok('findReferences', { repo: 'py-shapes', ...uses[1]! });
+    assert.deepEqual(refs.references.map(key).sort(), uses.map(key).sort());
+    assert.ok(refs.references.every((r: any) => r.source === 'lsp'));
+    const unchanged = occurrences(root, 'shapes/geometry.py', 'total_area')[0]!;
+    assert.equal((await session.ok('goToDefinition', { repo: 'py-shapes', ...unchanged })).source, 'precise');
+  });
+});
+
+describe('edited code while the server still loads', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  // No waiting for the project to load: the answer comes at once, and says what it is.
+  env.SEXTANT_LSP_WAIT_SECONDS = '0';
+  let session: McpSession;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    appendFileSync(
+      join(root, 'src', 'main.ts'),
+      '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nshapeCount(shapes);\n',
+    );
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('the first answer is flagged partial with the seconds so far, never an empty unflagged one', async () => {
+    const call = occurrences(root, 'src/main.ts', 'shapeCount')[1]!;
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...call });
+    assert.equal(refs.partial, true);
+    assert.match(refs.partial_reason, /^typescript-language-server is still loading ts-shapes \(\d+\.\d s so far\)/);
+    assert.equal(refs.meta.coverage, 'approximate');
+  });
+});
