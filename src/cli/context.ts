@@ -7,7 +7,7 @@ import type { Engine } from '../registry/engine.js';
 
 export async function withNavigation<T>(registry: string | undefined, action: (nav: Navigation, engine: Engine) => Promise<T>): Promise<T> {
   // Loaded here, not with the module: `sextant --help` reads every command's spec.
-  const [{ openRegistry }, { Navigation }, { LspPool }] = await Promise.all([
+  const [{ openRegistry }, { Navigation }, { lspPoolFromEnv }] = await Promise.all([
     import('../registry/open.js'),
     import('../navigation/index.js'),
     import('../lsp/pool.js'),
@@ -15,11 +15,11 @@ export async function withNavigation<T>(registry: string | undefined, action: (n
   const engine = await openRegistry({ registry });
   // A one-shot command starts a language server only when a query needs one (the lsp tier), and stops it
   // before exiting: it answers, cold. `sextant mcp` keeps servers warm between queries.
-  const live = new LspPool();
+  const live = lspPoolFromEnv();
   try {
     return await action(new Navigation(engine, { live }), engine);
   } finally {
-    await live.close();
+    await live?.close();
     await engine.close();
   }
 }

@@ -365,3 +365,8 @@ export function compilationDatabase(
     arguments: [s.language === 'cpp' ? 'c++' : 'cc', ...flags[s.language]!, ...includeFlags, '-c', s.path],
   }));
 }
+
+/** The pool of the lsp tier, or none when SEXTANT_LSP=0 turns the tier off (answers then come from indexes alone). */
+export function lspPoolFromEnv(env: NodeJS.ProcessEnv = process.env): LspPool | undefined {
+  return env.SEXTANT_LSP === '0' ? undefined : new LspPool();
+}

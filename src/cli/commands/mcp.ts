@@ -16,6 +16,7 @@ export const spec: CommandSpec = {
     'started on first use and kept warm: SEXTANT_LSP_IDLE_SECONDS (600), SEXTANT_LSP_MAX_SERVERS (4),',
     'SEXTANT_LSP_MAX_MEMORY_MB (2048 per server) and SEXTANT_LSP_REQUEST_SECONDS (20 per request) bound them;',
     'a request waits SEXTANT_LSP_WAIT_SECONDS (half the budget) for a loading server, then answers partial.',
+    'SEXTANT_LSP=0 turns the lsp tier off: answers come from the indexes alone.',
   ],
   options: {},
   maxPositionals: 0,
@@ -32,7 +33,7 @@ export async function run({ values }: Parsed): Promise<number> {
   let loaded;
   try {
     loaded = await server.loading(async () => {
-      const [{ openRegistry }, { Navigation }, { createMcpServer }, { autoReindexer }, { LspPool }] = await Promise.all([
+      const [{ openRegistry }, { Navigation }, { createMcpServer }, { autoReindexer }, { lspPoolFromEnv }] = await Promise.all([
         import('../../registry/open.js'),
         import('../../navigation/index.js'),
         import('../../mcp/server.js'),
@@ -41,7 +42,7 @@ export async function run({ values }: Parsed): Promise<number> {
       ]);
       const engine = await openRegistry({ registry: values.registry as string | undefined });
       // The server is long-lived: the language servers of the lsp tier stay warm in it between calls.
-      const live = new LspPool();
+      const live = lspPoolFromEnv();
       createMcpServer(new Navigation(engine, { autoReindex: autoReindexer(engine), live }), VERSION, server);
       return { engine, live };
     });
@@ -52,7 +53,7 @@ export async function run({ values }: Parsed): Promise<number> {
   }
   // Serve until the client closes stdin.
   await served;
-  await loaded.live.close();
+  await loaded.live?.close();
   await loaded.engine.close();
   return 0;
 }
