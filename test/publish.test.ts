@@ -90,9 +90,14 @@ function drawPositions(file: string, count: number, seed: number): { path: strin
   return shuffle(all, prng(seed)).slice(0, count);
 }
 
-async function answer<T>(call: () => Promise<T>): Promise<T | { error: string }> {
+/**
+ * An answer, or its error, without how fresh it is against a worktree: the
+ * published repository has none here (unknown), the indexed one has (fresh).
+ */
+async function answer<T>(call: () => Promise<T>): Promise<Omit<T, 'index_freshness' | 'stale'> | { error: string }> {
   try {
-    return await call();
+    const { index_freshness: _freshness, stale: _stale, ...rest } = (await call()) as T & { index_freshness?: unknown; stale?: unknown };
+    return rest;
   } catch (error) {
     return { error: (error as Error).message };
   }
