@@ -523,7 +523,10 @@ export async function withEditedReferences(
       is_definition: false,
     });
   }
-  const kept = precise.references.filter((r) => r.repo !== ctx.repo.slug || !editedPaths.has(r.path));
+  // A mixed answer: every location says where it came from, the index's as the answer's own source.
+  const kept = precise.references
+    .filter((r) => r.repo !== ctx.repo.slug || !editedPaths.has(r.path))
+    .map((r) => ({ ...r, source: r.source ?? precise.source }));
   const merged = [...kept, ...fromServer].sort((a, b) =>
     a.repo !== b.repo
       ? a.repo < b.repo
