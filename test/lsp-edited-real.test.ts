@@ -192,6 +192,33 @@ async function assertFromIndex(
   assert.equal(calls.source, 'precise', key(definitionAt));
 }
 
+/**
+ * The first goToDefinition at edited code through a session whose server has
+ * not started (spawned, project loaded, answer complete), then the same of the
+ * server started and asked directly, one after the other.
+ */
+async function coldFirstAnswer(
+  t: TestContext,
+  session: McpSession,
+  slug: string,
+  at: Position,
+  start: () => Promise<Direct>,
+): Promise<{ direct: Direct; definitions: string[] }> {
+  let started = performance.now();
+  const def = await session.ok('goToDefinition', { repo: slug, ...at });
+  const tier = performance.now() - started;
+  assert.equal(def.source, 'lsp');
+  assert.equal(def.partial, undefined, 'waited for the project within the budget');
+  started = performance.now();
+  const direct = await start();
+  const own = await direct.definition(at.path, at.line - 1, at.column - 1);
+  t.diagnostic(
+    `${slug}: first answer at edited code from a cold server: tier ${(tier / 1000).toFixed(2)} s, server spawned and asked directly ${((performance.now() - started) / 1000).toFixed(2)} s`,
+  );
+  assert.deepEqual(def.definitions.map(key), own.filter((l) => !l.path.startsWith('/')).map(directKey));
+  return { direct, definitions: def.definitions.map(key) };
+}
+
 /** Warm p50 of goToDefinition through the tier against the server's own, alternating position by position. */
 async function warmLatency(t: TestContext, session: McpSession, slug: string, direct: Direct, positions: Position[], rounds = 10) {
   const tier: number[] = [];
@@ -274,7 +301,6 @@ describe('edited rxjs (496 files): the tier at new code equals typescript-langua
       "import { popIf, popNumber } from '../util/args';\nimport { isScheduler } from '../util/isScheduler';",
     );
     replaceLine(repo, MERGE, 'const scheduler = popScheduler(args);', '  const scheduler = popIf<SchedulerLike>(args, isScheduler);');
-    direct = await TypeScriptLanguageServer.start(repo);
   });
   after(async () => {
     await session?.close();
@@ -285,12 +311,9 @@ describe('edited rxjs (496 files): the tier at new code equals typescript-langua
 
   test('the first tier answer from a cold server waits for the project, and is complete', async (t) => {
     const call = wordAt(repo, ARGS, 'return popIf(args, isFunction)', 'popIf');
-    const started = performance.now();
-    const def = await session.ok('goToDefinition', { repo: 'rxjs', ...call });
-    t.diagnostic(`rxjs: first tier answer from a cold typescript-language-server: ${(performance.now() - started).toFixed(0)} ms`);
-    assert.equal(def.source, 'lsp');
-    assert.equal(def.partial, undefined);
-    assert.deepEqual(def.definitions.map(key), [key(wordAt(repo, ARGS, 'export function popIf', 'popIf'))]);
+    const cold = await coldFirstAnswer(t, session, 'rxjs', call, () => TypeScriptLanguageServer.start(repo));
+    direct = cold.direct as TypeScriptLanguageServer;
+    assert.deepEqual(cold.definitions, [key(wordAt(repo, ARGS, 'export function popIf', 'popIf'))]);
   });
 
   test('goToDefinition, findReferences and callHierarchy at the new code match the server asked directly', async (t) => {
@@ -365,13 +388,19 @@ describe('edited requests: the tier at new code equals pyright on the edited tre
       `${text.slice(0, last)}get_auth_from_url(proxy.strip())${text.slice(last + 'get_auth_from_url(proxy)'.length)}`,
     );
     session = await mcpSession(env);
-    direct = await Pyright.start(repo);
   });
   after(async () => {
     await session?.close();
     await direct?.stop();
     removeDir(home);
     if (repo) removeDir(dirname(repo));
+  });
+
+  test('the first tier answer from a cold pyright is complete', async (t) => {
+    const call = wordAt(repo, UTILS, 'auth = (unquote_or_empty(', 'unquote_or_empty');
+    const cold = await coldFirstAnswer(t, session, 'requests', call, () => Pyright.start(repo));
+    direct = cold.direct as Pyright;
+    assert.deepEqual(cold.definitions, [key(wordAt(repo, UTILS, 'def unquote_or_empty', 'unquote_or_empty'))]);
   });
 
   test('goToDefinition, findReferences and callHierarchy at the new code match pyright asked directly', async (t) => {
