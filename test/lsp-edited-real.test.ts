@@ -163,6 +163,8 @@ async function assertFromIndex(
   definitionAt: Position,
   referencesAt: Position,
   edited: string[],
+  /** A function's name on an unchanged line, its body edited. */
+  outgoingAt?: Position,
 ) {
   const def = await session.ok('goToDefinition', { repo: slug, ...definitionAt });
   assert.equal(def.source, 'precise', key(definitionAt));
@@ -202,6 +204,23 @@ async function assertFromIndex(
     directCalls(realpathSync(root), item, await direct.incomingCalls(item)),
     `callHierarchy at ${key(definitionAt)}`,
   );
+  // Outgoing calls of a function whose body was edited: the server's own, each range saying so.
+  if (outgoingAt) {
+    const out = await session.ok('callHierarchy', { repo: slug, ...outgoingAt, direction: 'outgoing', depth: 1 });
+    assert.equal(out.source, 'precise', key(outgoingAt));
+    const [function1] = await direct.prepareCallHierarchy(outgoingAt.path, outgoingAt.line - 1, outgoingAt.column - 1);
+    assert.ok(function1 && out.calls.length > 0, key(outgoingAt));
+    assert.deepEqual(
+      tierCalls(out),
+      directCalls(realpathSync(root), function1, await direct.outgoingCalls(function1)),
+      `outgoing at ${key(outgoingAt)}`,
+    );
+    for (const c of out.calls)
+      assert.ok(
+        c.ranges.every((r: any) => r.source === 'lsp'),
+        key(outgoingAt),
+      );
+  }
 }
 
 /**
@@ -266,6 +285,8 @@ async function indexLatency(session: McpSession, slug: string, positions: Positi
 
 describe('edited rxjs (496 files): the tier at new code equals typescript-language-server on the edited tree', () => {
   const { home, env } = testHome();
+  // A real project on a shared machine may take longer to load than the default budget: the first answer waits for it.
+  Object.assign(env, { SEXTANT_LSP_REQUEST_SECONDS: '120', SEXTANT_LSP_WAIT_SECONDS: '120' });
   const ARGS = 'src/internal/util/args.ts';
   const MERGE = 'src/internal/observable/merge.ts';
   const CONCAT = 'src/internal/observable/concat.ts';
@@ -343,7 +364,8 @@ describe('edited rxjs (496 files): the tier at new code equals typescript-langua
 
   test('unchanged code still answers from the index, each location saying its source', async (t) => {
     const [inConcat, popNumberCall] = unchanged();
-    await assertFromIndex(session, 'rxjs', repo, direct, inConcat!, inConcat!, [ARGS, MERGE]);
+    const popScheduler = wordAt(repo, ARGS, 'export function popScheduler', 'popScheduler');
+    await assertFromIndex(session, 'rxjs', repo, direct, inConcat!, inConcat!, [ARGS, MERGE], popScheduler);
     await assertFromIndex(session, 'rxjs', repo, direct, popNumberCall!, popNumberCall!, [ARGS, MERGE]);
     for (const p of untouched()) {
       const refs = await session.ok('findReferences', { repo: 'rxjs', ...p });
@@ -368,6 +390,8 @@ describe('edited rxjs (496 files): the tier at new code equals typescript-langua
 
 describe('edited requests: the tier at new code equals pyright on the edited tree', () => {
   const { home, env } = testHome();
+  // A real project on a shared machine may take longer to load than the default budget: the first answer waits for it.
+  Object.assign(env, { SEXTANT_LSP_REQUEST_SECONDS: '120', SEXTANT_LSP_WAIT_SECONDS: '120' });
   const UTILS = 'requests/utils.py';
   const ADAPTERS = 'requests/adapters.py';
   let repo: string;
@@ -427,7 +451,8 @@ describe('edited requests: the tier at new code equals pyright on the edited tre
 
   test('unchanged code still answers from the index, each location saying its source', async () => {
     const call = wordAt(repo, ADAPTERS, 'get_auth_from_url(proxy)', 'get_auth_from_url');
-    await assertFromIndex(session, 'requests', repo, direct, call, call, [UTILS, ADAPTERS]);
+    const edited = wordAt(repo, UTILS, 'def get_auth_from_url', 'get_auth_from_url');
+    await assertFromIndex(session, 'requests', repo, direct, call, call, [UTILS, ADAPTERS], edited);
   });
 
   test('latency: the tier against pyright, warm', async (t) => {

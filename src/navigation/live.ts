@@ -550,7 +550,9 @@ export async function withEditedReferences(
 }
 
 /**
- * Incoming calls answered from the index, with the callers in files edited
+ * Call hierarchies answered from the index, with what edited files hold
+ * taken from the server: outgoing calls of a function whose file was edited
+ * are the server's (one level). Incoming calls: the callers in files edited
  * since the index taken from the server instead: the index's calls on changed
  * lines are dropped (adjust.ts), and a call changed or added there is only
  * the server's to know. Callers in unchanged files stay the index's (with
@@ -565,7 +567,7 @@ export async function withEditedCalls(
   precise: CallHierarchy.Result,
 ): Promise<CallHierarchy.Result> {
   const root = worktree(ctx);
-  if (!live || !root || params.path === undefined || params.direction !== 'incoming') return precise;
+  if (!live || !root || params.path === undefined) return precise;
   const path = normalizeQueryPath(params.path);
   const language = (await lookups.file(ctx.index.id, path))?.language;
   if (!language || !live.serverFor(language)) return precise;
@@ -574,7 +576,9 @@ export async function withEditedCalls(
     const row = await lookups.file(ctx.index.id, p);
     if (row && changedSinceIndex(root, p, row.blob_sha)) editedPaths.add(p);
   }
-  if (editedPaths.size === 0) return precise;
+  // Outgoing calls all lie in the function's own file: when it was edited, its body may have been.
+  const own = precise.item.repo === ctx.repo.slug && precise.item.path !== null && editedPaths.has(precise.item.path);
+  if (params.direction === 'incoming' ? editedPaths.size === 0 : !own) return precise;
   const repo = { slug: ctx.repo.slug, root };
   const prepared = await live.ask<LspCallItem[] | null>(repo, language, path, 'textDocument/prepareCallHierarchy', (uri) => ({
     textDocument: { uri },
@@ -582,6 +586,22 @@ export async function withEditedCalls(
   }));
   const item = prepared.value?.[0];
   if (!item) return precise;
+  if (params.direction === 'outgoing') {
+    const live1 = await liveCallHierarchy(ctx, live, { path, language, root, edited: true }, { ...params, depth: 1 });
+    return {
+      ...precise,
+      calls: live1.calls,
+      total: live1.total,
+      truncated: live1.truncated,
+      notes: [
+        ...precise.notes,
+        ...(precise.depth > 1
+          ? [`${precise.item.path} was edited since the index: its calls are its language server's, one level deep`]
+          : []),
+      ],
+      ...(live1.partial ? { partial: live1.partial, partial_reason: live1.partial_reason } : {}),
+    };
+  }
   const answer = await live.ask<{ from: LspCallItem; fromRanges: LspRange[] }[] | null>(
     repo,
     language,
