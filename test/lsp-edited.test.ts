@@ -91,7 +91,7 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
     assert.equal(inMain.length, 3);
     assert.deepEqual(after.references.map(key).sort(), [...unchanged.map(key), ...inMain.map(key)].sort());
     assert.equal(after.total, unchanged.length + inMain.length);
-    for (const r of after.references) assert.equal(r.source, r.path === 'src/main.ts' ? 'lsp' : undefined, key(r));
+    for (const r of after.references) assert.equal(r.source, r.path === 'src/main.ts' ? 'lsp' : 'precise', key(r));
     assert.equal(after.source, 'precise');
     assert.equal(after.meta.provenance, 'local-lsp');
   });

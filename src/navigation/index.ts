@@ -44,6 +44,7 @@ import {
   liveFile,
   liveReferences,
   withEditedReferences,
+  withEditedCalls,
   withLiveTiers,
   type LiveServers,
 } from './live.js';
@@ -64,7 +65,11 @@ export class Navigation {
 
   constructor(
     readonly engine: Engine,
-    private readonly options: { autoReindex?: AutoReindex | undefined; nearestBound?: number | undefined; live?: LiveServers | undefined } = {},
+    private readonly options: {
+      autoReindex?: AutoReindex | undefined;
+      nearestBound?: number | undefined;
+      live?: LiveServers | undefined;
+    } = {},
   ) {
     this.lookups = new Lookups(engine.db);
     this.symbolTables = new SymbolTables(this.lookups);
@@ -151,7 +156,7 @@ export class Navigation {
     const live = await this.liveFile(ctx, params.path, params.line);
     if (live) return liveCallHierarchy(ctx, this.options.live!, live, params);
     await refuseHierarchy(this.lookups, ctx, params.path, 'callHierarchy');
-    return callHierarchy(this.lookups, ctx, params);
+    return withEditedCalls(this.lookups, ctx, this.options.live, params, await callHierarchy(this.lookups, ctx, params));
   }
 
   async typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {
@@ -167,7 +172,13 @@ export class Navigation {
    */
   private liveFile(ctx: RepoContext, path: string | undefined, line: number | undefined) {
     const edits = this.edits;
-    return liveFile(this.lookups, ctx, this.options.live, path, async (p) => line !== undefined && (await edits.onChangedLine(ctx, p, line)));
+    return liveFile(
+      this.lookups,
+      ctx,
+      this.options.live,
+      path,
+      async (p) => line !== undefined && (await edits.onChangedLine(ctx, p, line)),
+    );
   }
 
   /**

@@ -523,7 +523,10 @@ export async function withEditedReferences(
       is_definition: false,
     });
   }
-  const kept = precise.references.filter((r) => r.repo !== ctx.repo.slug || !editedPaths.has(r.path));
+  // A mixed answer: every location says where it came from, the index's as the answer's own source.
+  const kept = precise.references
+    .filter((r) => r.repo !== ctx.repo.slug || !editedPaths.has(r.path))
+    .map((r) => ({ ...r, source: r.source ?? precise.source }));
   const merged = [...kept, ...fromServer].sort((a, b) =>
     a.repo !== b.repo
       ? a.repo < b.repo
@@ -543,5 +546,105 @@ export async function withEditedReferences(
     total,
     truncated: precise.truncated || merged.length > precise.limit,
     ...partial(answer.server, ctx.repo.slug, answer.loadingSeconds, 'references in edited files'),
+  };
+}
+
+/**
+ * Call hierarchies answered from the index, with what edited files hold
+ * taken from the server: outgoing calls of a function whose file was edited
+ * are the server's (one level). Incoming calls: the callers in files edited
+ * since the index taken from the server instead: the index's calls on changed
+ * lines are dropped (adjust.ts), and a call changed or added there is only
+ * the server's to know. Callers in unchanged files stay the index's (with
+ * their deeper levels); the server's, one level, replace those in the edited
+ * files the answer went through. Untouched when it went through none.
+ */
+export async function withEditedCalls(
+  lookups: Lookups,
+  ctx: RepoContext,
+  live: LiveServers | undefined,
+  params: CallHierarchy.Params,
+  precise: CallHierarchy.Result,
+): Promise<CallHierarchy.Result> {
+  const root = worktree(ctx);
+  if (!live || !root || params.path === undefined) return precise;
+  const path = normalizeQueryPath(params.path);
+  const language = (await lookups.file(ctx.index.id, path))?.language;
+  if (!language || !live.serverFor(language)) return precise;
+  const editedPaths = new Set<string>();
+  for (const p of precise.adjusted_files ?? []) {
+    const row = await lookups.file(ctx.index.id, p);
+    if (row && changedSinceIndex(root, p, row.blob_sha)) editedPaths.add(p);
+  }
+  // Outgoing calls all lie in the function's own file: when it was edited, its body may have been.
+  const own = precise.item.repo === ctx.repo.slug && precise.item.path !== null && editedPaths.has(precise.item.path);
+  if (params.direction === 'incoming' ? editedPaths.size === 0 : !own) return precise;
+  const repo = { slug: ctx.repo.slug, root };
+  const prepared = await live.ask<LspCallItem[] | null>(repo, language, path, 'textDocument/prepareCallHierarchy', (uri) => ({
+    textDocument: { uri },
+    position: position(params),
+  }));
+  const item = prepared.value?.[0];
+  if (!item) return precise;
+  if (params.direction === 'outgoing') {
+    const live1 = await liveCallHierarchy(ctx, live, { path, language, root, edited: true }, { ...params, depth: 1 });
+    return {
+      ...precise,
+      calls: live1.calls,
+      total: live1.total,
+      truncated: live1.truncated,
+      notes: [
+        ...precise.notes,
+        ...(precise.depth > 1
+          ? [`${precise.item.path} was edited since the index: its calls are its language server's, one level deep`]
+          : []),
+      ],
+      ...(live1.partial ? { partial: live1.partial, partial_reason: live1.partial_reason } : {}),
+    };
+  }
+  const answer = await live.ask<{ from: LspCallItem; fromRanges: LspRange[] }[] | null>(
+    repo,
+    language,
+    path,
+    'callHierarchy/incomingCalls',
+    () => ({ item }),
+  );
+  const files = new WorktreeLines(root);
+  const fromServer: CallHierarchy.Call[] = [];
+  for (const c of answer.value ?? []) {
+    const callerPath = files.pathOf(c.from.uri);
+    if (callerPath === undefined || !editedPaths.has(callerPath)) continue;
+    fromServer.push({
+      from: callItem(ctx, answer.server, files, c.from),
+      ranges: c.fromRanges.map((r) => ({
+        ...location(ctx.repo.slug, callerPath, toRange0(r), files.lines(callerPath), { source: 'lsp' as const }),
+        kind: 'call' as const,
+      })),
+    });
+  }
+  const inEdited = (c: CallHierarchy.Call) => c.from?.repo === ctx.repo.slug && c.from.path !== null && editedPaths.has(c.from.path);
+  // A mixed answer: every range says where it came from, the index's as the answer's own source.
+  const kept = precise.calls
+    .filter((c) => !inEdited(c))
+    .map((c) => ({ ...c, ranges: c.ranges.map((r) => ({ ...r, source: r.source ?? precise.source })) }));
+  const dropped = precise.calls.length - kept.length;
+  const merged = [...kept, ...fromServer].sort((a, b) => {
+    const x = a.from!;
+    const y = b.from!;
+    const px = x.path ?? '\uffff';
+    const py = y.path ?? '\uffff';
+    return px < py ? -1 : px > py ? 1 : (x.line ?? 0) - (y.line ?? 0) || x.name.localeCompare(y.name);
+  });
+  const calls = merged.slice(0, precise.limit);
+  return {
+    ...precise,
+    calls,
+    total: precise.total - dropped + fromServer.length,
+    truncated: precise.truncated || merged.length > calls.length,
+    notes: [
+      ...precise.notes,
+      ...(fromServer.length && precise.depth > 1 ? [`${answer.server}'s callers in edited files are listed one level deep`] : []),
+    ],
+    ...partial(answer.server, ctx.repo.slug, answer.loadingSeconds ?? prepared.loadingSeconds, 'callers in edited files'),
   };
 }
