@@ -35,6 +35,8 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
       join(root, 'src', 'main.ts'),
       '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nconsole.log(shapeCount(shapes), shapeCount(lines));\n',
     );
+    // And a new file no index lists (untracked).
+    writeFileSync(join(root, 'src', 'untracked.ts'), "import { unitRectangle } from './geometry';\nexport const unit = unitRectangle();\n");
     session = await mcpSession(env);
     server = await TypeScriptLanguageServer.start(root);
   });
@@ -70,6 +72,19 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
     const server = s.language_servers.find((x: any) => x.server === 'typescript-language-server');
     assert.equal(server.state, 'ready');
     assert.ok(server.requests > 0 && server.pid > 0);
+  });
+
+  test('a file no index lists (untracked) is answered by the server, as the server answers it directly', async () => {
+    const [call] = occurrences(root, 'src/untracked.ts', 'unitRectangle').slice(1);
+    const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...call! });
+    assert.equal(def.source, 'lsp');
+    const direct = await server.definition('src/untracked.ts', call!.line - 1, call!.column - 1);
+    assert.ok(direct.length > 0, 'the server finds the definition');
+    assert.deepEqual(
+      def.definitions.map((d: any) => `${d.path}:${d.line}`),
+      direct.map((l) => `${l.path}:${l.line + 1}`),
+    );
+    assert.equal(def.definitions[0].path, 'src/geometry.ts');
   });
 
   test('an unchanged file still answers from the index', async () => {

@@ -108,6 +108,11 @@ export class LspPool {
     return this.indexed.has(language) ? undefined : this.serverFor(language);
   }
 
+  /** The language of a file by its name, for files no index lists (untracked ones). */
+  languageOf(path: string): string | undefined {
+    return languageOf(path);
+  }
+
   /** The installed server for a language, if any. */
   serverFor(language: string): ServerManifest | undefined {
     const manifest = manifestFor(this.manifests, language);

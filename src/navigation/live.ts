@@ -21,6 +21,7 @@ import type { LanguageServerStatus, LanguageTier, Result as StatusResult } from 
 import type * as References from '../protocol/references.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
 import { changedSinceIndex } from './changed.js';
+import { readRepoFile } from '../freshness/worktree.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
 
@@ -28,6 +29,8 @@ import { asSymbolKind, location, range1 } from './locations.js';
 export interface LiveServers {
   /** The installed server of a language, if any. */
   serverFor(language: string): { name: string } | undefined;
+  /** A file's language by its name (for a file the index does not list). */
+  languageOf(path: string): string | undefined;
   /** The installed server that answers a language no SCIP indexer covers (the lsp tier); undefined otherwise. */
   tierServer(language: string): { name: string } | undefined;
   status(slug: string, languages: string[]): LanguageServerStatus[];
@@ -82,10 +85,16 @@ export async function liveFile(
   if (!live || rawPath === undefined) return undefined;
   const path = normalizeQueryPath(rawPath);
   const row = await lookups.file(ctx.index.id, path);
-  const language = row?.language;
-  if (!language) return undefined;
-  if (isLive(ctx, live, language)) return { path, language, root: worktree(ctx)!, edited: false };
   const root = worktree(ctx);
+  if (!row) {
+    // A file the index does not list (untracked, or created since): its server answers from the worktree's text.
+    const language = live.languageOf(path);
+    const exists = root !== undefined && readRepoFile(root, path) !== undefined;
+    return exists && language && live.serverFor(language) ? { path, language, root, edited: true } : undefined;
+  }
+  const language = row.language;
+  if (!language) return undefined;
+  if (isLive(ctx, live, language)) return { path, language, root: root!, edited: false };
   if (root && live.serverFor(language) && (await onChangedLine(path))) return { path, language, root, edited: true };
   return undefined;
 }

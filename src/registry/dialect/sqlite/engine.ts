@@ -18,10 +18,12 @@ export function openSqlite(file: string): Engine {
   if (existsSync(file) && statSync(file).size > 0 && !hasSqliteHeader(file)) throw new Error('file is not a database');
   const sqlite = new SqliteDatabase(file);
   // WAL lets an MCP server keep reading while `sextant index` writes;
-  // busy_timeout makes a second writer wait instead of failing at once.
+  // busy_timeout makes a second writer wait instead of failing at once: writers
+  // queue behind each other's publishing transaction, and four of them on a
+  // loaded two-core machine waited past 10 s.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('busy_timeout = 60000');
   sqlite.pragma('cache_size = -16384');
   // kysely prepares every query it runs; a query's SQL repeats from one
   // request to the next, so prepared statements are kept and reused.
