@@ -313,6 +313,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       end: { outcome, reason, recovery, report },
       // Checked last inside the publishing transaction: a signal that came during it rolls it back.
       beforeCommit: () => throwIfInterrupted(signal),
+      refreshStatistics: !previous || changedMuch(report),
     });
     progress.done();
     return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
@@ -533,6 +534,16 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     throw error;
   }
 }
+
+/**
+ * Whether a run over a previous index changed enough of it that the planner's
+ * statistics should be measured again: a few edited files do not move the
+ * tables' proportions, and ANALYZE would cost more than their indexing.
+ */
+function changedMuch(report: Pick<IndexReport, 'documents' | 'documents_written' | 'documents_removed'>): boolean {
+  return report.documents_written + report.documents_removed > STATISTICS_DRIFT * Math.max(report.documents, 1);
+}
+const STATISTICS_DRIFT = 0.1;
 
 /** How many documents of the previous index (if any) the new one no longer uses. */
 async function documentsDropped(engine: Engine, previousIndex: number | null, kept: ReadonlyMap<string, number>): Promise<number> {

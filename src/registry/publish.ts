@@ -36,6 +36,12 @@ export interface PublishInput {
   supersedes?: readonly number[];
   /** More writes that must become visible with the index (an upload's completed state). */
   alongside?: (trx: Kysely<Database>, indexId: number) => Promise<void>;
+  /**
+   * Whether the planner's statistics are refreshed after publishing (the
+   * default). An incremental run that changed a few documents leaves the
+   * tables' proportions as the last refresh measured them, and skips it.
+   */
+  refreshStatistics?: boolean;
 }
 
 /**
@@ -57,7 +63,7 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
     await releaseRun(input.run.id);
   }
   await collectGarbage(engine, input.run.repo_id);
-  await engine.refreshStatistics();
+  if (input.refreshStatistics ?? true) await engine.refreshStatistics();
   return indexId;
 }
 
