@@ -12,7 +12,7 @@
 // adapter calls), not through MCP: the figures are the registry's, not the
 // transport's.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, openSync, statSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -174,7 +174,7 @@ function publish(file: string, registry: string, commit: string, probeDir: strin
   });
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`sextant publish failed: ${r.stderr}`);
-  const probe = JSON.parse(execFileSync('cat', [probeFile], { encoding: 'utf8' })) as { maxRssKb: number };
+  const probe = JSON.parse(readFileSync(probeFile, 'utf8')) as { maxRssKb: number };
   return { ms, peakRssMb: probe.maxRssKb / 1024 };
 }
 
@@ -262,7 +262,8 @@ interface Point {
 
 export async function benchScale(scale: Scale, json: boolean, progress: (message: string) => void, table: Table): Promise<void> {
   const started = performance.now();
-  const work = tempDir('sextant-bench-scale-');
+  // Not named sextant-*: the run takes a quarter of an hour, and cleanups of other runs sweep /tmp/sextant-*.
+  const work = tempDir('bench-scale-');
   const databases: string[] = [];
   const root = rxjsRepo();
   try {
