@@ -23,8 +23,9 @@
 //   (s) code search against ripgrep on the same files (scripts/bench-search.ts)
 //
 //   (lsp) the lsp tier against clangd on a C corpus, with --only lsp alone (scripts/bench-lsp.ts)
+//   (scale) registries of ~1M and ~5M occurrences on SQLite and Postgres, with --only scale alone (scripts/bench-scale.ts)
 //
-// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp] [--json]
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -43,6 +44,7 @@ import { benchSearch, printSearch, searchTargets, type SearchSection } from './b
 import { benchLifecycle, printLifecycle } from './bench-lifecycle.js';
 import { benchLoad } from './bench-load.js';
 import { benchPublish } from './bench-publish.js';
+import { benchScale, SCALES, type Scale } from './bench-scale.js';
 import { benchEdits, EDITS_TARGET, printEdits } from './bench-edits.js';
 import { benchLsp } from './bench-lsp.js';
 import { benchFuzzOnly } from './bench-fuzz.js';
@@ -63,7 +65,7 @@ const CORPORA = {
 type CorpusKey = keyof typeof CORPORA;
 const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp] [--json]
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
 
   --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
                  (default all: zod@4.6.7's sources, kysely's object-literal factories,
@@ -80,11 +82,14 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --only edits   run section (e) alone (warm answers with 20 files edited since the index vs a clean worktree, rxjs)
   --only load    run the load section alone (8 MCP clients x 1000 queries during a publish; scripts/bench-load.ts)
   --only publish run section (p) alone: sextant publish of rxjs's raw index vs decoding it (scripts/bench-publish.ts)
+  --only scale   registries of ~1M and ~5M occurrences (rxjs's index replicated) on SQLite and Postgres:
+                 warm p99, publish peak RSS, bytes per occurrence (scripts/bench-scale.ts)
+  --scale 1m|5m  with --only scale: the largest registry built (default 5m)
   --only fuzz|envelope  issue 11 alone: 10,000+ fuzzed calls; the instruction-signal scan's cost (scripts/bench-fuzz.ts)
   --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope', 'lsp'] as const;
+const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope', 'lsp', 'scale'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -92,6 +97,7 @@ interface Options {
   corpora: CorpusKey[];
   runs: number;
   only: Section | undefined;
+  scale: Scale;
   json: boolean;
 }
 
@@ -105,6 +111,7 @@ function parseOptions(argv: string[]): Options {
         corpus: { type: 'string' },
         runs: { type: 'string' },
         only: { type: 'string' },
+        scale: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -140,6 +147,12 @@ function parseOptions(argv: string[]): Options {
     only = v.only as Section;
     if (repo !== undefined && only !== 'speed') fail(`--only ${only} measures corpora of its own: it does not take --repo`);
   }
+  let scale: Scale = '5m';
+  if (v.scale !== undefined) {
+    if (only !== 'scale') fail('--scale goes with --only scale');
+    if (!(SCALES as readonly string[]).includes(v.scale)) fail(`--scale takes one of ${SCALES.join(', ')}, not "${v.scale}"`);
+    scale = v.scale as Scale;
+  }
   let corpora = CORPUS_KEYS;
   if (v.corpus !== undefined) {
     if (repo !== undefined) fail('--corpus and --repo exclude each other: --repo benchmarks that repository instead of the corpora');
@@ -148,7 +161,7 @@ function parseOptions(argv: string[]): Options {
     if (names.length === 0 || unknown.length > 0) fail(`--corpus takes names from ${CORPUS_KEYS.join(', ')}, not "${unknown.join(',') || v.corpus}"`);
     corpora = CORPUS_KEYS.filter((k) => names.includes(k));
   }
-  return { repo, corpora, runs, only, json: v.json === true };
+  return { repo, corpora, runs, only, scale, json: v.json === true };
 }
 
 function fail(message: string): never {
@@ -1466,6 +1479,7 @@ async function main(): Promise<void> {
     if (options.only === 'load') return await benchLoad(options.json, progress, table);
     if (options.only === 'publish') return await benchPublish(options.runs, options.json, progress, table);
     if (options.only === 'lsp') return await benchLsp(options.json, progress, table);
+    if (options.only === 'scale') return await benchScale(options.scale, options.json, progress, table);
     // A section run alone: measured, then printed with its targets, or as one JSON object.
     const alone = (name: string, label: string, section: unknown, targets: Record<string, Target>, printSection: () => void) => {
       progressDone();
