@@ -80,7 +80,11 @@ export function planProjects(
     if (chosen) owner.set(file, chosen);
   }
   const owned = new Map<ReadConfig, string[]>();
-  for (const [file, config] of owner) owned.set(config, [...(owned.get(config) ?? []), file]);
+  for (const [file, config] of owner) {
+    const files = owned.get(config);
+    if (files) files.push(file);
+    else owned.set(config, [file]);
+  }
 
   for (const config of configs) {
     const files = owned.get(config);
