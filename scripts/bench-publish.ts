@@ -14,7 +14,7 @@ import { removeDir, tempDir } from '../test/support/repos.js';
 type Table = (rows: (string | number)[][], header: string[]) => string;
 
 /** Decoding the file in a process of its own, as a publish runs in one: start-up and protobufjs's schema load included. */
-function decodeMs(file: string): number {
+export function decodeMs(file: string): number {
   const dist = pathToFileURL(join(PROJECT_ROOT, 'dist', 'src', 'scip')).href;
   const script = `
     const { readIndexFields } = await import('${dist}/stream.js');
@@ -52,10 +52,14 @@ export async function benchPublish(runs: number, json: boolean, progress: (messa
   try {
     progress('(p) scip-typescript on rxjs…');
     const file = join(scip, 'index.scip');
-    execFileSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'scip-typescript'), ['index', '--cwd', root, '--output', file, '--no-progress-bar'], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+    execFileSync(
+      join(PROJECT_ROOT, 'node_modules', '.bin', 'scip-typescript'),
+      ['index', '--cwd', root, '--output', file, '--no-progress-bar'],
+      {
+        cwd: root,
+        stdio: 'ignore',
+      },
+    );
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
     const rounds: { decode: number; withRoot: number; without: number }[] = [];
     for (let i = 0; i < runs; i++) {

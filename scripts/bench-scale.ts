@@ -25,6 +25,7 @@ import { readIndexFields } from '../src/scip/stream.js';
 import { openRegistry } from '../src/registry/open.js';
 import { Navigation } from '../src/navigation/index.js';
 import type { ScipDocument } from '../src/scip/schema.js';
+import { decodeMs } from './bench-publish.js';
 
 type Table = (rows: (string | number)[][], header: string[]) => string;
 
@@ -43,7 +44,8 @@ const POSTGRES_BASE = process.env.SEXTANT_TEST_POSTGRES_URL ?? 'postgres://sexta
 
 function psql(url: string, command: string): string {
   const r = spawnSync('psql', [url, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', command], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`psql failed (${r.status}): ${r.stderr || r.error?.message}; is Postgres running (bash .ci/postgres)?`);
+  if (r.status !== 0)
+    throw new Error(`psql failed (${r.status}): ${r.stderr || r.error?.message}; is Postgres running (bash .ci/postgres)?`);
   return r.stdout.trim();
 }
 
@@ -140,23 +142,6 @@ async function readShape(raw: string): Promise<{ shape: Shape; positions: Positi
 
 // ---------------------------------------------------------------------------
 // Publish, decode, measure
-
-/** Decoding the file in a process of its own (as bench-publish.ts does): the least any publish must do. */
-function decodeMs(file: string): number {
-  const dist = pathToFileURL(join(PROJECT_ROOT, 'dist', 'src', 'scip')).href;
-  const script = `
-    const { readIndexFields } = await import('${dist}/stream.js');
-    const { decodeDocument, decodeMetadata } = await import('${dist}/decode.js');
-    for await (const field of readIndexFields(process.argv[1])) {
-      if (field.field === 1) decodeMetadata(field.bytes);
-      else if (field.field === 2) decodeDocument(field.bytes);
-    }`;
-  const started = performance.now();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], { encoding: 'utf8' });
-  const ms = performance.now() - started;
-  if (r.status !== 0) throw new Error(`decoding failed: ${r.stderr}`);
-  return ms;
-}
 
 interface Published {
   ms: number;
@@ -269,10 +254,14 @@ export async function benchScale(scale: Scale, json: boolean, progress: (message
   try {
     progress('(scale) scip-typescript on rxjs…');
     const raw = join(work, 'rxjs.scip');
-    execFileSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'scip-typescript'), ['index', '--cwd', root, '--output', raw, '--no-progress-bar'], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+    execFileSync(
+      join(PROJECT_ROOT, 'node_modules', '.bin', 'scip-typescript'),
+      ['index', '--cwd', root, '--output', raw, '--no-progress-bar'],
+      {
+        cwd: root,
+        stdio: 'ignore',
+      },
+    );
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
     const { shape, positions: rawPositions } = await readShape(raw);
     // One unit of the shape is about 5M / 16 occurrences: x4 is the ~1M registry, x16 the ~5M one.
@@ -387,7 +376,11 @@ function summarize(points: Point[], shape: Shape, unit: number, scale: Scale) {
     const mine = points.filter((p) => p.engine === engine);
     const first = mine[0]!;
     const last = mine.at(-1)!;
-    targets[`${engine} peak RSS ${last.label} / x1`] = atMost(Math.round((last.peak_rss_mb / first.peak_rss_mb) * 100) / 100, TARGETS.rss_ratio, '');
+    targets[`${engine} peak RSS ${last.label} / x1`] = atMost(
+      Math.round((last.peak_rss_mb / first.peak_rss_mb) * 100) / 100,
+      TARGETS.rss_ratio,
+      '',
+    );
     if (scale === '5m') targets[`${engine} peak RSS at ${last.label} (MB)`] = atMost(last.peak_rss_mb, TARGETS.rss_at_5m_mb, ' MB');
   }
   return {
@@ -424,10 +417,28 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
         p.publish_ms,
         p.publish_over_decode,
       ]),
-      ['engine', 'scale', 'occurrences', 'def p50', 'def p99', 'refs p50', 'refs p99', 'refs p99 all', 'publish RSS MB', 'bytes/occ', 'publish ms', '÷ decode'],
+      [
+        'engine',
+        'scale',
+        'occurrences',
+        'def p50',
+        'def p99',
+        'refs p50',
+        'refs p99',
+        'refs p99 all',
+        'publish RSS MB',
+        'bytes/occ',
+        'publish ms',
+        '÷ decode',
+      ],
     ),
     table(
-      Object.entries(s.targets).map(([k, t]) => [k, t.value === null ? '–' : String(t.value), t.target, t.met === null ? '–' : t.met ? 'met' : 'MISSED']),
+      Object.entries(s.targets).map(([k, t]) => [
+        k,
+        t.value === null ? '–' : String(t.value),
+        t.target,
+        t.met === null ? '–' : t.met ? 'met' : 'MISSED',
+      ]),
       ['', 'value', 'target', ''],
     ),
   ];

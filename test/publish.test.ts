@@ -85,7 +85,9 @@ function fingerprint(home: string) {
 /** Positions drawn from an index's occurrences, spread over its documents. */
 function drawPositions(file: string, count: number, seed: number): { path: string; line: number; column: number }[] {
   const all = decodeIndex(file).documents.flatMap((d) =>
-    d.occurrences.filter((o) => o.symbol && o.range.length >= 3).map((o) => ({ path: d.relativePath, line: o.range[0]! + 1, column: o.range[1]! + 1 })),
+    d.occurrences
+      .filter((o) => o.symbol && o.range.length >= 3)
+      .map((o) => ({ path: d.relativePath, line: o.range[0]! + 1, column: o.range[1]! + 1 })),
   );
   return shuffle(all, prng(seed)).slice(0, count);
 }
@@ -102,7 +104,6 @@ async function answer<T>(call: () => Promise<T>): Promise<Omit<T, 'index_freshne
     return { error: (error as Error).message };
   }
 }
-
 
 describe('sextant publish', () => {
   const cleanup: string[] = [];
@@ -165,7 +166,9 @@ describe('sextant publish', () => {
         const q = { repo: slug, ...p };
         const defs = await Promise.all([viaIndex, viaPublish].map((n) => answer(() => n.goToDefinition(q as never))));
         assert.deepEqual(defs[1], defs[0], `goToDefinition ${slug} ${p.path}:${p.line}:${p.column}`);
-        const refs = await Promise.all([viaIndex, viaPublish].map((n) => answer(() => n.findReferences({ ...q, include_declaration: true, limit: 2000 } as never))));
+        const refs = await Promise.all(
+          [viaIndex, viaPublish].map((n) => answer(() => n.findReferences({ ...q, include_declaration: true, limit: 2000 } as never))),
+        );
         assert.deepEqual(refs[1], refs[0], `findReferences ${slug} ${p.path}:${p.line}:${p.column}`);
         compared++;
         if ('found' in defs[0] && defs[0].found) found++;
@@ -213,7 +216,10 @@ describe('sextant publish', () => {
       const ends = fieldEnds(bytes);
       const file = join(scip, 'cut-between.scip');
       writeFileSync(file, bytes.subarray(0, ends[Math.floor(ends.length / 2)]));
-      rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit, '--sha256', sha256(rxjsScip)], /sha256 [0-9a-f]{64}, not the --sha256 given/);
+      rejects(
+        [file, '--repo', 'rxjs', '--commit', rxjsCommit, '--sha256', sha256(rxjsScip)],
+        /sha256 [0-9a-f]{64}, not the --sha256 given/,
+      );
       rejects([file, '--repo', 'rxjs', '--commit', rxjsCommit, '--size', String(bytes.length)], /not the --size/);
       // Without a checksum it is accepted (it is a valid index of fewer files), but with --root the tier names the gap.
       const scratch = testHome();
@@ -230,7 +236,10 @@ describe('sextant publish', () => {
     });
 
     test('a sha256 that does not match is rejected', () => {
-      rejects([requestsScip, '--repo', 'requests', '--commit', requestsCommit, '--sha256', 'ab'.repeat(32)], /not the --sha256 given.*copy the file again/);
+      rejects(
+        [requestsScip, '--repo', 'requests', '--commit', requestsCommit, '--sha256', 'ab'.repeat(32)],
+        /not the --sha256 given.*copy the file again/,
+      );
     });
 
     test("a document path with '..' (or absolute) is rejected", () => {
@@ -254,12 +263,18 @@ describe('sextant publish', () => {
       writeFileSync(join(requests, target), '# emptied\n');
       const next = commitAll(requests, 'shorten models.py');
       try {
-        rejects([requestsScip, '--repo', 'requests', '--commit', next, '--root', requests], /requests\/models\.py.*range .* lies outside the file at/);
+        rejects(
+          [requestsScip, '--repo', 'requests', '--commit', next, '--root', requests],
+          /requests\/models\.py.*range .* lies outside the file at/,
+        );
       } finally {
         git(requests, 'checkout', '-q', requestsCommit);
       }
       // The commit exists but another is checked out: the texts would not be the commit's.
-      rejects([requestsScip, '--repo', 'requests', '--commit', next, '--root', requests], /has [0-9a-f]{12} checked out, not [0-9a-f]{12}: check it out there/);
+      rejects(
+        [requestsScip, '--repo', 'requests', '--commit', next, '--root', requests],
+        /has [0-9a-f]{12} checked out, not [0-9a-f]{12}: check it out there/,
+      );
     });
 
     test('an index without metadata is rejected', () => {
@@ -293,10 +308,23 @@ describe('sextant publish', () => {
         .where('i.commit_sha', '=', requestsCommit)
         .where('i.state', '=', 'published')
         .execute();
-      assert.deepEqual(atCommit.map((i) => i.id), [report.index_id], 'one published index per (repository, commit)');
+      assert.deepEqual(
+        atCommit.map((i) => i.id),
+        [report.index_id],
+        'one published index per (repository, commit)',
+      );
       // A writer holds the repository: the upload passes validation, waits (queued), then errors with why.
       const repo = await engine.db.selectFrom('repos').select('id').where('slug', '=', 'requests').executeTakeFirstOrThrow();
-      await engine.db.insertInto('locks').values({ repo_id: repo.id, run_id: 0, pid: process.pid, host: (await import('node:os')).hostname(), acquired_at: new Date().toISOString() }).execute();
+      await engine.db
+        .insertInto('locks')
+        .values({
+          repo_id: repo.id,
+          run_id: 0,
+          pid: process.pid,
+          host: (await import('node:os')).hostname(),
+          acquired_at: new Date().toISOString(),
+        })
+        .execute();
       const blocked = sextant(['publish', requestsScip, '--repo', 'requests', '--commit', requestsCommit], { env });
       await engine.db.deleteFrom('locks').where('repo_id', '=', repo.id).execute();
       assert.equal(blocked.code, 1);

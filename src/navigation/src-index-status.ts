@@ -14,7 +14,11 @@ export async function srcIndexStatus(engine: Engine, lookups: Lookups, params: P
   const directory = canonical(asked);
   const repos = await lookups.db.selectFrom('repos').select(['slug', 'root_path']).where('root_path', 'is not', null).execute();
   const owner = repos
-    .filter((r) => r.root_path !== null && (directory === r.root_path || directory.startsWith(r.root_path.endsWith(sep) ? r.root_path : r.root_path + sep)))
+    .filter(
+      (r) =>
+        r.root_path !== null &&
+        (directory === r.root_path || directory.startsWith(r.root_path.endsWith(sep) ? r.root_path : r.root_path + sep)),
+    )
     .sort((a, b) => b.root_path!.length - a.root_path!.length)[0];
 
   if (!owner) {

@@ -12,7 +12,15 @@ import type { IndexJob, IndexRow, IndexRun, Repo, Upload } from '../registry/sch
 import { recentUploads } from '../registry/uploads.js';
 import { isOnline } from '../freshness/worktree.js';
 import { latestJob } from '../registry/jobs.js';
-import { MAX_PROJECTS, MAX_UPLOADS, type LanguageTier, type Params, type ProjectStatus, type Result, type UploadStatus } from '../protocol/index-status.js';
+import {
+  MAX_PROJECTS,
+  MAX_UPLOADS,
+  type LanguageTier,
+  type Params,
+  type ProjectStatus,
+  type Result,
+  type UploadStatus,
+} from '../protocol/index-status.js';
 import { textCoverage } from '../registry/search.js';
 import { searchOnlyExplanation } from './context.js';
 import { syntacticCapability } from './syntactic.js';
@@ -39,19 +47,22 @@ export interface StatusSnapshot {
 
 export async function statusSnapshot(lookups: Lookups, slug: string): Promise<StatusSnapshot> {
   // Repeatable read: on Postgres each statement of a read-committed transaction would see the latest commit.
-  return lookups.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-    const at = new Lookups(trx);
-    const repo = await at.repo(slug);
-    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, uploads: [] };
-    const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
-    return {
-      repo,
-      index,
-      run: await lastRun(trx, repo.id),
-      lock: await currentLock(trx, repo.id),
-      uploads: await recentUploads(trx, repo.id, MAX_UPLOADS),
-    };
-  });
+  return lookups.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const at = new Lookups(trx);
+      const repo = await at.repo(slug);
+      if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, uploads: [] };
+      const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
+      return {
+        repo,
+        index,
+        run: await lastRun(trx, repo.id),
+        lock: await currentLock(trx, repo.id),
+        uploads: await recentUploads(trx, repo.id, MAX_UPLOADS),
+      };
+    });
 }
 
 /** The status of a repository; of `snapshot` when the caller has read one (to add its own fields from the same moment). */
@@ -189,8 +200,8 @@ export async function indexStatus(
       search: textless
         ? { available: false, reason: NO_TEXT, recovery: 'publish again with --root DIR (a checkout of the commit)' }
         : index
-        ? { available: true, reason: coverage?.reason ?? null }
-        : { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' },
+          ? { available: true, reason: coverage?.reason ?? null }
+          : { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' },
       semantic: { available: false, reason: NO_SEMANTIC },
     },
     languages: Object.fromEntries(Object.entries(tiers).map(([language, t]) => [language, t.files])),
