@@ -33,7 +33,7 @@ export async function srcIndexStatus(engine: Engine, lookups: Lookups, params: P
   }
 
   // The document count comes from the index the status describes, read in the same snapshot.
-  const snapshot = await statusSnapshot(lookups, owner.slug);
+  const snapshot = await statusSnapshot(engine, owner.slug);
   const status = await indexStatus(engine, lookups, { repo: owner.slug, repo_path: owner.root_path! }, snapshot);
   const index = snapshot.index;
   const data: Data = {

@@ -45,24 +45,20 @@ export interface StatusSnapshot {
   uploads: Upload[];
 }
 
-export async function statusSnapshot(lookups: Lookups, slug: string): Promise<StatusSnapshot> {
-  // Repeatable read: on Postgres each statement of a read-committed transaction would see the latest commit.
-  return lookups.db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
-      const at = new Lookups(trx);
-      const repo = await at.repo(slug);
-      if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, uploads: [] };
-      const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
-      return {
-        repo,
-        index,
-        run: await lastRun(trx, repo.id),
-        lock: await currentLock(trx, repo.id),
-        uploads: await recentUploads(trx, repo.id, MAX_UPLOADS),
-      };
-    });
+export async function statusSnapshot(engine: Engine, slug: string): Promise<StatusSnapshot> {
+  return engine.readSnapshot(async (trx) => {
+    const at = new Lookups(trx);
+    const repo = await at.repo(slug);
+    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, uploads: [] };
+    const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
+    return {
+      repo,
+      index,
+      run: await lastRun(trx, repo.id),
+      lock: await currentLock(trx, repo.id),
+      uploads: await recentUploads(trx, repo.id, MAX_UPLOADS),
+    };
+  });
 }
 
 /** The status of a repository; of `snapshot` when the caller has read one (to add its own fields from the same moment). */
@@ -75,7 +71,7 @@ export async function indexStatus(
 ): Promise<Result> {
   const checkedAt = new Date().toISOString();
   const registryBytes = await engine.sizeBytes();
-  const { repo, index, run, lock, uploads } = snapshot ?? (await statusSnapshot(lookups, params.repo));
+  const { repo, index, run, lock, uploads } = snapshot ?? (await statusSnapshot(engine, params.repo));
   if (!repo) {
     const known = await lookups.repoSlugs();
     return {

@@ -85,5 +85,11 @@ export interface Engine {
    * them SQLite walks every file of an index to find one symbol's definitions.
    */
   refreshStatistics(): Promise<void>;
+  /**
+   * Runs `read` in one transaction that sees a single commit of the registry
+   * and takes no write lock (SQLite: a deferred transaction, where writes
+   * begin immediate; Postgres: repeatable read).
+   */
+  readSnapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

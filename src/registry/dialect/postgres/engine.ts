@@ -85,6 +85,11 @@ export function openPostgres(url: string): Engine {
       }
       return out;
     },
+    readSnapshot(read) {
+      // Repeatable read: each statement of a read-committed transaction would see the latest commit.
+      // this.db: an adapter may wrap the engine with plugins on its db.
+      return this.db.transaction().setIsolationLevel('repeatable read').execute(read);
+    },
     async refreshStatistics() {
       // Only the tables ingest grows: ANALYZE of the whole database reads every table.
       await sql`analyze index_files, documents, symbols, symbol_refs, definitions, relationships, blobs`.execute(db);

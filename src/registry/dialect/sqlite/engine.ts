@@ -2,7 +2,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Engine } from '../../engine.js';
 import { Lru } from '../../../lru.js';
 import type { Database } from '../../schema.js';
@@ -30,7 +30,12 @@ export function openSqlite(file: string): Engine {
   const prepared = new Lru<string, SqliteDatabase.Statement>(512);
   const database = {
     close: () => sqlite.close(),
-    prepare(sql: string) {
+    prepare(query: string) {
+      // Transactions take the write lock when they begin: a deferred one that
+      // reads, then writes after another process committed, fails at once
+      // with "database is locked" (its snapshot is stale, so waiting cannot
+      // help) instead of waiting its turn.
+      const sql = query === 'begin' ? 'begin immediate' : query;
       let statement = prepared.get(sql);
       if (!statement) prepared.set(sql, (statement = sqlite.prepare(sql)));
       return statement;
@@ -97,6 +102,21 @@ export function openSqlite(file: string): Engine {
         for (const [sha, bytes] of database.prepare(sql).raw().all(...chunk) as [string, Buffer | null][]) out.set(sha, bytes ?? Buffer.alloc(0));
       }
       return out;
+    },
+    async readSnapshot(read) {
+      // `begin deferred`, not `begin` (which prepare() makes immediate): a reader never waits for a writer.
+      // this.db: an adapter may wrap the engine with plugins on its db.
+      return this.db.connection().execute(async (connection) => {
+        await sql`begin deferred`.execute(connection);
+        try {
+          const out = await read(connection);
+          await sql`commit`.execute(connection);
+          return out;
+        } catch (error) {
+          await sql`rollback`.execute(connection);
+          throw error;
+        }
+      });
     },
     async refreshStatistics() {
       // A sampled ANALYZE: milliseconds even on a large registry.
