@@ -188,6 +188,15 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
 
     const documentIds = new Map<string, number>();
     const counters = { documents: 0, written: 0, reused: 0, occurrences: 0, definitions: 0 };
+    /** Counts an indexer's ingested documents into the run's, whichever indexer (SCIP or a language server) gave them. */
+    const recordIngest = (ingest: Ingest) => {
+      for (const [path, id] of ingest.ids) documentIds.set(path, id);
+      counters.documents += ingest.ids.size;
+      counters.written += ingest.written;
+      counters.reused += ingest.ids.size - ingest.written;
+      counters.occurrences += ingest.occurrences;
+      counters.definitions += ingest.definitions;
+    };
     const skipped: { path: string; reason: string }[] = [];
     const syntaxProblems: string[] = [];
     const indexerReports: IndexerReport[] = [];
@@ -382,12 +391,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
           await facts.close();
         }
         throwIfInterrupted(signal);
-        for (const [path, id] of ingest.ids) documentIds.set(path, id);
-        counters.documents += ingest.ids.size;
-        counters.written += ingest.written;
-        counters.reused += ingest.ids.size - ingest.written;
-        counters.occurrences += ingest.occurrences;
-        counters.definitions += ingest.definitions;
+        recordIngest(ingest);
         indexerReports.push({
           name: server,
           version: null,
@@ -473,12 +477,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       skipped.push(...ingest.skipped);
       syntaxProblems.push(...facts.problems);
       if (result.status === 'ok') {
-        for (const [path, id] of ingest.ids) documentIds.set(path, id);
-        counters.documents += ingest.ids.size;
-        counters.written += ingest.written;
-        counters.reused += ingest.ids.size - ingest.written;
-        counters.occurrences += ingest.occurrences;
-        counters.definitions += ingest.definitions;
+        recordIngest(ingest);
         for (const [language, n] of ingest.perLanguage) indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + n);
         const kept = [...(carry?.documents ?? [])].filter(([path]) => !ingest.ids.has(path));
         for (const [path, id] of kept) {
