@@ -74,7 +74,7 @@ test('the publish ran during the load and published commit B', () => {
     assert.ok(run.records.filter((r) => r.client === c).length >= QUERIES, `client ${c} made its ${QUERIES} queries`);
 });
 
-test('the probes tell A from B, and B is A moved down by the inserted lines', () => {
+test('the probes tell A from B; B, and A served for the worktree at B, are A moved down by the inserted lines', () => {
   assert.deepEqual(checkExpectedB(setup, expectedB), []);
   // Every kind of answer that carries positions or names differs between the commits for some probe.
   for (const tool of [

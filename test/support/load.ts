@@ -9,7 +9,8 @@
 // positions in the files B leaves alone, about things defined in the files it
 // moves, so the same request is valid at both commits and answers
 // differently. Expected answers are asked of the registry itself: at A before
-// the load, at B after it (and B's are checked against the text: each
+// the load, with the worktree at A and again at B (A's index then answers for
+// B's text), at B after it (and B's are checked against the text: each
 // definition in a moved file is exactly `inserted` lines further down).
 // During the load every answer must equal the expected answer of the commit
 // it names; a client that has seen B never sees A again; and no request sent
@@ -56,7 +57,9 @@ export interface LoadSetup {
   shifted: string[];
   inserted: number;
   probes: Probe[];
-  /** Normalized expected answer of each probe at A. */
+  /** Normalized answer of each probe at A with the worktree at A: the index as published. */
+  indexedA: string[];
+  /** Normalized answer of each probe at A with the worktree at B: what clients see of A during the load. */
   expectedA: string[];
   /** How many prep calls were made to find the probes. */
   prepCalls: number;
@@ -166,7 +169,13 @@ export interface SetupOptions {
   seed: number;
 }
 
-/** Indexes A (the repository's HEAD), makes commit B on top of it (the worktree is left at B), finds the probes. */
+/**
+ * Indexes A (the repository's HEAD), finds the probes and asks them with the
+ * worktree at A, then makes commit B on top of it (the worktree is left at B)
+ * and asks them again: from then until B is published, A's index answers
+ * adjusted to B's text (the worktree moved past it), and that is what a client
+ * sees of A during the load.
+ */
 export async function setupLoad(options: SetupOptions): Promise<LoadSetup> {
   const { root, env } = options;
   const report = indexOrThrow(root, env);
@@ -183,24 +192,27 @@ export async function setupLoad(options: SetupOptions): Promise<LoadSetup> {
   const shifted = candidates.slice(0, shiftCount).sort();
   const unshifted = sources.filter((f) => !shifted.includes(f));
   if (unshifted.length === 0) throw new Error('every source file would move: lower shiftFraction');
-  const header = Array.from({ length: options.inserted }, (_, i) => `// ${INSERTED_TEXT} (${i + 1} of ${options.inserted})\n`).join('');
-  for (const f of shifted) {
-    const text = readFileSync(join(root, f), 'utf8');
-    const added = f === shifted[0] ? `${text.endsWith('\n') ? '' : '\n'}export const ${ADDED_SYMBOL} = 1;\n` : '';
-    writeFileSync(join(root, f), header + text + added);
-  }
-  const commitB = commitAll(root, 'load: move definitions down, add a symbol');
 
   const session = await openSession(env, 'sextant-load-setup');
   try {
     const found = await findProbes(session, root, slug, shifted, unshifted, random, options);
+    const indexedA = await expectedAnswers(session, found.probes, 'A');
+
+    const header = Array.from({ length: options.inserted }, (_, i) => `// ${INSERTED_TEXT} (${i + 1} of ${options.inserted})\n`).join('');
+    for (const f of shifted) {
+      const text = readFileSync(join(root, f), 'utf8');
+      const added = f === shifted[0] ? `${text.endsWith('\n') ? '' : '\n'}export const ${ADDED_SYMBOL} = 1;\n` : '';
+      writeFileSync(join(root, f), header + text + added);
+    }
+    const commitB = commitAll(root, 'load: move definitions down, add a symbol');
+
     const expectedA = await expectedAnswers(session, found.probes, 'A');
     // Asked twice: the normalization leaves nothing that changes between two asks at one commit.
     const again = await expectedAnswers(session, found.probes, 'A');
     for (let i = 0; i < found.probes.length; i++) {
       if (again[i] !== expectedA[i]) throw new Error(`${describe(found.probes[i]!)} answers differently when asked twice at A`);
     }
-    for (const answer of expectedA.filter((_, i) => found.probes[i]!.tool !== 'getIndexStatus')) {
+    for (const answer of [...indexedA, ...expectedA].filter((_, i) => found.probes[i % found.probes.length]!.tool !== 'getIndexStatus')) {
       if (!answer.includes(commitA)) throw new Error(`a probe's expected answer at A does not name commit A: ${answer.slice(0, 200)}`);
     }
     return {
@@ -212,6 +224,7 @@ export async function setupLoad(options: SetupOptions): Promise<LoadSetup> {
       shifted,
       inserted: options.inserted,
       probes: found.probes,
+      indexedA,
       expectedA,
       prepCalls: found.calls,
     };
@@ -327,14 +340,18 @@ export function checkExpectedB(setup: LoadSetup, expectedB: readonly string[]): 
   const problems: string[] = [];
   const moved = new Set(setup.shifted);
   setup.probes.forEach((probe, i) => {
-    const a = JSON.parse(setup.expectedA[i]!);
+    const a = JSON.parse(setup.indexedA[i]!);
     const b = JSON.parse(expectedB[i]!);
     if (probe.tool === 'goToDefinition' && probe.args.path !== undefined) {
       const down = (d: any, r: any) =>
         r && moved.has(d.path) ? { ...r, line: r.line + setup.inserted, end_line: r.end_line + setup.inserted } : r;
-      const shiftedA = a.definitions.map((d: any) => ({ ...down(d, d), enclosing_range: down(d, d.enclosing_range) }));
-      const got = b.definitions;
-      if (JSON.stringify(got) !== JSON.stringify(shiftedA)) problems.push(`${describe(probe)}: B's definitions are not A's moved down`);
+      const shiftedA = JSON.stringify(a.definitions.map((d: any) => ({ ...down(d, d), enclosing_range: down(d, d.enclosing_range) })));
+      if (JSON.stringify(b.definitions) !== shiftedA) problems.push(`${describe(probe)}: B's definitions are not A's moved down`);
+      // Before B is published, A's index answers for the worktree at B: the same lines, each flagged as adjusted.
+      const served = JSON.parse(setup.expectedA[i]!).definitions as any[];
+      const unflagged = served.map(({ adjusted: _adjusted, ...d }) => d);
+      if (JSON.stringify(unflagged) !== shiftedA) problems.push(`${describe(probe)}: A's definitions served for the worktree at B are not moved down`);
+      if (served.some((d) => moved.has(d.path) && d.adjusted !== true)) problems.push(`${describe(probe)}: a moved definition served from A is not flagged adjusted`);
     }
     if (probe.tool === 'workspaceSymbols' && probe.args.query === ADDED_SYMBOL) {
       if (a.total !== 0 || b.total < 1) problems.push(`${ADDED_SYMBOL}: found ${a.total} times at A and ${b.total} at B`);

@@ -17,7 +17,15 @@ export type TestEngine = 'sqlite' | 'postgres';
 
 export const TEST_ENGINE: TestEngine = process.env.SEXTANT_TEST_REGISTRY_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
-const POSTGRES_BASE = process.env.SEXTANT_TEST_POSTGRES_URL ?? 'postgres://sextant_test:sextant_test@127.0.0.1:5432/postgres';
+const POSTGRES_BASE = postgresBase(process.env.SEXTANT_TEST_POSTGRES_URL || 'postgres://sextant_test:sextant_test@127.0.0.1:5432/postgres');
+
+/** The base URL, checked: anything else would have psql fall back to the local socket and the OS user, and fail far from the cause. */
+function postgresBase(url: string): string {
+  if (!/^postgres(ql)?:\/\/\S+$/.test(url)) {
+    throw new Error(`SEXTANT_TEST_POSTGRES_URL is not a postgres:// URL (${JSON.stringify(url.slice(0, 200))}): set it to one, or unset it and let \`bash .ci/postgres\` print one`);
+  }
+  return url;
+}
 
 /** The registry of each test home, by home. */
 const registries = new Map<string, string>();
