@@ -6,7 +6,7 @@
 // the indexer is missing, fails, times out or indexes nothing. The index is
 // published atomically whatever the tiers; a run that dies leaves the
 // previous index in place and its run record says so.
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { basename, posix } from 'node:path';
 import { commitTime } from '../freshness/git.js';
 import { readWorktree, type WorktreeFile } from '../freshness/worktree.js';
@@ -23,11 +23,21 @@ import { storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
 import { Ingest } from './ingest.js';
-import { planProjects, type ProjectGap } from './projects.js';
+import { planProjects, type PlannedProject, type ProjectGap, type ProjectPlan } from './projects.js';
 import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
 import { indexSyntactic } from './syntactic.js';
-import { documentCounts, loadPrevious, narrowPlan, planCarryOver } from './incremental.js';
+import {
+  chooseScopes,
+  documentCounts,
+  exportAliases,
+  firstMention,
+  launchScopes,
+  loadPrevious,
+  planCarryOver,
+  surfaceChange,
+  type RunScope,
+} from './incremental.js';
 
 /** Who ran the index: `sextant index`, watch, CI, or a reindex job (orchestrator/jobs.ts). */
 export type Origin = 'cli' | 'watch' | 'ci' | 'job';
@@ -117,6 +127,16 @@ export interface ProjectReport {
   indexed_files: number;
   /** Why a config owns nothing (it cannot be read; its files went to the inferred project), else null. */
   problem: string | null;
+  /**
+   * How this run indexed it (see incremental.ts): `project`, all its files;
+   * `files`, only its changed files (and those declaring globals), the others
+   * keeping their documents; `kept`, none, as none of its files changed.
+   */
+  granularity: 'project' | 'files' | 'kept';
+  /** How many of its files the indexer was given. */
+  files_run: number;
+  /** Why it ran whole rather than narrower; null when it ran as narrow as it could (a first index runs whole). */
+  fallback: string | null;
 }
 
 export interface IndexReport {
@@ -441,13 +461,19 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         languageFiles.map((f) => f.path),
       );
       const ingest = new Ingest(writer, byPath, manifest.languages, facts);
-      // Projects none of whose files changed keep their documents instead of running again.
-      const carry = planCarryOver(manifest, plan, previous, shas);
-      const launch = carry ? narrowPlan(plan, carry.run) : plan;
-      let result: IndexerResult;
-      try {
-        // Every project unchanged: the indexer has nothing to do.
-        result = carry?.run.size === 0 ? NOTHING_TO_RUN : await runIndexer(
+      // Projects none of whose files changed keep their documents instead of running again; those
+      // with few changed files may run on those alone (see incremental.ts).
+      const planned = planCarryOver(manifest, plan, previous, shas);
+      const carry = 'run' in planned ? planned : null;
+      const texts = new Map<string, Promise<string | undefined>>();
+      const readText = (path: string) => {
+        let text = texts.get(path);
+        if (!text) texts.set(path, (text = readFile(posix.join(worktree.root, path), 'utf8').catch(() => undefined)));
+        return text;
+      };
+      const scopes = carry ? await chooseScopes(plan, carry, previous!, readText) : new Map<number, RunScope>();
+      const run = (launch: Pick<ProjectPlan, 'projects' | 'generatedConfigs'>) =>
+        runIndexer(
           {
             manifest,
             command,
@@ -468,8 +494,39 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
           },
         );
+      // The documents kept from the previous index: of unchanged projects, and of the files narrowed runs leave out.
+      const kept = new Map(carry?.documents ?? []);
+      for (const [i, scope] of scopes) {
+        if (scope.granularity !== 'files') continue;
+        for (const f of plan.planned[i]!.files) {
+          const document = previous!.files.get(f)?.document;
+          if (document != null) kept.set(f, document);
+        }
+      }
+      let result: IndexerResult;
+      try {
+        // Every project unchanged: the indexer has nothing to do.
+        result = carry?.run.size === 0 ? NOTHING_TO_RUN : await run(carry ? launchScopes(worktree.root, plan, scopes) : plan);
         throwIfInterrupted(signal);
         await ingest.flush();
+        const fallen = result.status === 'ok' ? await checkSurfaces(scopes, plan.planned, ingest.ids, readText) : new Map();
+        if (fallen.size > 0) {
+          // A narrowed project whose surface changed runs whole, so that its other files follow.
+          for (const [i, reason] of fallen) {
+            scopes.set(i, { granularity: 'project', reason });
+            ingest.forget(plan.planned[i]!.files);
+            for (const f of plan.planned[i]!.files) kept.delete(f);
+          }
+          const again = await run(launchScopes(worktree.root, plan, new Map([...fallen.keys()].map((i) => [i, scopes.get(i)!]))));
+          throwIfInterrupted(signal);
+          await ingest.flush();
+          result = {
+            ...again,
+            metadata: result.metadata ?? again.metadata,
+            documents: result.documents + again.documents,
+            durationMs: result.durationMs + again.durationMs,
+          };
+        }
       } finally {
         // The parsing worker must not outlive the run, whatever happened.
         await facts.close();
@@ -479,18 +536,18 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       if (result.status === 'ok') {
         recordIngest(ingest);
         for (const [language, n] of ingest.perLanguage) indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + n);
-        const kept = [...(carry?.documents ?? [])].filter(([path]) => !ingest.ids.has(path));
-        for (const [path, id] of kept) {
+        const keep = [...kept].filter(([path]) => !ingest.ids.has(path));
+        for (const [path, id] of keep) {
           documentIds.set(path, id);
           const language = languageOf(path) ?? manifest.languages[0]!;
           indexedPerLanguage.set(language, (indexedPerLanguage.get(language) ?? 0) + 1);
         }
         const keptCounts = await documentCounts(
           engine,
-          kept.map(([, id]) => id),
+          keep.map(([, id]) => id),
         );
-        counters.documents += kept.length;
-        counters.reused += kept.length;
+        counters.documents += keep.length;
+        counters.reused += keep.length;
         counters.occurrences += keptCounts.occurrences;
         counters.definitions += keptCounts.definitions;
       }
@@ -502,16 +559,62 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         documents: result.documents,
         duration_ms: Math.round(result.durationMs),
         projects: plan.planned
-          .map((p): ProjectReport => ({
-            config: p.config,
-            files: p.files.length,
-            indexed_files: result.status === 'ok' ? p.files.filter((f) => documentIds.has(f)).length : 0,
-            problem: null,
-          }))
-          .concat(plan.gaps.map((g) => ({ config: g.config, files: 0, indexed_files: 0, problem: g.reason }))),
+          .map((p, i): ProjectReport => {
+            const scope = scopes.get(i);
+            return {
+              config: p.config,
+              files: p.files.length,
+              indexed_files: result.status === 'ok' ? p.files.filter((f) => documentIds.has(f)).length : 0,
+              problem: null,
+              granularity: carry && !scope ? 'kept' : (scope?.granularity ?? 'project'),
+              files_run: carry && !scope ? 0 : scope?.granularity === 'files' ? scope.files.length : p.files.length,
+              fallback: scope?.granularity === 'project' ? scope.reason : 'reason' in planned ? planned.reason : null,
+            };
+          })
+          .concat(
+            plan.gaps.map((g) => ({
+              config: g.config,
+              files: 0,
+              indexed_files: 0,
+              problem: g.reason,
+              granularity: 'project' as const,
+              files_run: 0,
+              fallback: null,
+            })),
+          ),
         projects_reused: carry ? plan.planned.length - carry.run.size : 0,
       };
       return { report, gaps: plan.gaps };
+    }
+
+    /** The narrowed projects some of whose changed files' surface changed, with why (see surfaceChange). */
+    async function checkSurfaces(
+      scopes: ReadonlyMap<number, RunScope>,
+      planned: readonly PlannedProject[],
+      ids: ReadonlyMap<string, number>,
+      readText: (path: string) => Promise<string | undefined>,
+    ): Promise<Map<number, string>> {
+      const fallen = new Map<number, string>();
+      for (const [i, scope] of scopes) {
+        if (scope.granularity !== 'files') continue;
+        const others = planned[i]!.files.filter((f) => !scope.changed.includes(f));
+        for (const path of scope.changed) {
+          const after = ids.get(path);
+          const before = previous!.files.get(path)!;
+          const [was, is] = await Promise.all([writer.blobText(before.blob), readText(path)]);
+          const change =
+            after === undefined
+              ? `${path} got no document from the narrowed run`
+              : was === undefined || is === undefined || !sameList(exportAliases(was), exportAliases(is))
+                ? `the surface of ${path} changed: what it exports from elsewhere is not as it was`
+                : await surfaceChange(engine, path, before.document!, after, (names) => firstMention(others, names, readText));
+          if (change) {
+            fallen.set(i, change);
+            break;
+          }
+        }
+      }
+      return fallen;
     }
   } catch (caught) {
     // However the run failed, a signal received meanwhile is why it stopped.
@@ -543,6 +646,10 @@ function changedMuch(report: Pick<IndexReport, 'documents' | 'documents_written'
   return report.documents_written + report.documents_removed > STATISTICS_DRIFT * Math.max(report.documents, 1);
 }
 const STATISTICS_DRIFT = 0.1;
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
 
 /** How many documents of the previous index (if any) the new one no longer uses. */
 async function documentsDropped(engine: Engine, previousIndex: number | null, kept: ReadonlyMap<string, number>): Promise<number> {

@@ -30,8 +30,10 @@ export class Ingest {
   occurrences = 0;
   definitions = 0;
   count = 0;
-  /** Documents derived and stored by this run (the rest were found stored). */
-  written = 0;
+  /** Ids of the documents this ingest derived and stored (the others were found stored). */
+  private readonly writtenIds = new Set<number>();
+  /** What each ingested file's document counted, so that forget can take it back. */
+  private readonly counted = new Map<string, { language: string; occurrences: number; definitions: number }>();
   private pending: { path: string; doc: PreparedDocument }[] = [];
   private pendingOccurrences = 0;
 
@@ -82,12 +84,37 @@ export class Ingest {
     this.pending = [];
     this.pendingOccurrences = 0;
     const ids = await this.writer.writeDocuments(batch.map((b) => b.doc));
-    this.written += batch.length;
+    for (const id of ids) this.writtenIds.add(id);
     batch.forEach((b, i) => this.record(b.path, b.doc.language, ids[i]!, b.doc.occurrenceCount, b.doc.definitions.length));
+  }
+
+  /** Of the ingested files' documents, how many this ingest derived and stored (the rest were found stored). */
+  get written(): number {
+    let written = 0;
+    for (const id of this.ids.values()) if (this.writtenIds.has(id)) written++;
+    return written;
+  }
+
+  /**
+   * Takes back the documents of these files, so that a later run of the
+   * indexer over them is ingested in their place (incremental.ts: a project
+   * indexed again whole after a few of its files were). Call after flush.
+   */
+  forget(paths: Iterable<string>): void {
+    for (const path of paths) {
+      const counted = this.counted.get(path);
+      if (!counted) continue;
+      this.ids.delete(path);
+      this.counted.delete(path);
+      this.perLanguage.set(counted.language, this.perLanguage.get(counted.language)! - 1);
+      this.occurrences -= counted.occurrences;
+      this.definitions -= counted.definitions;
+    }
   }
 
   private record(path: string, language: string, id: number, occurrences: number, definitions: number): void {
     this.ids.set(path, id);
+    this.counted.set(path, { language, occurrences, definitions });
     this.perLanguage.set(language, (this.perLanguage.get(language) ?? 0) + 1);
     this.occurrences += occurrences;
     this.definitions += definitions;

@@ -14,6 +14,12 @@ export interface PlannedProject {
   files: string[];
   /** How the indexer is given it: a config passed as it is (absolute), or the fileName of a generated one. */
   launch: { project: string } | { generated: string };
+  /**
+   * A config that means the same as the project's but lists no files of its
+   * own (`files` is added): written outside the tree, it indexes just the
+   * files it is given (see incremental.ts, narrowedConfig).
+   */
+  base: Record<string, unknown>;
 }
 
 /** A config that owns no files because it cannot be read, and why. */
@@ -34,7 +40,7 @@ export interface ProjectPlan {
 
 // Loaded only when a repository has configs to read (see syntax/typescript.ts for why require).
 let tsc: typeof ts | undefined;
-const typescript = () => (tsc ??= createRequire(import.meta.url)('typescript') as typeof ts);
+export const typescript = () => (tsc ??= createRequire(import.meta.url)('typescript') as typeof ts);
 
 /** What scip-typescript adds to a jsconfig.json's options, as editors do (its main.ts, defaultCompilerOptions). */
 const JSCONFIG_DEFAULTS = { allowJs: true, maxNodeModuleJsDepth: 2, allowSyntheticDefaultImports: true, skipLibCheck: true, noEmit: true };
@@ -89,37 +95,38 @@ export function planProjects(
   for (const config of configs) {
     const files = owned.get(config);
     if (!files) continue;
-    const sharesFiles = [...config.fileNames].some((f) => owner.has(f) && owner.get(f) !== config);
-    if (!sharesFiles && !config.hasReferences) {
-      const project = posix.join(root, config.path);
-      plan.planned.push({ config: config.path, files: files.sort(), launch: { project } });
-      plan.projects.push(project);
-      continue;
-    }
-    // Its own list less what nearer configs own: written outside the tree, extending the original,
-    // so every option (paths, baseUrl, lib) still resolves from where the user wrote it.
-    const othersOwn = new Set([...owner].filter(([, c]) => c !== config).map(([f]) => posix.join(root, f)));
-    const derived = {
+    // Written outside the tree, extending the original, so every option (paths, baseUrl, lib) still
+    // resolves from where the user wrote it.
+    const base = {
       extends: posix.join(root, config.path),
       compilerOptions: {
         ...(posix.basename(config.path) === 'jsconfig.json' ? JSCONFIG_DEFAULTS : {}),
         // Types of node_modules/@types are found from the config's folder, not from where the copy is.
         ...(config.setsTypeRoots ? {} : { typeRoots: typeRootsFrom(posix.join(root, config.dir)) }),
       },
-      files: config.absoluteFileNames.filter((f) => !othersOwn.has(f)),
       include: [],
       references: [],
     };
+    const sharesFiles = [...config.fileNames].some((f) => owner.has(f) && owner.get(f) !== config);
+    if (!sharesFiles && !config.hasReferences) {
+      const project = posix.join(root, config.path);
+      plan.planned.push({ config: config.path, files: files.sort(), launch: { project }, base });
+      plan.projects.push(project);
+      continue;
+    }
+    // Its own list less what nearer configs own.
+    const othersOwn = new Set([...owner].filter(([, c]) => c !== config).map(([f]) => posix.join(root, f)));
+    const derived = { ...base, files: config.absoluteFileNames.filter((f) => !othersOwn.has(f)) };
     const fileName = `project-${plan.generatedConfigs.length + 1}.json`;
-    plan.planned.push({ config: config.path, files: files.sort(), launch: { generated: fileName } });
+    plan.planned.push({ config: config.path, files: files.sort(), launch: { generated: fileName }, base });
     plan.generatedConfigs.push({ fileName, content: JSON.stringify(derived, null, 1) });
   }
 
   const remainder = languageFiles.filter((f) => !owner.has(f));
   if (remainder.length > 0 && spec.inferred) {
-    plan.planned.push({ config: null, files: [...remainder].sort(), launch: { generated: spec.inferred.fileName } });
-    const compilerOptions = { ...spec.inferred.compilerOptions, typeRoots: typeRootsFrom(root) };
-    const content = JSON.stringify({ compilerOptions, files: remainder.map((f) => posix.join(root, f)) }, null, 1);
+    const base = { compilerOptions: { ...spec.inferred.compilerOptions, typeRoots: typeRootsFrom(root) } };
+    plan.planned.push({ config: null, files: [...remainder].sort(), launch: { generated: spec.inferred.fileName }, base });
+    const content = JSON.stringify({ ...base, files: remainder.map((f) => posix.join(root, f)) }, null, 1);
     plan.generatedConfigs.push({ fileName: spec.inferred.fileName, content });
   }
   return plan;

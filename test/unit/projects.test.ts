@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadManifests } from '../../src/orchestrator/manifests.js';
-import { planProjects } from '../../src/orchestrator/projects.js';
+import { planProjects, type PlannedProject } from '../../src/orchestrator/projects.js';
 import { removeDir, tempDir } from '../support/repos.js';
 
 const roots: string[] = [];
@@ -39,7 +39,7 @@ test('each file belongs to the nearest config that lists it, the rest to the inf
   });
   const sources = files.filter((f) => /\.(ts|js|mjs)$/.test(f));
   const plan = planProjects(manifest, root, files, sources);
-  assert.deepEqual(plan.planned, [
+  assert.deepEqual(plan.planned.map(withoutBase), [
     { config: 'packages/a/tsconfig.json', files: ['packages/a/src/index.ts'], launch: { project: join(root, 'packages/a/tsconfig.json') } },
     { config: 'packages/b/jsconfig.json', files: ['packages/b/lib/util.js'], launch: { project: join(root, 'packages/b/jsconfig.json') } },
     // The root config lists every .ts below it: the test and the bench file excluded by packages/a are its own.
@@ -60,13 +60,23 @@ test('each file belongs to the nearest config that lists it, the rest to the inf
   assert.ok(derived.files.includes(join(root, 'scripts/build.ts')));
   const inferred = JSON.parse(plan.generatedConfigs[1]!.content);
   assert.deepEqual(inferred.files, [join(root, 'scripts/release.mjs')]);
+  // The configs that index a few of a project's files: the project's options, no files of their own.
+  const [a, b, top, none] = plan.planned.map((p) => p.base as any);
+  assert.deepEqual([a.extends, a.include, a.files], [join(root, 'packages/a/tsconfig.json'), [], undefined]);
+  assert.equal(b.compilerOptions.allowJs, true, 'a jsconfig.json allows JavaScript');
+  assert.deepEqual({ ...top, files: derived.files }, derived);
+  assert.deepEqual({ ...none, files: inferred.files }, inferred);
   assert.deepEqual(plan.gaps, []);
 });
+
+function withoutBase({ base: _base, ...planned }: PlannedProject): Omit<PlannedProject, 'base'> {
+  return planned;
+}
 
 test('a config that cannot be read is a gap named with its error, and owns nothing', () => {
   const files = tree({ 'broken/tsconfig.json': '{ "include": ["src"', 'broken/src/x.ts': 'export const x = 1;' });
   const plan = planProjects(manifest, root, files, ['broken/src/x.ts']);
   assert.equal(plan.gaps.length, 1);
   assert.match(plan.gaps[0]!.reason, /^broken\/tsconfig\.json cannot be read: /);
-  assert.deepEqual(plan.planned, [{ config: null, files: ['broken/src/x.ts'], launch: { generated: plan.generatedConfigs[0]!.fileName } }]);
+  assert.deepEqual(plan.planned.map(withoutBase), [{ config: null, files: ['broken/src/x.ts'], launch: { generated: plan.generatedConfigs[0]!.fileName } }]);
 });
