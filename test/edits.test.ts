@@ -11,6 +11,8 @@
 // and a checkout of another, unindexed branch off main answers from main's
 // index (its nearest indexed ancestor), flagged with the distance. The
 // changed lines are known from the edits themselves, not from sextant.
+// Last, `sextant watch` on it publishes a commit and stops on SIGINT with its
+// lock released.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +24,8 @@ import { find, linesOf, trackedFiles } from './support/positions.js';
 import { commitAll, git, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, testHome, type McpSession } from './support/sextant.js';
 import { prng, shuffle } from './support/stats.js';
+import { registry, scalar } from './support/index-runs.js';
+import { Watch } from './support/watch.js';
 
 const TOP = 'src/internal/Observable.ts';
 const INSERTED = 7;
@@ -311,5 +315,37 @@ describe('on a commit without an index', () => {
     assert.equal(back.nearest_commit, undefined);
     assert.equal(back.index_freshness, 'fresh');
     assert.equal((await stale.ok('getIndexStatus', { repo: 'rxjs' })).nearest_commit, null);
+  });
+});
+
+describe('sextant watch on this repository', () => {
+  test('publishes a new commit (its one edited file indexed alone); SIGINT stops it, exit 0, the lock released', async () => {
+    // The fresh registry indexed this content (the edits, now the feature branch): its first run reuses it all.
+    const watch = new Watch(repo, freshHome.env);
+    try {
+      const head = git(repo, 'rev-parse', 'HEAD').trim();
+      await watch.next((e) => e.kind === 'indexed' && e.report.commit === head);
+      const edited = 'src/internal/util/noop.ts';
+      const seen = watch.events.length;
+      writeFileSync(join(repo, edited), `${readFileSync(join(repo, edited), 'utf8')}\nexport const WATCHED = 1;\n`);
+      const next = commitAll(repo, 'a commit for watch to publish');
+      await watch.next((e) => e.kind === 'indexed' && e.report.commit === next && !e.report.dirty);
+      // The edit is indexed first as the dirty tree or as the commit, as the poll falls.
+      const first = watch.events.slice(seen).find((e) => e.kind === 'indexed')!;
+      const project = first.report.indexers.find((i: { name: string }) => i.name === 'scip-typescript').projects[0];
+      assert.deepEqual([project.granularity, project.files_run], ['files', 1], JSON.stringify(project));
+      assert.equal(await watch.stop('SIGINT'), 0, watch.stderr);
+      const db = registry(freshHome.home);
+      try {
+        assert.equal(scalar<number>(db, 'select count(*) from locks'), 0, 'the lock is released');
+      } finally {
+        db.close();
+      }
+      const status = await fresh.ok('getIndexStatus', { repo: 'rxjs' });
+      assert.equal(status.commit, next);
+      assert.equal(status.write_lock_present, false);
+    } finally {
+      await watch.stop('SIGKILL');
+    }
   });
 });

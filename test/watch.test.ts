@@ -3,59 +3,14 @@
 // (SIGINT, SIGTERM) releases the lock and publishes nothing half-done, a path
 // that is not a repository is refused before the registry is touched.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { registry, runningIndexers, scalar } from './support/index-runs.js';
-import { SEXTANT_BIN } from './support/paths.js';
+import { Watch } from './support/watch.js';
 import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { mcpSession, sextant, testHome } from './support/sextant.js';
 import { registryExists } from './support/registry.js';
-
-/** A running `sextant watch --json`, its events read as they come. */
-class Watch {
-  readonly events: Record<string, any>[] = [];
-  readonly exited: Promise<number | null>;
-  stderr = '';
-  private readonly child: ChildProcess;
-  private waiters: (() => void)[] = [];
-
-  constructor(root: string, env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [SEXTANT_BIN, 'watch', root, '--poll', '1', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let buffer = '';
-    this.child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let end: number;
-      while ((end = buffer.indexOf('\n')) >= 0) {
-        this.events.push(JSON.parse(buffer.slice(0, end)));
-        buffer = buffer.slice(end + 1);
-        for (const wake of this.waiters.splice(0)) wake();
-      }
-    });
-    this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
-  }
-
-  /** Waits (at most `seconds`) for an event matching `match`, and returns it. */
-  async next(match: (e: Record<string, any>) => boolean, seconds = 180): Promise<Record<string, any>> {
-    const deadline = Date.now() + seconds * 1000;
-    for (;;) {
-      const found = this.events.find(match);
-      if (found) return found;
-      assert.ok(Date.now() < deadline, `no such event within ${seconds} s; events: ${JSON.stringify(this.events)}; stderr: ${this.stderr}`);
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 500);
-      });
-    }
-  }
-
-  stop(signal: NodeJS.Signals): Promise<number | null> {
-    this.child.kill(signal);
-    return this.exited;
-  }
-}
 
 /** What registryStatus says of the repository's watcher, asked over MCP. */
 async function watcherOf(env: NodeJS.ProcessEnv, repo: string): Promise<Record<string, any>> {

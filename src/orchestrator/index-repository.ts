@@ -22,7 +22,7 @@ import { RefKindCode } from '../registry/payload.js';
 import { storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
-import { Ingest } from './ingest.js';
+import { Ingest, normalizeDocumentPath } from './ingest.js';
 import { planProjects, type PlannedProject, type ProjectGap, type ProjectPlan } from './projects.js';
 import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
@@ -472,6 +472,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         return text;
       };
       const scopes = carry ? await chooseScopes(plan, carry, previous!, readText) : new Map<number, RunScope>();
+      // The unchanged files a narrowed run is given (they declare globals) keep their documents: the
+      // previous ones were derived from the whole project.
+      const given = new Set([...scopes.values()].flatMap((s) => (s.granularity === 'files' ? s.files.filter((f) => !s.changed.includes(f)) : [])));
       const run = (launch: Pick<ProjectPlan, 'projects' | 'generatedConfigs'>) =>
         runIndexer(
           {
@@ -489,6 +492,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
           async (document, bytes) => {
             // Stops reading the indexer's output: the run is over.
             throwIfInterrupted(signal);
+            if (given.has(normalizeDocumentPath(document.relativePath) ?? '')) return;
             await storing;
             await ingest.add(document, bytes);
             progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
@@ -515,7 +519,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
           for (const [i, reason] of fallen) {
             scopes.set(i, { granularity: 'project', reason });
             ingest.forget(plan.planned[i]!.files);
-            for (const f of plan.planned[i]!.files) kept.delete(f);
+            for (const f of plan.planned[i]!.files) {
+              kept.delete(f);
+              given.delete(f);
+            }
           }
           const again = await run(launchScopes(worktree.root, plan, new Map([...fallen.keys()].map((i) => [i, scopes.get(i)!]))));
           throwIfInterrupted(signal);
