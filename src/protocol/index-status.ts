@@ -63,6 +63,12 @@ export const ProjectStatus = z.object({
   files: z.int(),
   indexed_files: z.int(),
   problem: z.string().nullable(),
+  /** How the run that built the index indexed it: all its files, only its changed ones, or none (unchanged); absent in indexes from before. */
+  granularity: z.enum(['project', 'files', 'kept']).optional(),
+  /** How many of its files that run gave the indexer. */
+  files_run: z.int().optional(),
+  /** Why it ran whole rather than narrower (orchestrator/incremental.ts), else null. */
+  fallback: z.string().nullable().optional(),
 });
 export type ProjectStatus = z.infer<typeof ProjectStatus>;
 
