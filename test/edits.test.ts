@@ -319,7 +319,7 @@ describe('on a commit without an index', () => {
 });
 
 describe('sextant watch on this repository', () => {
-  test('publishes a new commit (its one edited file indexed alone); SIGINT stops it, exit 0, the lock released', async () => {
+  test('publishes a new commit (its edited file indexed without the rest); SIGINT stops it, exit 0, the lock released', async () => {
     // The fresh registry indexed this content (the edits, now the feature branch): its first run reuses it all.
     const watch = new Watch(repo, freshHome.env);
     try {
@@ -333,7 +333,8 @@ describe('sextant watch on this repository', () => {
       // The edit is indexed first as the dirty tree or as the commit, as the poll falls.
       const first = watch.events.slice(seen).find((e) => e.kind === 'indexed')!;
       const project = first.report.indexers.find((i: { name: string }) => i.name === 'scip-typescript').projects[0];
-      assert.deepEqual([project.granularity, project.files_run], ['files', 1], JSON.stringify(project));
+      // The edited file, and the one of rxjs's that declares a global (given along so that names resolve alike).
+      assert.deepEqual([project.granularity, project.files_run], ['files', 2], JSON.stringify(project));
       assert.equal(await watch.stop('SIGINT'), 0, watch.stderr);
       const db = registry(freshHome.home);
       try {

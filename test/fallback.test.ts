@@ -146,7 +146,7 @@ describe('files no usable config owns are indexed in the inferred project', () =
     assert.equal(report.outcome, 'indexed');
     assert.equal(report.languages.typescript.indexed_files, 1);
     const status = (await session.call('getIndexStatus', { repo: 'no-files' })).result;
-    assert.deepEqual(status.projects, [{ indexer: 'scip-typescript', config: null, files: 1, indexed_files: 1, problem: null }]);
+    assert.deepEqual(status.projects, [{ indexer: 'scip-typescript', config: null, files: 1, indexed_files: 1, problem: null, granularity: 'project', files_run: 1, fallback: null }]);
     const d = await session.call('goToDefinition', { repo: 'no-files', path: 'src/a.ts', line: 1, column: 14 });
     assert.equal(d.result.found, true);
   });
@@ -161,7 +161,7 @@ describe('files no usable config owns are indexed in the inferred project', () =
     assert.equal(broken.files, 0);
     assert.deepEqual(
       status.projects.find((p: any) => p.config === null),
-      { indexer: 'scip-typescript', config: null, files: 1, indexed_files: 1, problem: null },
+      { indexer: 'scip-typescript', config: null, files: 1, indexed_files: 1, problem: null, granularity: 'project', files_run: 1, fallback: null },
     );
     const cli = sextant(['status', 'bad-tsconfig'], { env });
     assert.match(cli.stdout, /project tsconfig\.json +tsconfig\.json cannot be read/);
