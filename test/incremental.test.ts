@@ -268,8 +268,15 @@ describe('within a project', () => {
   test('a changed file declaring a name another file mentions runs the project whole', () => {
     put('packages/geo/src/round.ts', 'export const round = (x: number): number => Math.round(x);\nexport const square = 0;\n');
     commitAll(top, 'round: a name square.ts mentions');
-    const geo = project(reindexed(), 'packages/geo/tsconfig.json');
-    assert.equal(geo.granularity, 'project');
+    // As a user reads it: the report printed, and the status of the index it published.
+    const r = sextant(['reindex', top], { env: own.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /project packages\/geo\/tsconfig\.json: 8 of 8 files indexed \(run whole: the surface of packages\/geo\/src\/round\.ts changed: it now defines square, which packages\/geo\/src\/\w+\.ts mentions/);
+    assert.match(r.stdout, /project packages\/app\/tsconfig\.json: 1 of 1 file indexed \(unchanged: kept\)/);
+    const s = sextant(['status', slug, '--json'], { env: own.env });
+    assert.equal(s.code, 0, s.stderr);
+    const geo = JSON.parse(s.stdout).projects.find((p: any) => p.config === 'packages/geo/tsconfig.json');
+    assert.deepEqual([geo.granularity, geo.files_run], ['project', 8]);
     assert.match(geo.fallback, /it now defines square, which packages\/geo\/src\/\w+\.ts mentions/);
   });
 });

@@ -1,6 +1,6 @@
 // sextant index [PATH]: index a repository and publish it to the registry.
 import { openRegistry } from '../../registry/open.js';
-import { indexRepository, type IndexReport } from '../../orchestrator/index-repository.js';
+import { indexRepository, type IndexReport, type ProjectReport } from '../../orchestrator/index-repository.js';
 import { abortOnSignals } from '../../orchestrator/interrupt.js';
 import { runJob } from '../../orchestrator/run-job.js';
 import { terminalProgress } from '../../progress.js';
@@ -68,6 +68,13 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
 
 const MAX_PROJECTS_SHOWN = 20;
 
+/** How a project ran, after a previous index (see orchestrator/incremental.ts). */
+function ran(p: ProjectReport): string {
+  if (p.granularity === 'kept') return ' (unchanged: kept)';
+  if (p.granularity === 'files') return ` (${plural(p.files_run, 'file')} run, the rest kept)`;
+  return p.fallback ? ` (run whole: ${p.fallback})` : '';
+}
+
 export function describe(r: IndexReport): void {
   const state = r.dirty ? 'with uncommitted changes' : 'clean';
   print(`indexed ${r.repo} at ${r.commit.slice(0, 12)} (${state}) in ${(r.duration_ms / 1000).toFixed(1)} s: ${r.outcome}`);
@@ -88,10 +95,12 @@ export function describe(r: IndexReport): void {
     }
   }
   for (const indexer of r.indexers) {
-    if (indexer.projects.length < 2 && !indexer.projects.some((p) => p.config === null || p.problem)) continue;
+    // A single project is shown when it ran narrower than whole, or fell back to whole from narrower.
+    const narrower = indexer.projects.some((p) => p.granularity !== 'project' || p.fallback);
+    if (indexer.projects.length < 2 && !narrower && !indexer.projects.some((p) => p.config === null || p.problem)) continue;
     for (const p of indexer.projects.slice(0, MAX_PROJECTS_SHOWN)) {
       print(
-        `  project ${p.config ?? '(inferred: files no config includes)'}: ${p.problem ?? `${p.indexed_files} of ${plural(p.files, 'file')} indexed`}`,
+        `  project ${p.config ?? '(inferred: files no config includes)'}: ${p.problem ?? `${p.indexed_files} of ${plural(p.files, 'file')} indexed${ran(p)}`}`,
       );
     }
     if (indexer.projects.length > MAX_PROJECTS_SHOWN)
