@@ -22,7 +22,17 @@ export interface LifecycleCase {
   files: number;
   /** The file each round edits. */
   edited: string;
-  rounds: { full_s: number; reindex_s: number; ratio: number; documents: number; written: number; reused: number; removed: number }[];
+  rounds: {
+    full_s: number;
+    reindex_s: number;
+    ratio: number;
+    documents: number;
+    written: number;
+    reused: number;
+    removed: number;
+    /** How the reindex ran the projects that were not kept: `files N` (N files given to the indexer) or `project`. */
+    ran: string;
+  }[];
   median_ratio: number;
 }
 
@@ -80,12 +90,19 @@ function measure(corpus: string, root: string, edited: string, runs: number, pro
         written: r.documents_written,
         reused: r.documents_reused,
         removed: r.documents_removed,
+        ran: ranOf(r),
       });
     } finally {
       removeDir(home);
     }
   }
   return { corpus, files, edited, rounds, median_ratio: r2(median(rounds.map((r) => r.ratio))) };
+}
+
+/** The granularity of each project the reindex ran (see src/orchestrator/incremental.ts), as `files 2` or `project`. */
+function ranOf(report: any): string {
+  const projects = report.indexers.flatMap((i: any) => i.projects ?? []).filter((p: any) => p.granularity && p.granularity !== 'kept');
+  return projects.map((p: any) => (p.granularity === 'files' ? `files ${p.files_run}` : 'project')).join(', ') || 'none';
 }
 
 /** `sextant watch` on `root`: once its first index is published, a commit, and the time until that commit is published. */
@@ -168,8 +185,8 @@ export function printLifecycle(
     print(`  ${c.corpus}: ${c.files.toLocaleString('en-US')} files; each round appends one export to ${c.edited}`);
     print(
       table(
-        c.rounds.map((r, i) => [i + 1, r.full_s, r.reindex_s, r.ratio, r.documents, r.written, r.reused, r.removed]),
-        ['round', 'full s', 'reindex s', 'ratio', 'documents', 'written', 'reused', 'removed'],
+        c.rounds.map((r, i) => [i + 1, r.full_s, r.reindex_s, r.ratio, r.documents, r.written, r.reused, r.removed, r.ran]),
+        ['round', 'full s', 'reindex s', 'ratio', 'documents', 'written', 'reused', 'removed', 'ran'],
       ),
     );
     print(`  median ratio ${c.median_ratio}`);
