@@ -141,7 +141,8 @@ describe('within a project', () => {
     'packages/geo/src/area.ts': 'export function area(w: number, h: number): number {\n  return w * h;\n}\n',
     'packages/geo/src/index.ts': "export { area as size } from './area';\nexport { perimeter } from './perimeter';\n",
     'packages/geo/src/perimeter.ts': 'export function perimeter(w: number, h: number): number {\n  return 2 * (w + h);\n}\n',
-    'packages/geo/src/square.ts': "import { area } from './area';\n\nexport function square(s: number): number {\n  return area(s, s);\n}\n",
+    'packages/geo/src/square.ts':
+      "import { area } from './area';\n\nexport function square(s: number): number {\n  return area(s, s);\n}\n",
     'packages/geo/src/sized.ts': "import { size } from './index';\n\nexport const tile = size(3, 4);\n",
     'packages/geo/src/units.ts': "export type Unit = 'mm' | 'cm';\n",
     'packages/geo/src/round.ts': 'export const round = (x: number): number => Math.round(x);\n',
@@ -196,7 +197,10 @@ describe('within a project', () => {
 
   test('a body-only edit indexes that file alone, the others keep their documents, answers equal a full index', () => {
     // Lines inserted in the body move what follows; the signature (return type included) is unchanged.
-    put('packages/geo/src/area.ts', 'export function area(w: number, h: number): number {\n  const product = w * h;\n  // Rectangles only.\n  return product;\n}\n\nexport const unitArea = area(1, 1);\n');
+    put(
+      'packages/geo/src/area.ts',
+      'export function area(w: number, h: number): number {\n  const product = w * h;\n  // Rectangles only.\n  return product;\n}\n\nexport const unitArea = area(1, 1);\n',
+    );
     commitAll(top, 'area: a body edit');
     const report = reindexed();
     const geo = project(report, 'packages/geo/tsconfig.json');
@@ -215,26 +219,29 @@ describe('within a project', () => {
       ['refs', 'perimeter'],
     ]);
     assert.equal(now[0].definitions[0].line, 1);
-    assert.deepEqual(
-      now[1].references.map((r: any) => `${r.path}:${r.line}`).sort(),
-      [
-        'packages/geo/src/area.ts:1',
-        'packages/geo/src/area.ts:7',
-        'packages/geo/src/index.ts:1',
-        'packages/geo/src/index.ts:1',
-        'packages/geo/src/sized.ts:1',
-        'packages/geo/src/sized.ts:3',
-        'packages/geo/src/square.ts:1',
-        'packages/geo/src/square.ts:4',
-      ],
-    );
+    assert.deepEqual(now[1].references.map((r: any) => `${r.path}:${r.line}`).sort(), [
+      'packages/geo/src/area.ts:1',
+      'packages/geo/src/area.ts:7',
+      'packages/geo/src/index.ts:1',
+      'packages/geo/src/index.ts:1',
+      'packages/geo/src/sized.ts:1',
+      'packages/geo/src/sized.ts:3',
+      'packages/geo/src/square.ts:1',
+      'packages/geo/src/square.ts:4',
+    ]);
     assert.equal(now[2].references.length, 2, 'product: its definition and its use');
     assert.deepEqual(now, fresh);
   });
 
   test('renaming an exported function runs its project whole, and its unchanged files follow the rename', () => {
-    put('packages/geo/src/area.ts', 'export function surface(w: number, h: number): number {\n  return w * h;\n}\n\nexport const unitArea = surface(1, 1);\n');
-    put('packages/geo/src/square.ts', "import { surface } from './area';\n\nexport function square(s: number): number {\n  return surface(s, s);\n}\n");
+    put(
+      'packages/geo/src/area.ts',
+      'export function surface(w: number, h: number): number {\n  return w * h;\n}\n\nexport const unitArea = surface(1, 1);\n',
+    );
+    put(
+      'packages/geo/src/square.ts',
+      "import { surface } from './area';\n\nexport function square(s: number): number {\n  return surface(s, s);\n}\n",
+    );
     commitAll(top, 'area: renamed surface');
     // index.ts still re-exports `area`, now an error, and sized.ts, unchanged, calls it through `size`.
     const report = reindexed();
@@ -257,7 +264,10 @@ describe('within a project', () => {
     const regeo = project(fixed, 'packages/geo/tsconfig.json');
     assert.equal(regeo.granularity, 'project', 'sized.ts, unchanged, calls what index.ts now re-exports');
     assert.match(regeo.fallback, /^the surface of packages\/geo\/src\/index\.ts changed: what it exports from elsewhere/);
-    const again = bothAnswers([['refs', 'packages/geo/src/area.ts:1:17'], ['def', 'packages/geo/src/sized.ts:3:21']]);
+    const again = bothAnswers([
+      ['refs', 'packages/geo/src/area.ts:1:17'],
+      ['def', 'packages/geo/src/sized.ts:3:21'],
+    ]);
     assert.ok(
       again.now[0].references.some((r: any) => r.path === 'packages/geo/src/sized.ts'),
       'the unchanged sized.ts calls surface through size',
@@ -271,7 +281,10 @@ describe('within a project', () => {
     // As a user reads it: the report printed, and the status of the index it published.
     const r = sextant(['reindex', top], { env: own.env });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /project packages\/geo\/tsconfig\.json: 8 of 8 files indexed \(run whole: the surface of packages\/geo\/src\/round\.ts changed: it now defines square, which packages\/geo\/src\/\w+\.ts mentions/);
+    assert.match(
+      r.stdout,
+      /project packages\/geo\/tsconfig\.json: 8 of 8 files indexed \(run whole: the surface of packages\/geo\/src\/round\.ts changed: it now defines square, which packages\/geo\/src\/\w+\.ts mentions/,
+    );
     assert.match(r.stdout, /project packages\/app\/tsconfig\.json: 1 of 1 file indexed \(unchanged: kept\)/);
     const s = sextant(['status', slug, '--json'], { env: own.env });
     assert.equal(s.code, 0, s.stderr);

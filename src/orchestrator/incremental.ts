@@ -94,9 +94,7 @@ export function planCarryOver(
 }
 
 /** How a project that must run is indexed: whole, or only some of its files while the others keep their documents. */
-export type RunScope =
-  | { granularity: 'files'; files: string[]; changed: string[] }
-  | { granularity: 'project'; reason: string | null };
+export type RunScope = { granularity: 'files'; files: string[]; changed: string[] } | { granularity: 'project'; reason: string | null };
 
 /**
  * Up to this many changed files, and up to this fraction of their project's
@@ -161,11 +159,16 @@ export function narrowedConfig(root: string, project: PlannedProject, files: rea
 }
 
 /** The indexer's arguments for the projects that run: whole, or narrowed to their files. */
-export function launchScopes(root: string, plan: ProjectPlan, scopes: ReadonlyMap<number, RunScope>): Pick<ProjectPlan, 'projects' | 'generatedConfigs'> {
+export function launchScopes(
+  root: string,
+  plan: ProjectPlan,
+  scopes: ReadonlyMap<number, RunScope>,
+): Pick<ProjectPlan, 'projects' | 'generatedConfigs'> {
   const whole = new Set([...scopes].filter(([, s]) => s.granularity === 'project').map(([i]) => i));
   const launch = narrowPlan(plan, whole);
   for (const [i, scope] of scopes) {
-    if (scope.granularity === 'files') launch.generatedConfigs.push(narrowedConfig(root, plan.planned[i]!, scope.files, `files-${i + 1}.json`));
+    if (scope.granularity === 'files')
+      launch.generatedConfigs.push(narrowedConfig(root, plan.planned[i]!, scope.files, `files-${i + 1}.json`));
   }
   return launch;
 }
@@ -191,7 +194,14 @@ export async function surfaceChange(
   const rows = await engine.db
     .selectFrom('definitions')
     .innerJoin('symbols', 'symbols.id', 'definitions.symbol_id')
-    .select(['definitions.document_id', 'symbols.symbol', 'definitions.name', 'definitions.kind', 'definitions.signature', 'definitions.documentation'])
+    .select([
+      'definitions.document_id',
+      'symbols.symbol',
+      'definitions.name',
+      'definitions.kind',
+      'definitions.signature',
+      'definitions.documentation',
+    ])
     .where('definitions.document_id', 'in', [before, after])
     .execute();
   const surface = (id: number) => {

@@ -78,5 +78,7 @@ test('a config that cannot be read is a gap named with its error, and owns nothi
   const plan = planProjects(manifest, root, files, ['broken/src/x.ts']);
   assert.equal(plan.gaps.length, 1);
   assert.match(plan.gaps[0]!.reason, /^broken\/tsconfig\.json cannot be read: /);
-  assert.deepEqual(plan.planned.map(withoutBase), [{ config: null, files: ['broken/src/x.ts'], launch: { generated: plan.generatedConfigs[0]!.fileName } }]);
+  assert.deepEqual(plan.planned.map(withoutBase), [
+    { config: null, files: ['broken/src/x.ts'], launch: { generated: plan.generatedConfigs[0]!.fileName } },
+  ]);
 });
