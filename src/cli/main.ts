@@ -37,6 +37,8 @@ async function usage(): Promise<string> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // The bundle's main chunk is loaded: a step of the cold start breakdown (scripts/bench-cold.ts).
+  performance.mark('sextant:main');
   // `sextant refs x | head` closes stdout early: that is the reader's choice, not a failure.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
