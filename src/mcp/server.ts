@@ -16,10 +16,9 @@ import * as FindFiles from '../protocol/find-files.js';
 import * as CountFiles from '../protocol/count-files.js';
 import * as RegistryStatus from '../protocol/registry-status.js';
 import * as Reindex from '../protocol/reindex.js';
-import { reindex } from '../orchestrator/reindex.js';
 import * as SrcIndexStatus from '../protocol/src-index-status.js';
 import { Meta } from '../protocol/meta.js';
-import { Search } from '../search/index.js';
+import type { Search } from '../search/index.js';
 import { buildMeta } from '../trust/envelope.js';
 import { mcpResultBytes, reply } from '../trust/reply.js';
 import { ToolServer, type ToolOutcome } from './tool-server.js';
@@ -96,14 +95,16 @@ export function createMcpServer(nav: Navigation, version: string, server = new T
   register(WorkspaceSymbols, (p) => nav.workspaceSymbols(p));
   register(CallHierarchy, (p) => nav.callHierarchy(p));
   register(TypeHierarchy, (p) => nav.typeHierarchy(p));
-  // Made on first use: the build renders these tools' schemas with no registry behind them.
-  let search: Search | undefined;
-  const searching = () => (search ??= new Search(nav.engine, version));
-  register(SearchCode, (p) => searching().searchCode(p), 'local-analysis');
-  register(FindFiles, (p) => searching().findFiles(p), 'local-filesystem');
-  register(CountFiles, (p) => searching().countFiles(p), 'local-filesystem');
-  register(RegistryStatus, () => searching().registryStatus(), 'local-filesystem');
-  register(Reindex, (p) => reindex(nav.engine, p));
+  // Made on first use: the build renders these tools' schemas with no registry
+  // behind them. Search (re2js, picomatch) and reindexing load then too, not
+  // before a cold server's first answer.
+  let search: Promise<Search> | undefined;
+  const searching = () => (search ??= import('../search/index.js').then(({ Search }) => new Search(nav.engine, version)));
+  register(SearchCode, async (p) => (await searching()).searchCode(p), 'local-analysis');
+  register(FindFiles, async (p) => (await searching()).findFiles(p), 'local-filesystem');
+  register(CountFiles, async (p) => (await searching()).countFiles(p), 'local-filesystem');
+  register(RegistryStatus, async () => (await searching()).registryStatus(), 'local-filesystem');
+  register(Reindex, async (p) => (await import('../orchestrator/reindex.js')).reindex(nav.engine, p));
   return server;
 }
 
