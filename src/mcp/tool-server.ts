@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { boundedMessage, quote } from '../errors.js';
+import { leanSchema } from './lean-schema.js';
 import { LineReader, MAX_ID_LENGTH, MAX_LINE_BYTES } from './stdio.js';
 
 /** The protocol versions the SDK's server accepts (its SUPPORTED_PROTOCOL_VERSIONS), newest first. */
@@ -95,7 +96,11 @@ export class ToolServer {
     return [...this.tools].map(([name, { config }]) => [name, config]);
   }
 
-  /** The tools/list answer, rendered as the SDK renders zod schemas (draft-7, input/output). */
+  /**
+   * The tools/list answer, rendered as the SDK renders zod schemas (draft-7,
+   * input/output), the output schemas rewritten to compile cheaply in clients
+   * (./lean-schema.ts).
+   */
   async renderTools(): Promise<AdvertisedTool[]> {
     const { z } = await import('zod');
     return this.definitions().map(([name, config]) => ({
@@ -105,7 +110,7 @@ export class ToolServer {
       annotations: config.annotations,
       // As the SDK's server says of every tool not registered as a task.
       execution: { taskSupport: 'forbidden' },
-      outputSchema: z.toJSONSchema(config.outputSchema(), { target: 'draft-7', io: 'output' }),
+      outputSchema: leanSchema(z.toJSONSchema(config.outputSchema(), { target: 'draft-7', io: 'output' })),
     }));
   }
 
