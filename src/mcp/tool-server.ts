@@ -67,6 +67,8 @@ export class ToolServer {
   private ready: Promise<void> = Promise.resolve();
   /** Why the tools could not be loaded, if they could not. */
   private failure: string | undefined;
+  /** Whether a tools/call has come in (see `whenIdle`). */
+  private called = false;
 
   constructor(private readonly info: { name: string; version: string }) {}
 
@@ -83,6 +85,17 @@ export class ToolServer {
       },
     );
     return loaded;
+  }
+
+  /**
+   * Runs `task` once the requests already read are served, unless a tool has
+   * been called by then: for work that only prepares the first call, which
+   * it must not delay.
+   */
+  whenIdle(task: () => void): void {
+    setImmediate(() => {
+      if (!this.called) task();
+    });
   }
 
   registerTool(name: string, config: ToolConfig, handler: Handler): void {
@@ -194,6 +207,7 @@ export class ToolServer {
         case 'tools/list':
           return ok(JSON.stringify({ tools: await this.listTools() }));
         case 'tools/call': {
+          this.called = true;
           const name = message.params?.name;
           const args = message.params?.arguments;
           if (typeof name !== 'string') return failure(id, INVALID_PARAMS, 'tools/call needs the name of a tool (params.name)');

@@ -35,7 +35,7 @@ export async function run({ values }: Parsed): Promise<number> {
   let loaded;
   try {
     loaded = await server.loading(async () => {
-      const [{ openRegistry }, { Navigation }, { createMcpServer }, { autoReindexer }, { lspPoolFromEnv }] = await Promise.all([
+      const [{ openRegistry }, { Navigation }, { createMcpServer, warmUp }, { autoReindexer }, { lspPoolFromEnv }] = await Promise.all([
         import('../../registry/open.js'),
         import('../../navigation/index.js'),
         import('../../mcp/server.js'),
@@ -49,6 +49,7 @@ export async function run({ values }: Parsed): Promise<number> {
       const live = lspPoolFromEnv();
       createMcpServer(new Navigation(engine, { autoReindex: autoReindexer(engine), live }), VERSION, server);
       performance.mark('sextant:ready');
+      server.whenIdle(warmUp);
       return { engine, live };
     });
   } catch (error) {
