@@ -10,7 +10,8 @@
 //
 //   (a) `sextant index` wall time / the raw indexer's wall time, same repo
 //   (b) cold start: spawn `sextant mcp` -> first findReferences answer, against
-//       typescript-language-server spawn -> initialize -> didOpen -> first references
+//       typescript-language-server spawn -> initialize -> didOpen -> first references;
+//       with --only cold alone, broken down step by step (scripts/bench-cold.ts)
 //   (c) warm latency p50/p99 of goToDefinition and findReferences at a seeded
 //       sample of identifier positions, against typescript-language-server
 //   (d) sextant's own peak RSS while ingesting indexes of growing size whose
@@ -25,7 +26,7 @@
 //   (lsp) the lsp tier against clangd on a C corpus, with --only lsp alone (scripts/bench-lsp.ts)
 //   (scale) registries of ~1M and ~5M occurrences on SQLite and Postgres, with --only scale alone (scripts/bench-scale.ts)
 //
-// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|cold|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -48,6 +49,7 @@ import { benchScale, SCALES, type Scale } from './bench-scale.js';
 import { benchEdits, EDITS_TARGET, printEdits } from './bench-edits.js';
 import { benchLsp } from './bench-lsp.js';
 import { benchFuzzOnly } from './bench-fuzz.js';
+import { breakdownRows, coldBreakdownRun, type ColdBreakdownRun } from './bench-cold.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -65,7 +67,7 @@ const CORPORA = {
 type CorpusKey = keyof typeof CORPORA;
 const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|cold|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
 
   --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
                  (default all: zod@4.6.7's sources, kysely's object-literal factories,
@@ -77,6 +79,8 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
                  repeat at most ${MEMORY_RUNS} times
   --only memory  run section (d) alone (ingest memory), not with --repo
   --only speed   leave out (d), (c') and (s): speed on the corpora only
+  --only cold    section (b) alone on the corpora (one index each), the cold start broken
+                 down step by step, and \`sextant --help\` timed beside \`node -e 0\`
   --only search  run section (s) alone (code search against ripgrep), not with --repo
   --only lifecycle  run section (l) alone (reindex after a one-file edit vs a full index; at most 3 rounds)
   --only edits   run section (e) alone (warm answers with 20 files edited since the index vs a clean worktree, rxjs)
@@ -89,7 +93,7 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'speed', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope', 'lsp', 'scale'] as const;
+const SECTIONS = ['memory', 'speed', 'cold', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope', 'lsp', 'scale'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -145,7 +149,7 @@ function parseOptions(argv: string[]): Options {
   if (v.only !== undefined) {
     if (!(SECTIONS as readonly string[]).includes(v.only)) fail(`--only takes one of ${SECTIONS.join(', ')}, not "${v.only}"\n${USAGE}`);
     only = v.only as Section;
-    if (repo !== undefined && only !== 'speed') fail(`--only ${only} measures corpora of its own: it does not take --repo`);
+    if (repo !== undefined && only !== 'speed' && only !== 'cold') fail(`--only ${only} measures corpora of its own: it does not take --repo`);
   }
   let scale: Scale = '5m';
   if (v.scale !== undefined) {
@@ -896,6 +900,42 @@ async function benchCold(
   return section;
 }
 
+/** Section (b) alone on each corpus: one index, the cold start side by side with the language server, and its breakdown. */
+async function benchColdOnly(
+  corpora: readonly Corpus[],
+  runs: number,
+  Lsp: LanguageServerClass | string,
+  homes: string[],
+): Promise<{ corpus: string; cold: ColdSection; breakdown: ColdBreakdownRun[]; help_ms: number[]; ratio: number | null }[]> {
+  const out = [];
+  for (const c of corpora) {
+    progress(`(b) ${c.name}: sextant index…`);
+    const indexed = await sextantIndex(c.root);
+    homes.push(indexed.home);
+    progress(`(b) ${c.name}: choosing the position…`);
+    const mcp = await Mcp.start(indexed.home);
+    let position: Position;
+    try {
+      position = coldPosition(c, (await chooseSample(c, mcp)).positions);
+    } finally {
+      await mcp.close();
+    }
+    const cold = await benchCold(c, indexed.home, position, runs, Lsp);
+    const breakdown: ColdBreakdownRun[] = [];
+    const help_ms: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      progress(`(b) ${c.name}: breakdown run ${i + 1}/${runs}…`);
+      const call = { repo: c.slug, path: position.path, line: position.line, column: position.column };
+      breakdown.push(await coldBreakdownRun(sextantEnv(indexed.home), call));
+      help_ms.push((await runProcess(process.execPath, [SEXTANT_BIN, '--help'])).wallMs);
+    }
+    const pairs = cold.lsp ? cold.sextant.map((r, i) => r.total_ms / cold.lsp![i]!.total_ms) : null;
+    out.push({ corpus: c.name, cold, breakdown, help_ms, ratio: pairs ? median(pairs) : null });
+    removeDir(homes.pop()!);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // (c) warm latency, and the issue-3 tools
 
@@ -1527,6 +1567,44 @@ async function main(): Promise<void> {
         owned.push(dirname(root));
         corpora.push(corpus(CORPORA[key].name, root, true));
       }
+    if (options.only === 'cold') {
+      const results = await benchColdOnly(corpora, options.runs, Lsp, homes);
+      const targets = Object.fromEntries(results.map((r) => [`cold_ratio ${r.corpus}`, atMost(r.ratio, TARGETS.cold_ratio)]));
+      const summary = results.map((r) => ({
+        corpus: r.corpus,
+        position: r.cold.position,
+        sextant_median_ms: round(median(r.cold.sextant.map((x) => x.total_ms)), 1),
+        lsp_median_ms: r.cold.lsp ? round(median(r.cold.lsp.map((x) => x.total_ms)), 1) : null,
+        ratio: r.ratio === null ? null : round(r.ratio, 3),
+        node_e0_median_ms: round(median(r.cold.node_ms), 1),
+        help_median_ms: round(median(r.help_ms), 1),
+        breakdown: breakdownRows(r.breakdown, median).map((row) => ({
+          ...row,
+          ends_ms: row.ends_ms === null ? null : round(row.ends_ms, 1),
+          takes_ms: round(row.takes_ms, 1),
+        })),
+        ...(r.cold.lsp_note ? { lsp_note: r.cold.lsp_note } : {}),
+      }));
+      return alone('cold', '(b)', summary, targets, () => {
+        print(
+          table(
+            summary.map((r) => [r.corpus, ms(r.sextant_median_ms), ms(r.lsp_median_ms), ratio(r.ratio), ms(r.node_e0_median_ms), ms(r.help_median_ms)]),
+            ['', 'sextant mcp', 'language server', 'ratio', 'node -e 0', 'sextant --help'],
+          ),
+        );
+        print('  medians; the ratio is the median of the per-run ratios, each pair run back to back');
+        for (const r of summary) {
+          print();
+          print(`breakdown on ${r.corpus} (${r.position.path}:${r.position.line}:${r.position.column}, ${r.position.name}): medians over ${options.runs} runs, ms from spawn`);
+          print(
+            table(
+              r.breakdown.map((row) => [`${row.track}: ${row.step}`, row.ends_ms === null ? '' : ms(row.ends_ms), ms(row.takes_ms)]),
+              ['', 'ends at', 'takes'],
+            ),
+          );
+        }
+      });
+    }
     const perCorpus: Awaited<ReturnType<typeof benchCorpus>>[] = [];
     for (const c of corpora) {
       perCorpus.push(await benchCorpus(c, options, Lsp, homes));

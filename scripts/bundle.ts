@@ -5,9 +5,11 @@
 // loads only what it uses. Native and heavy packages stay external: the
 // SQLite binding, and the TypeScript compiler and protobuf decoder that only
 // indexing loads. The tools' JSON Schemas are rendered here once, so that
-// `sextant mcp` answers tools/list without converting zod schemas at start.
+// `sextant mcp` answers tools/list without converting zod schemas at start,
+// and so is `sextant --help`, which would otherwise load every command.
 import { rmSync, writeFileSync } from 'node:fs';
 import { build, type Plugin } from 'esbuild';
+import { PREBUILT_USAGE, renderUsage } from '../src/cli/main.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { PREBUILT_TOOLS } from '../src/mcp/tool-server.js';
 import type { Navigation } from '../src/navigation/index.js';
@@ -60,3 +62,4 @@ await build({
 // Rendering the schemas calls no tool: the query layer is never reached.
 const tools = await createMcpServer(undefined as unknown as Navigation, '').renderTools();
 writeFileSync(projectFile('dist', 'bundle', PREBUILT_TOOLS), JSON.stringify(tools));
+writeFileSync(projectFile('dist', 'bundle', PREBUILT_USAGE), await renderUsage());

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
+import { renderUsage } from '../src/cli/main.js';
 import { MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_REPO_LENGTH, MAX_SYMBOL_LENGTH } from '../src/protocol/limits.js';
 import { SEXTANT_BIN } from './support/paths.js';
 import { at, where } from './support/positions.js';
@@ -403,6 +404,18 @@ describe('on the command line', () => {
     fails(['refs', 'make', '--repo', repo, '--kind', 'calls'], 2, /--kind must be one of/);
     fails(['refs', 'make', '--repo', repo, '--limit', 'lots'], 2, /--limit must be a whole number >= 1/);
     fails(['bogus'], 2, /unknown command "bogus": run `sextant --help`/);
+  });
+
+  test('a bare sextant is a usage error that prints the usage; sextant --help prints it too, as every command spec renders it', async () => {
+    // The bundle serves the usage the build rendered (dist/bundle/usage.txt): it must be what the commands say today.
+    const usage = (await renderUsage()) + '\n';
+    const bare = sextant([], { env, cwd: scratch });
+    assert.equal(bare.code, 2);
+    assert.equal(bare.stdout, usage);
+    const help = sextant(['--help'], { env, cwd: scratch });
+    assert.equal(help.code, 0);
+    assert.equal(help.stdout, usage);
+    assert.match(usage, /^ {2}mcp {6}Serve the MCP tools/m);
   });
 
   test('def outside any repository without --repo says to pass --repo', () => {

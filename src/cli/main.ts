@@ -1,5 +1,6 @@
 // sextant's command line: find the command, parse its options, run it, and
 // turn failures into one line on stderr with a non-zero exit.
+import { readFileSync } from 'node:fs';
 import { boundedMessage, quote, UserError } from '../errors.js';
 import { helpText, parseCommand, type CommandSpec, type Parsed } from './parse.js';
 import { VERSION } from './version.js';
@@ -26,7 +27,25 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   mcp: () => import('./commands/mcp.js'),
 };
 
+/** Where the build writes the usage text, beside the bundle's chunks. */
+export const PREBUILT_USAGE = 'usage.txt';
+
+/**
+ * `sextant --help`: the text the build rendered (scripts/bundle.ts), else
+ * rendered here. Rendering it loads every command's module, and with them
+ * most of sextant (zod, kysely, the indexing code): several times the time
+ * node takes to start.
+ */
 async function usage(): Promise<string> {
+  try {
+    return readFileSync(new URL(`./${PREBUILT_USAGE}`, import.meta.url), 'utf8');
+  } catch {
+    return renderUsage();
+  }
+}
+
+/** The usage text, from every command's spec. */
+export async function renderUsage(): Promise<string> {
   const lines = [`sextant ${VERSION}: precise code navigation from SCIP indexes`, '', 'usage: sextant COMMAND [options]', '', 'commands:'];
   for (const load of Object.values(COMMANDS)) {
     const { spec } = await load();
@@ -37,6 +56,8 @@ async function usage(): Promise<string> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // The bundle's main chunk is loaded: a step of the cold start breakdown (scripts/bench-cold.ts).
+  performance.mark('sextant:main');
   // `sextant refs x | head` closes stdout early: that is the reader's choice, not a failure.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { languageOf } from '../orchestrator/languages.js';
 import { loadManifests } from '../orchestrator/manifests.js';
-import { LanguageServer, type ServerState } from './server.js';
+// Types only: the server's module (with vscode-jsonrpc) loads when a first server starts, not with `sextant mcp`.
+import type { LanguageServer, ServerState } from './server.js';
 import { loadServerManifests, manifestFor, serverCommand, type ServerManifest } from './manifests.js';
 
 export interface PoolOptions {
@@ -212,6 +213,7 @@ export class LspPool {
     await this.makeRoom(entry);
     const command = serverCommand(entry.manifest, this.env);
     if (!command) throw new UserError(`${entry.manifest.name} is not installed: ${this.missing(entry.manifest.languages[0]!)}`);
+    const { LanguageServer } = await import('./server.js');
     const server = new LanguageServer({
       manifest: entry.manifest,
       slug: entry.slug,

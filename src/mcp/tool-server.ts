@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { boundedMessage, quote } from '../errors.js';
+import { leanSchema } from './lean-schema.js';
 import { LineReader, MAX_ID_LENGTH, MAX_LINE_BYTES } from './stdio.js';
 
 /** The protocol versions the SDK's server accepts (its SUPPORTED_PROTOCOL_VERSIONS), newest first. */
@@ -66,6 +67,8 @@ export class ToolServer {
   private ready: Promise<void> = Promise.resolve();
   /** Why the tools could not be loaded, if they could not. */
   private failure: string | undefined;
+  /** Whether a tools/call has come in (see `whenIdle`). */
+  private called = false;
 
   constructor(private readonly info: { name: string; version: string }) {}
 
@@ -84,6 +87,17 @@ export class ToolServer {
     return loaded;
   }
 
+  /**
+   * Runs `task` once the requests already read are served, unless a tool has
+   * been called by then: for work that only prepares the first call, which
+   * it must not delay.
+   */
+  whenIdle(task: () => void): void {
+    setImmediate(() => {
+      if (!this.called) task();
+    });
+  }
+
   registerTool(name: string, config: ToolConfig, handler: Handler): void {
     if (this.tools.has(name)) throw new Error(`tool ${name} is registered twice`);
     this.tools.set(name, { config, handler });
@@ -95,7 +109,11 @@ export class ToolServer {
     return [...this.tools].map(([name, { config }]) => [name, config]);
   }
 
-  /** The tools/list answer, rendered as the SDK renders zod schemas (draft-7, input/output). */
+  /**
+   * The tools/list answer, rendered as the SDK renders zod schemas (draft-7,
+   * input/output), the output schemas rewritten to compile cheaply in clients
+   * (./lean-schema.ts).
+   */
   async renderTools(): Promise<AdvertisedTool[]> {
     const { z } = await import('zod');
     return this.definitions().map(([name, config]) => ({
@@ -105,7 +123,7 @@ export class ToolServer {
       annotations: config.annotations,
       // As the SDK's server says of every tool not registered as a task.
       execution: { taskSupport: 'forbidden' },
-      outputSchema: z.toJSONSchema(config.outputSchema(), { target: 'draft-7', io: 'output' }),
+      outputSchema: leanSchema(z.toJSONSchema(config.outputSchema(), { target: 'draft-7', io: 'output' })),
     }));
   }
 
@@ -189,6 +207,7 @@ export class ToolServer {
         case 'tools/list':
           return ok(JSON.stringify({ tools: await this.listTools() }));
         case 'tools/call': {
+          this.called = true;
           const name = message.params?.name;
           const args = message.params?.arguments;
           if (typeof name !== 'string') return failure(id, INVALID_PARAMS, 'tools/call needs the name of a tool (params.name)');
