@@ -3,10 +3,8 @@
 // (test/support/registry.ts reads it) and imports the real file, so that one
 // `node --test` run covers both engines and prints one summary.
 //
-// Every file runs on SQLite. On Postgres, by default, the files whose
-// behaviour the engine decides (POSTGRES below); `--all` runs every file on
-// both (`npm run test:postgres`, about twice the time: over the 20 minutes
-// CI has on two cores).
+// Every test file runs on both engines: SQLite, then the same file against a
+// Postgres server. `--sqlite` leaves the wrappers out (`npm run test:sqlite`).
 //
 // Prints the files of that run, the slowest first: the test runner starts
 // them in the order given, and a slow file started last would run alone at
@@ -19,56 +17,40 @@ const tests = projectFile('dist', 'test');
 const out = projectFile('dist', 'engine-tests', 'postgres');
 rmSync(out, { recursive: true, force: true });
 
-/** Test files that take a minute or more (real indexers over large corpora, long sessions), slowest first. */
+/**
+ * Test files that take a minute or more on the two engines together (real
+ * indexers over large corpora, language servers, long sessions), slowest first,
+ * as measured by a run of the whole suite.
+ */
 const SLOW = [
-  'fallback',
   'held-out-monorepo',
-  'concurrent-publish',
-  'syntactic',
-  'held-out-factory',
-  'edits',
-  'watch',
-  'load',
   'publish',
-  'lsp-index',
-  'lsp-edited',
-  'lsp-tier',
-  'fuzz',
+  'held-out-factory',
+  'index',
+  'edits',
+  'lsp-edited-real',
+  'ci-template',
   'reindex',
-  'differential',
-  'call-hierarchy-differential',
   'incremental',
   'interrupt',
-  'search-differential',
-  'tree-untouched',
-  'bad-input',
-];
-
-/**
- * The files whose answers the engine decides: migrations, every write and
- * read path of the registry (publish, uploads, search's substring index, the
- * status snapshot's isolation), locks and leases across processes,
- * concurrent writers and readers, and the fuzzer, which finds what one
- * engine accepts and the other refuses.
- */
-const POSTGRES = new Set([
-  'registry-engines',
-  'concurrent-publish',
+  'differential',
+  'call-hierarchy-differential',
   'atomic-publish',
-  'publish',
-  'ci-template',
-  'index',
+  'index-corpus',
+  'bad-input',
+  'syntactic',
+  'envelope',
+  'fallback',
+  'hierarchy',
+  'load',
+  'concurrent-publish',
+  'lsp-edited',
+  'watch',
   'mcp',
-  'cross-repo',
-  'search-index',
-  'search-mcp',
-  'files-differential',
-  'status-snapshot',
-  'fuzz',
-  'migrations',
-  'commit-graph',
-]);
-const all = process.argv.includes('--all');
+  'lsp-index',
+  'lsp-tier',
+];
+const postgres = !process.argv.includes('--sqlite');
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
@@ -78,7 +60,7 @@ const walk = (dir: string): string[] =>
 
 const files = walk(tests).sort();
 const wrappers: string[] = [];
-for (const file of files.filter((f) => all || POSTGRES.has(basename(f, '.test.js')))) {
+for (const file of postgres ? files : []) {
   const wrapper = join(out, relative(tests, file));
   mkdirSync(dirname(wrapper), { recursive: true });
   const target = relative(dirname(wrapper), file).split('\\').join('/');
