@@ -251,7 +251,10 @@ export class Lookups {
         .where('s.symbol', 'in', v.slice(indexIds.length)),
     );
     const repoOf = await this.repoSlugsOfIndexes(indexIds);
-    return rows.map((r) => ({ ...r, repo: repoOf.get(r.index_id)! }));
+    // Set in place, not copied: a popular symbol has thousands of rows, and copies are as many objects again.
+    const out = rows as SymbolRefsRow[];
+    for (const r of out) r.repo = repoOf.get(r.index_id)!;
+    return out;
   }
 
   /** The repository of each index. Cached: an index belongs to one repository for good, and slugs never change. */
