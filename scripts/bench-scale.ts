@@ -12,6 +12,7 @@
 // adapter calls), not through MCP: the figures are the registry's, not the
 // transport's.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -179,7 +180,14 @@ interface Latency {
   refs_all_p99_ms: number;
   found: number;
   positions: number;
+  /**
+   * p99 of a fixed piece of work (hashing 64 KB, about a warm lookup's time)
+   * timed between the requests: what the machine's load alone adds to a tail.
+   */
+  floor_p99_ms: number;
 }
+
+const FLOOR_WORK = Buffer.alloc(64 << 10, 1);
 
 /** Warm latency: one pass to warm, then one timed pass over the same positions. */
 async function latency(registry: string, positions: readonly Position[]): Promise<Latency> {
@@ -195,9 +203,13 @@ async function latency(registry: string, positions: readonly Position[]): Promis
     const defMs: number[] = [];
     const refsMs: number[] = [];
     const smallRefsMs: number[] = [];
+    const floorMs: number[] = [];
     let found = 0;
     for (const p of positions) {
       let t = performance.now();
+      createHash('sha256').update(FLOOR_WORK).digest();
+      floorMs.push(performance.now() - t);
+      t = performance.now();
       const d = await def(p);
       defMs.push(performance.now() - t);
       if (d.found) found++;
@@ -217,6 +229,7 @@ async function latency(registry: string, positions: readonly Position[]): Promis
       refs_all_p99_ms: r(percentile(refsMs, 99)),
       found,
       positions: positions.length,
+      floor_p99_ms: r(percentile(floorMs, 99)),
     };
   } finally {
     await engine.close();
@@ -400,8 +413,9 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
     `sextant bench — section scale alone (--only scale); ${cpus().length} CPUs, load ${load.map((x) => x.toFixed(1)).join(' ')}`,
     `${s.corpus}: ${s.shape.occurrences} occurrences, ${s.shape.documents} documents, largest document ${s.shape.largestDocumentBytes} bytes; ` +
       `x1 = ${s.shape.copies_per_unit} copies; latency ${s.latency_via}, ${s.sample} positions, references limit ${s.refs_limit}`,
-    `refs p50/p99: positions whose symbol has at most ${s.refs_limit} references (the target's); refs p99 all: every position, ` +
-      `answers capped at ${s.refs_limit} (symbols of TypeScript's lib are shared by every copy: their count grows with the registry)`,
+    `refs p50/p99: the positions whose answer has at most ${s.refs_limit} references (the target's; refs n counts them); refs p99 all: every position, ` +
+      `answers capped at ${s.refs_limit} (symbols of TypeScript's lib are shared by every copy: their count grows with the registry); ` +
+      "floor p99: hashing 64 KB (a warm lookup's time) timed between the requests, what the load alone adds to a tail",
     table(
       s.points.map((p) => [
         p.engine,
@@ -409,9 +423,11 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
         `${(p.occurrences / 1e6).toFixed(2)}M`,
         f(p.latency?.def_p50_ms),
         f(p.latency?.def_p99_ms),
+        p.latency ? `${p.latency.refs_positions}/${p.latency.positions}` : '–',
         f(p.latency?.refs_p50_ms),
         f(p.latency?.refs_p99_ms),
         f(p.latency?.refs_all_p99_ms),
+        f(p.latency?.floor_p99_ms),
         p.peak_rss_mb,
         p.bytes_per_occurrence,
         p.publish_ms,
@@ -423,9 +439,11 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
         'occurrences',
         'def p50',
         'def p99',
+        'refs n',
         'refs p50',
         'refs p99',
         'refs p99 all',
+        'floor p99',
         'publish RSS MB',
         'bytes/occ',
         'publish ms',

@@ -223,7 +223,9 @@ export class Adjuster {
   private rootOf(slug: string): Promise<string | undefined> {
     let root = this.roots.get(slug);
     if (!root) {
-      root = this.lookups.repo(slug).then(async (r) => (r && this.edits ? (await this.edits.worktree(r))?.root : undefined));
+      // This answer's own repository is at hand; another's row is read once per answer.
+      const repo = slug === this.repo.slug ? Promise.resolve(this.repo) : this.lookups.repo(slug);
+      root = repo.then(async (r) => (r && this.edits ? (await this.edits.worktree(r))?.root : undefined));
       this.roots.set(slug, root);
     }
     return root;

@@ -101,7 +101,6 @@ class CallWalker {
   truncated = false;
   omitted = 0;
   readonly notes = new Set<string>();
-  private indexes: number[] | undefined;
 
   constructor(
     private readonly lookups: Lookups,
@@ -281,12 +280,10 @@ class CallWalker {
       }
       return uses;
     }
-    const indexes = await this.allIndexes();
+    const indexes = this.allIndexes();
     const family = await referenceFamily(this.lookups, indexes, [target.symbol]);
-    const ids = await this.lookups.symbolIds(family.symbols);
-    const symbolOf = new Map([...ids].map(([symbol, id]) => [id, symbol]));
-    for (const row of await this.lookups.symbolRefs(indexes, [...ids.values()])) {
-      const callsOnly = family.callsOnly.has(symbolOf.get(row.symbol_id)!);
+    for (const row of await this.lookups.symbolRefs(indexes, family.symbols)) {
+      const callsOnly = family.callsOnly.has(row.symbol);
       for (const r of decodeRanges(row.ranges)) {
         if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
         uses.push(useAt(row, r.range, r.refKind));
@@ -296,9 +293,8 @@ class CallWalker {
   }
 
   /** This repository's index and every other repository's current one. */
-  private async allIndexes(): Promise<number[]> {
-    this.indexes ??= [this.ctx.index.id, ...(await this.lookups.otherCurrentIndexes(this.ctx.repo.id))];
-    return this.indexes;
+  private allIndexes(): number[] {
+    return [this.ctx.index.id, ...this.ctx.others];
   }
 
   /** A use as a range of the answer, in the current text; undefined (and counted) when its line changed since the index. */

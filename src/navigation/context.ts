@@ -2,7 +2,7 @@
 // position — with errors that say how to fix the request.
 import { posix } from 'node:path';
 import { quote, UserError } from '../errors.js';
-import type { IndexFileRow, Lookups, StoredDocument } from '../registry/lookups.js';
+import type { CurrentRepo, IndexFileRow, Lookups, StoredDocument } from '../registry/lookups.js';
 import type { IndexRow, Repo } from '../registry/schema.js';
 import type { LanguageTier } from '../protocol/index-status.js';
 import type { NearestCommit } from '../protocol/common.js';
@@ -20,6 +20,8 @@ export interface RepoContext {
   adjust: Adjuster;
   /** Set when the index is not of the commit asked about (a named commit, else HEAD) but of its nearest indexed ancestor. */
   nearest?: NearestCommit | undefined;
+  /** The current index of every other repository: global symbols are the same entities there. */
+  others: readonly number[];
 }
 
 export interface FileContext extends RepoContext {
@@ -36,17 +38,17 @@ export interface FileContext extends RepoContext {
 export async function openRepo(
   lookups: Lookups,
   slug: string,
-  options: { commit?: string | undefined; edits?: Edits | undefined } = {},
+  options: { commit?: string | undefined; edits?: Edits | undefined; current?: CurrentRepo | undefined } = {},
 ): Promise<RepoContext> {
   const { commit, edits } = options;
-  const repo = await lookups.repo(slug);
-  if (!repo) {
+  const found = options.current ?? (await lookups.current(slug));
+  if (!found) {
     const known = await lookups.repoSlugs();
     const list = known.length ? `known repositories: ${known.slice(0, 20).join(', ')}` : 'the registry holds no repositories yet';
     throw new UserError(`unknown repository ${quote(slug)} (${list}): index it with \`sextant index PATH\` or pass a known name`);
   }
-  if (commit !== undefined) return atCommit(lookups, repo, commit);
-  const current = repo.current_index_id === null ? undefined : await lookups.index(repo.current_index_id);
+  const { repo, index: current, others } = found;
+  if (commit !== undefined) return atCommit(lookups, repo, commit, others);
   if (!current) {
     const run = await lastRun(lookups.db, repo.id);
     const why =
@@ -56,10 +58,10 @@ export async function openRepo(
   const selection = edits ? await edits.select(repo, current) : { index: current, worktree: undefined };
   const index = selection.index;
   const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
-  return { repo, index, languages, adjust: new Adjuster(edits, lookups, repo, selection), nearest: selection.nearest };
+  return { repo, index, languages, adjust: new Adjuster(edits, lookups, repo, selection), nearest: selection.nearest, others };
 }
 
-async function atCommit(lookups: Lookups, repo: Repo, commit: string): Promise<RepoContext> {
+async function atCommit(lookups: Lookups, repo: Repo, commit: string, others: readonly number[]): Promise<RepoContext> {
   const found = await nearestPublished(lookups.db, repo.id, commit);
   if (!found) {
     throw new UserError(
@@ -71,7 +73,14 @@ async function atCommit(lookups: Lookups, repo: Repo, commit: string): Promise<R
   const languages = JSON.parse(index.languages) as Record<string, LanguageTier>;
   const nearest = distance > 0 ? { requested: commit, commit: index.commit_sha, distance } : undefined;
   // An answer at a named commit is of that commit's text: no worktree edits to follow.
-  return { repo, index, languages, nearest, adjust: new Adjuster(undefined, lookups, repo, { index, worktree: undefined, nearest }) };
+  return {
+    repo,
+    index,
+    languages,
+    nearest,
+    others,
+    adjust: new Adjuster(undefined, lookups, repo, { index, worktree: undefined, nearest }),
+  };
 }
 
 /** The nearest_commit flag of an answer computed at the nearest indexed ancestor, whatever the tier. */

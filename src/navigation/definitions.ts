@@ -85,21 +85,37 @@ export async function definitionsOf(
   symbols: readonly string[],
   file?: FileContext,
 ): Promise<DefinitionRow[]> {
-  const out: DefinitionRow[] = [];
-  const locals = symbols.filter(isLocalSymbol);
-  if (locals.length && file) {
-    const inFile = await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path);
-    out.push(...inFile.filter((d) => locals.includes(d.symbol)));
-  }
-  const globals = symbols.filter((s) => !isLocalSymbol(s));
-  if (globals.length === 0) return out;
-  const ids = await lookups.symbolIds(globals);
-  const here = await lookups.definitionsOf([ctx.index.id], [...ids.values()]);
-  out.push(...here);
-  const defined = new Set(here.map((d) => d.symbol));
-  const missing = [...ids].filter(([s]) => !defined.has(s)).map(([, id]) => id);
-  if (missing.length) out.push(...(await lookups.definitionsOf(await lookups.otherCurrentIndexes(ctx.repo.id), missing)));
-  return out;
+  return (await definitionsOfGroups(lookups, ctx, [symbols], file)).flat();
+}
+
+/**
+ * `definitionsOf` for several groups of symbols at once, one list per group:
+ * the global symbols of every group are looked up in one query, in this
+ * index and every other repository's current one, and each group keeps the
+ * other repositories' definitions only of its symbols this index lacks.
+ */
+export async function definitionsOfGroups(
+  lookups: Lookups,
+  ctx: RepoContext,
+  groups: readonly (readonly string[])[],
+  file?: FileContext,
+): Promise<DefinitionRow[][]> {
+  const locals = groups.flat().filter(isLocalSymbol);
+  const inFile = locals.length && file ? await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path) : [];
+  const globals = [...new Set(groups.flat().filter((s) => !isLocalSymbol(s)))];
+  // Rows come ordered by path and position; here and elsewhere keep that order.
+  const rows = await lookups.definitionsOf([ctx.index.id, ...ctx.others], globals);
+  const here = rows.filter((d) => d.index_id === ctx.index.id);
+  const elsewhere = rows.filter((d) => d.index_id !== ctx.index.id);
+  const definedHere = new Set(here.map((d) => d.symbol));
+  return groups.map((group) => {
+    const symbols = new Set(group);
+    return [
+      ...inFile.filter((d) => isLocalSymbol(d.symbol) && symbols.has(d.symbol)),
+      ...here.filter((d) => symbols.has(d.symbol)),
+      ...elsewhere.filter((d) => symbols.has(d.symbol) && !definedHere.has(d.symbol)),
+    ];
+  });
 }
 
 /** A definition as an answer gives it, in the current text; undefined when its line changed since the index (counted by ctx.adjust). */
@@ -263,14 +279,17 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   if (at.symbols.length === 0) return { ...base, ...ctx.adjust.fields(), found: false, definitions: [], symbols: [], message: at.message! };
   // At a use of a declared member, the object-literal member implementing it is a definition too (see orchestrator/prepare.ts).
   const used = at.symbols.filter((s) => !at.declared.has(s));
-  const implementations = used.length ? await lookups.definitionRelated([ctx.index.id], [...(await lookups.symbolIds(used)).values()]) : [];
+  const implementations = used.length ? await lookups.definitionRelated([ctx.index.id], used) : [];
   const partners = [...new Set([...at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s))), ...implementations])].filter(
     (s) => !at.symbols.includes(s),
   );
-  const rows = narrowOverloads(
-    dedupe([...(await definitionsOf(lookups, ctx, at.symbols, at.file)), ...(await definitionsOf(lookups, ctx, partners))]),
-    { ...at, path: at.file.file.path, column: params.column! - 1 },
-  );
+  // The symbols' definitions first, then their partners': one query for both.
+  const [own, partnered] = await definitionsOfGroups(lookups, ctx, [at.symbols, partners], at.file);
+  const rows = narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol))]), {
+    ...at,
+    path: at.file.file.path,
+    column: params.column! - 1,
+  });
   const definitions = await toDefinitions(lookups, ctx, rows);
   const fields = ctx.adjust.fields();
   return {

@@ -188,7 +188,8 @@ export class Navigation {
    */
   private async open(slug: string, commit?: string): Promise<RepoContext> {
     const auto = this.options.autoReindex;
-    const repo = auto ? await this.lookups.repo(slug) : undefined;
+    const current = await this.lookups.current(slug);
+    const repo = current?.repo;
     if (auto && repo && repo.current_index_id === null) {
       const scheduled = await auto(repo);
       if (scheduled) {
@@ -207,6 +208,6 @@ export class Navigation {
         });
       }
     }
-    return openRepo(this.lookups, slug, { commit, edits: this.edits });
+    return openRepo(this.lookups, slug, { commit, edits: this.edits, current });
   }
 }

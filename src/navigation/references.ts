@@ -68,7 +68,6 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     if (!group) byFile.set(key, (group = { repo, path, blob, rows: [], records: [] }));
     return group;
   };
-  let symbolOf: ReadonlyMap<number, string> = new Map();
   let family: ReferenceFamily = { symbols: [], usesOnly: new Set(), callsOnly: new Set() };
   const locals = symbols.filter(isLocalSymbol);
   if (locals.length && file) {
@@ -83,11 +82,9 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const globals = symbols.filter((s) => !isLocalSymbol(s));
   if (globals.length) {
     // The same global symbol is the same entity in every repository of the registry.
-    const indexes = [ctx.index.id, ...(await lookups.otherCurrentIndexes(ctx.repo.id))];
+    const indexes = [ctx.index.id, ...ctx.others];
     family = await referenceFamily(lookups, indexes, globals);
-    const ids = await lookups.symbolIds(family.symbols);
-    symbolOf = new Map([...ids].map(([symbol, id]) => [id, symbol]));
-    for (const row of await lookups.symbolRefs(indexes, [...ids.values()])) groupOf(row.repo, row.path, row.blob_sha).rows.push(row);
+    for (const row of await lookups.symbolRefs(indexes, family.symbols)) groupOf(row.repo, row.path, row.blob_sha).rows.push(row);
   }
   const here = (g: Group) => (g.repo === ctx.repo.slug ? 0 : 1);
   const groups = [...byFile.values()].sort(
@@ -106,7 +103,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       total += group.records.length;
       for (const row of group.rows) {
         const ints = rangeRecords(row.ranges);
-        const symbol = symbolOf.get(row.symbol_id)!;
+        const symbol = row.symbol;
         for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
           const flags = ints[i + 4]!;
           if (wanted(rolesOf(flags), refKindOf(flags), symbol)) total++;
@@ -117,7 +114,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     const records = [...group.records];
     for (const row of group.rows) {
       const ints = rangeRecords(row.ranges);
-      const symbol = symbolOf.get(row.symbol_id)!;
+      const symbol = row.symbol;
       for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
         const flags = ints[i + 4]!;
         const kind = wanted(rolesOf(flags), refKindOf(flags), symbol);

@@ -44,9 +44,8 @@ export async function referenceFamily(lookups: Lookups, indexIds: readonly numbe
   }
   let frontier = [...family];
   for (let round = 0; round < MAX_ROUNDS && frontier.length > 0; round++) {
-    const ids = [...(await lookups.symbolIds(frontier)).values()];
     const next: string[] = [];
-    for (const s of await lookups.referenceRelated(indexIds, ids)) {
+    for (const s of await lookups.referenceRelated(indexIds, frontier)) {
       if (!family.has(s)) {
         family.add(s);
         next.push(s);

@@ -39,7 +39,6 @@ export async function typeHierarchy(lookups: Lookups, ctx: RepoContext, params: 
 }
 
 class Graph {
-  private indexes: number[] | undefined;
   private readonly supertypes = new Map<string, Set<string>>();
 
   constructor(
@@ -65,16 +64,14 @@ class Graph {
   }
 
   /** The current index of every repository: relationships may cross repositories. */
-  private async allIndexes(): Promise<number[]> {
-    this.indexes ??= [this.ctx.index.id, ...(await this.lookups.otherCurrentIndexes(this.ctx.repo.id))];
-    return this.indexes;
+  private allIndexes(): number[] {
+    return [this.ctx.index.id, ...this.ctx.others];
   }
 
   private async allSupertypes(symbol: string): Promise<Set<string>> {
     let known = this.supertypes.get(symbol);
     if (!known) {
-      const ids = [...(await this.lookups.symbolIds([symbol])).values()];
-      known = new Set(await this.lookups.supertypesOf(await this.allIndexes(), ids));
+      known = new Set(await this.lookups.supertypesOf(this.allIndexes(), [symbol]));
       known.delete(symbol);
       this.supertypes.set(symbol, known);
     }
@@ -90,8 +87,7 @@ class Graph {
   }
 
   private async directSubtypes(symbol: string): Promise<Set<string>> {
-    const ids = [...(await this.lookups.symbolIds([symbol])).values()];
-    const candidates = await this.lookups.subtypesOf(await this.allIndexes(), ids);
+    const candidates = await this.lookups.subtypesOf(this.allIndexes(), [symbol]);
     const direct = new Set<string>();
     for (const c of candidates) if ((await this.directSupertypes(c)).has(symbol)) direct.add(c);
     return direct;

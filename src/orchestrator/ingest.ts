@@ -39,7 +39,8 @@ export class Ingest {
 
   constructor(
     private readonly writer: RegistryWriter,
-    private readonly files: ReadonlyMap<string, { sha: string }>,
+    /** A file of the commit by path (its blob hash), or undefined for a path that is none. */
+    private readonly files: Pick<ReadonlyMap<string, { sha: string }>, 'get'>,
     /** The indexer's languages: the first is a document's language when its path does not tell (else the document's own). */
     private readonly languages: readonly string[],
     private readonly facts: FactsProvider | undefined,

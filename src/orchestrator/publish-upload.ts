@@ -113,10 +113,14 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
     await recordParents(db, repo.id, edges);
 
     const writer = new RegistryWriter(engine);
-    const files = new Map<string, { sha: string }>();
+    // Without texts, documents are known by path alone (an empty blob hash: nothing to search): the paths the
+    // check collected answer, rather than a second map of every path.
+    const textless = { sha: '' };
+    const files: Pick<Map<string, { sha: string }>, 'get'> = tree
+      ? new Map([...tree.files].map(([path, sha]) => [path, { sha }]))
+      : { get: (path: string) => (upload.paths.has(path) ? textless : undefined) };
     let storing: Promise<BlobStats | null> = Promise.resolve(null);
     if (tree) {
-      for (const [path, sha] of tree.files) files.set(path, { sha });
       progress.update(`storing the text of ${tree.files.size} files…`);
       // Stored while the first documents' files are parsed; ingest waits for it.
       storing = storeBlobs(
@@ -128,9 +132,6 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
       storing.catch(() => undefined);
       const languages = [...new Set([...upload.paths].map((p) => languageOf(p)).filter((l): l is string => l !== undefined))];
       facts = syntaxFacts(tree.root, languages, [...upload.paths]);
-    } else {
-      // No texts: documents are known by path alone (an empty blob hash: nothing to search).
-      for (const path of upload.paths) files.set(path, { sha: '' });
     }
 
     const ahead = tree && facts ? lookahead(facts, tree) : undefined;
@@ -192,7 +193,8 @@ export async function publishUpload(options: PublishOptions): Promise<PublishRep
     }
 
     const published: PublishedFile[] = [];
-    const paths = tree ? [...tree.files.keys()] : [...new Set([...ingest.ids.keys(), ...keptDocuments.keys()])].sort();
+    // Kept documents are only of paths this upload has none for: the two lists do not overlap.
+    const paths = tree ? [...tree.files.keys()] : [...ingest.ids.keys(), ...keptDocuments.keys()].sort();
     for (const path of paths) {
       const kept = keptDocuments.get(path);
       published.push({
@@ -326,8 +328,14 @@ function languageReports(
   }
   for (const [language, list] of byLanguage) {
     if (kept[language]) continue;
-    const mine = list.filter((f) => ingest.ids.has(f.path));
-    if (mine.length === 0) {
+    // Counted, and the first few missing named: lists of every file would be as long as the index.
+    let mine = 0;
+    const missing: string[] = [];
+    for (const f of list) {
+      if (ingest.ids.has(f.path)) mine++;
+      else if (missing.length < 3) missing.push(f.path);
+    }
+    if (mine === 0) {
       out[language] = {
         files: list.length,
         tier: 'search-only',
@@ -338,16 +346,16 @@ function languageReports(
       };
       continue;
     }
-    const missing = list.filter((f) => !ingest.ids.has(f.path)).map((f) => f.path);
+    const unindexed = list.length - mine;
     out[language] = {
       files: list.length,
       tier: 'precise',
       indexer,
-      indexed_files: mine.length,
-      reason: missing.length
-        ? `${missing.length} of ${list.length} ${language} files have no document in the uploaded index (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}): the indexer skipped them, or the file was cut short (pass --sha256 to rule that out)`
+      indexed_files: mine,
+      reason: unindexed
+        ? `${unindexed} of ${list.length} ${language} files have no document in the uploaded index (${missing.join(', ')}${unindexed > 3 ? ', …' : ''}): the indexer skipped them, or the file was cut short (pass --sha256 to rule that out)`
         : null,
-      recovery: missing.length ? 'check the indexer\'s project configuration, then publish again' : null,
+      recovery: unindexed ? 'check the indexer\'s project configuration, then publish again' : null,
     };
   }
   return out;

@@ -54,15 +54,24 @@ export interface SymbolRefsRow {
   path: string;
   blob_sha: string;
   document_id: number;
-  symbol_id: number;
+  symbol: string;
   /** Packed ranges (see payload.ts), decoded by the caller as far as it needs. */
   ranges: Buffer;
+}
+
+/** A repository, its current index when published, and the current index of every other repository. */
+export interface CurrentRepo {
+  repo: Repo;
+  index: IndexRow | undefined;
+  others: number[];
 }
 
 export class Lookups {
   private readonly documents = new Lru<number, StoredDocument>(512);
   private readonly documentDefinitions = new Lru<string, DefinitionRow[]>(512);
   private readonly lineCache = new Lru<string, string[] | null>(1024);
+  private readonly files = new Lru<string, IndexFileRow>(4096);
+  private readonly slugs = new Lru<number, string>(256);
 
   /** The lookups a query answers with, each compiled once per shape. */
   private readonly prepared: PreparedQueries;
@@ -74,6 +83,78 @@ export class Lookups {
   async repo(slug: string): Promise<Repo | undefined> {
     const rows = await this.prepared.rows('repo', [slug], ([v]) => this.db.selectFrom('repos').selectAll().where('slug', '=', v!));
     return rows[0];
+  }
+
+  /**
+   * A repository with its current index (when published), and the current
+   * index of every other repository, in one query: every request starts
+   * here, and on Postgres each query is a round trip.
+   */
+  async current(slug: string): Promise<CurrentRepo | undefined> {
+    const rows = await this.prepared.rows('current', [slug, slug], ([a, b]) =>
+      this.db
+        .selectFrom('repos as p')
+        // Only the named repository's index row is joined: the others need only their index id.
+        .leftJoin('indexes as i', (join) =>
+          join.onRef('i.id', '=', 'p.current_index_id').on('i.state', '=', 'published').on('p.slug', '=', a!),
+        )
+        .select([
+          'p.id',
+          'p.slug',
+          'p.root_path',
+          'p.current_index_id',
+          'p.created_at',
+          'i.id as i_id',
+          'i.repo_id as i_repo_id',
+          'i.commit_sha as i_commit_sha',
+          'i.dirty as i_dirty',
+          'i.worktree_fingerprint as i_worktree_fingerprint',
+          'i.state as i_state',
+          'i.origin as i_origin',
+          'i.generated_at as i_generated_at',
+          'i.languages as i_languages',
+          'i.tools as i_tools',
+          'i.total_files as i_total_files',
+          'i.document_count as i_document_count',
+          'i.occurrence_count as i_occurrence_count',
+          'i.definition_count as i_definition_count',
+          'i.storage_bytes as i_storage_bytes',
+          'i.commit_time as i_commit_time',
+        ])
+        .where((eb) => eb.or([eb('p.slug', '=', b!), eb('p.current_index_id', 'is not', null)])),
+    );
+    const row = rows.find((r) => r.slug === slug);
+    if (!row) return undefined;
+    const repo: Repo = {
+      id: row.id,
+      slug: row.slug,
+      root_path: row.root_path,
+      current_index_id: row.current_index_id,
+      created_at: row.created_at,
+    };
+    const index: IndexRow | undefined =
+      row.i_id === null
+        ? undefined
+        : {
+            id: row.i_id,
+            repo_id: row.i_repo_id!,
+            commit_sha: row.i_commit_sha!,
+            dirty: row.i_dirty!,
+            worktree_fingerprint: row.i_worktree_fingerprint,
+            state: row.i_state!,
+            origin: row.i_origin!,
+            generated_at: row.i_generated_at!,
+            languages: row.i_languages!,
+            tools: row.i_tools!,
+            total_files: row.i_total_files!,
+            document_count: row.i_document_count!,
+            occurrence_count: row.i_occurrence_count!,
+            definition_count: row.i_definition_count!,
+            storage_bytes: row.i_storage_bytes!,
+            commit_time: row.i_commit_time,
+          };
+    const others = rows.filter((r) => r !== row && r.current_index_id !== null).map((r) => r.current_index_id!);
+    return { repo, index, others };
   }
 
   async repoSlugs(): Promise<string[]> {
@@ -99,7 +180,11 @@ export class Lookups {
     );
   }
 
+  /** A file of an index. Cached: a published index's files never change, and index ids are never reused. */
   async file(indexId: number, path: string): Promise<IndexFileRow | undefined> {
+    const key = `${indexId}\0${path}`;
+    const cached = this.files.get(key);
+    if (cached) return cached;
     const rows = await this.prepared.rows('file', [indexId, path], ([i, p]) =>
       this.db
         .selectFrom('index_files')
@@ -107,6 +192,8 @@ export class Lookups {
         .where('index_id', '=', i!)
         .where('path', '=', p!),
     );
+    // A path the index lacks is not cached: misses are errors, and the cache stays bounded by real files.
+    if (rows[0]) this.files.set(key, rows[0]);
     return rows[0];
   }
 
@@ -146,45 +233,55 @@ export class Lookups {
     return lines;
   }
 
-  async symbolIds(symbols: readonly string[]): Promise<Map<string, number>> {
-    if (symbols.length === 0) return new Map();
-    const rows = await this.prepared.rows(`symbolIds:${symbols.length}`, symbols, (v) =>
-      this.db.selectFrom('symbols').select(['id', 'symbol']).where('symbol', 'in', v),
-    );
-    return new Map(rows.map((r) => [r.symbol, r.id]));
-  }
-
   /**
    * Occurrences of global symbols in the given indexes, by document, unordered.
    * A popular symbol has a row in thousands of files: the query joins only
    * what each row needs, and the repository's name comes from a small map.
+   * Symbols are matched by name in the same query (one round trip, not two).
    */
-  async symbolRefs(indexIds: readonly number[], symbolIds: readonly number[]): Promise<SymbolRefsRow[]> {
-    if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    const rows = await this.prepared.rows(`symbolRefs:${indexIds.length}:${symbolIds.length}`, [...indexIds, ...symbolIds], (v) =>
+  async symbolRefs(indexIds: readonly number[], symbols: readonly string[]): Promise<SymbolRefsRow[]> {
+    if (symbols.length === 0 || indexIds.length === 0) return [];
+    const rows = await this.prepared.rows(`symbolRefs:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
       this.db
-        .selectFrom('symbol_refs as r')
+        .selectFrom('symbols as s')
+        .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
         .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-        .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 'r.symbol_id', 'r.ranges'])
+        .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
         .where('f.index_id', 'in', v.slice(0, indexIds.length))
-        .where('r.symbol_id', 'in', v.slice(indexIds.length)),
+        .where('s.symbol', 'in', v.slice(indexIds.length)),
     );
     const repoOf = await this.repoSlugsOfIndexes(indexIds);
-    return rows.map((r) => ({ ...r, repo: repoOf.get(r.index_id)! }));
+    // Set in place, not copied: a popular symbol has thousands of rows, and copies are as many objects again.
+    const out = rows as SymbolRefsRow[];
+    for (const r of out) r.repo = repoOf.get(r.index_id)!;
+    return out;
   }
 
+  /** The repository of each index. Cached: an index belongs to one repository for good, and slugs never change. */
   private async repoSlugsOfIndexes(indexIds: readonly number[]): Promise<Map<number, string>> {
-    const rows = await this.prepared.rows(`repoSlugsOfIndexes:${indexIds.length}`, indexIds, (v) =>
+    const out = new Map<number, string>();
+    const missing: number[] = [];
+    for (const id of indexIds) {
+      const slug = this.slugs.get(id);
+      if (slug === undefined) missing.push(id);
+      else out.set(id, slug);
+    }
+    if (missing.length === 0) return out;
+    const rows = await this.prepared.rows(`repoSlugsOfIndexes:${missing.length}`, missing, (v) =>
       this.db.selectFrom('indexes as i').innerJoin('repos as p', 'p.id', 'i.repo_id').select(['i.id', 'p.slug']).where('i.id', 'in', v),
     );
-    return new Map(rows.map((r) => [r.id, r.slug]));
+    for (const r of rows) {
+      this.slugs.set(r.id, r.slug);
+      out.set(r.id, r.slug);
+    }
+    return out;
   }
 
-  /** Definitions of symbols in the given indexes. */
-  async definitionsOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<DefinitionRow[]> {
-    if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    return this.prepared.rows(`definitionsOf:${indexIds.length}:${symbolIds.length}`, [...indexIds, ...symbolIds], (v) =>
-      this.definitionQuery(v.slice(0, indexIds.length)).where('d.symbol_id', 'in', v.slice(indexIds.length)),
+  /** Definitions of global symbols, by name, in the given indexes. */
+  async definitionsOf(indexIds: readonly number[], symbols: readonly string[]): Promise<DefinitionRow[]> {
+    if (symbols.length === 0 || indexIds.length === 0) return [];
+    return this.prepared.rows(`definitionsOf:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
+      this.definitionQuery(v.slice(0, indexIds.length)).where('s.symbol', 'in', v.slice(indexIds.length)),
     );
   }
 
@@ -201,40 +298,50 @@ export class Lookups {
   }
 
   /** Symbols these symbols implement or extend (supertypes, overridden methods). */
-  async supertypesOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
-    return this.related(indexIds, symbolIds, 'symbol_id', 'target_symbol_id', 'is_implementation');
+  async supertypesOf(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
+    return this.related(indexIds, symbols, 'is_implementation', ['forward']);
   }
 
   /** Symbols that implement or extend these (subtypes, overriding methods). */
-  async subtypesOf(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
-    return this.related(indexIds, symbolIds, 'target_symbol_id', 'symbol_id', 'is_implementation');
+  async subtypesOf(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
+    return this.related(indexIds, symbols, 'is_implementation', ['backward']);
   }
 
   /**
-   * Symbols related to these by a relationship flag, from `from` to `to`,
-   * declared in documents of the given indexes (joined, so that only the
-   * relationships of these symbols are read, not every document of the indexes).
+   * Symbols related to these by a relationship flag, forward (from symbol_id
+   * to target_symbol_id), backward, or both, declared in documents of the
+   * given indexes (joined, so that only the relationships of these symbols
+   * are read, not every document of the indexes). One query whatever the
+   * directions: symbols are matched by name in it.
    */
   private async related(
     indexIds: readonly number[],
-    symbolIds: readonly number[],
-    from: 'symbol_id' | 'target_symbol_id',
-    to: 'symbol_id' | 'target_symbol_id',
+    symbols: readonly string[],
     flag: 'is_reference' | 'is_implementation' | 'is_definition',
+    directions: readonly ('forward' | 'backward')[],
   ): Promise<string[]> {
-    if (symbolIds.length === 0 || indexIds.length === 0) return [];
-    const shape = `related:${from}:${to}:${flag}:${symbolIds.length}:${indexIds.length}`;
-    const rows = await this.prepared.rows(shape, [...symbolIds, ...indexIds], (v) =>
-      this.db
-        .selectFrom('relationships as r')
-        .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-        .innerJoin('symbols as s', 's.id', `r.${to}`)
-        .select('s.symbol')
-        .distinct()
-        .where(`r.${from}`, 'in', v.slice(0, symbolIds.length))
-        .where(`r.${flag}`, '=', 1)
-        .where('f.index_id', 'in', v.slice(symbolIds.length)),
-    );
+    if (symbols.length === 0 || indexIds.length === 0) return [];
+    const shape = `related:${flag}:${directions.join(',')}:${symbols.length}:${indexIds.length}`;
+    const rows = await this.prepared.rows(shape, [...symbols, ...indexIds], (v) => {
+      const named = v.slice(0, symbols.length);
+      const indexes = v.slice(symbols.length);
+      const one = (direction: 'forward' | 'backward') => {
+        const [from, to] =
+          direction === 'forward' ? (['symbol_id', 'target_symbol_id'] as const) : (['target_symbol_id', 'symbol_id'] as const);
+        return this.db
+          .selectFrom('symbols as s')
+          .innerJoin('relationships as r', `r.${from}`, 's.id')
+          .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+          .innerJoin('symbols as t', 't.id', `r.${to}`)
+          .select('t.symbol')
+          .where('s.symbol', 'in', named)
+          .where(`r.${flag}`, '=', 1)
+          .where('f.index_id', 'in', indexes);
+      };
+      const [first, ...rest] = directions.map(one);
+      // union, not union all: a symbol related both ways is listed once.
+      return rest.reduce((q, next) => q.union(next), first!.distinct());
+    });
     return rows.map((r) => r.symbol);
   }
 
@@ -267,26 +374,14 @@ export class Lookups {
       .execute();
   }
 
-  /** The current index of every repository except `exceptRepoId`. */
-  async otherCurrentIndexes(exceptRepoId: number): Promise<number[]> {
-    const rows = await this.prepared.rows('otherCurrentIndexes', [exceptRepoId], ([v]) =>
-      this.db.selectFrom('repos').select('current_index_id').where('id', '!=', v!).where('current_index_id', 'is not', null),
-    );
-    return rows.map((r) => r.current_index_id!);
-  }
-
   /** Symbols related to these by is_reference relationships, in either direction, within the given indexes. */
-  async referenceRelated(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
-    const forward = await this.related(indexIds, symbolIds, 'symbol_id', 'target_symbol_id', 'is_reference');
-    const backward = await this.related(indexIds, symbolIds, 'target_symbol_id', 'symbol_id', 'is_reference');
-    return [...new Set([...forward, ...backward])];
+  async referenceRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
+    return this.related(indexIds, symbols, 'is_reference', ['forward', 'backward']);
   }
 
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */
-  async definitionRelated(indexIds: readonly number[], symbolIds: readonly number[]): Promise<string[]> {
-    const forward = await this.related(indexIds, symbolIds, 'symbol_id', 'target_symbol_id', 'is_definition');
-    const backward = await this.related(indexIds, symbolIds, 'target_symbol_id', 'symbol_id', 'is_definition');
-    return [...new Set([...forward, ...backward])];
+  async definitionRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
+    return this.related(indexIds, symbols, 'is_definition', ['forward', 'backward']);
   }
 
   async fileCount(indexId: number): Promise<number> {

@@ -54,6 +54,9 @@ export interface PublishInput {
  */
 const KEEP_PREVIOUS = 2;
 
+/** index_files rows built and inserted at a time. */
+const INDEX_FILES_CHUNK = 5000;
+
 export async function publishIndex(engine: Engine, input: PublishInput): Promise<number> {
   let indexId: number;
   try {
@@ -90,18 +93,21 @@ async function insertIndex(engine: Engine, input: PublishInput): Promise<number>
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await engine.insertRows(
-      trx,
-      'index_files',
-      input.files.map((f) => ({
-        index_id: id,
-        path: f.path,
-        blob_sha: f.blobSha,
-        document_id: f.documentId,
-        language: f.language,
-        syntax_id: f.syntaxId ?? null,
-      })),
-    );
+    // In chunks: rows for every file of a large index at once would be as many objects again as the files.
+    for (const chunk of chunks(input.files, INDEX_FILES_CHUNK)) {
+      await engine.insertRows(
+        trx,
+        'index_files',
+        chunk.map((f) => ({
+          index_id: id,
+          path: f.path,
+          blob_sha: f.blobSha,
+          document_id: f.documentId,
+          language: f.language,
+          syntax_id: f.syntaxId ?? null,
+        })),
+      );
+    }
     await trx
       .updateTable('indexes')
       .set({ state: 'published', storage_bytes: await indexStorageBytes(trx, id) })

@@ -1,8 +1,10 @@
 // A shared registry on a Postgres server through `pg`: for teams whose CI
 // publishes indexes that every developer's agent reads.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Engine } from '../../engine.js';
+import { Lru } from '../../../lru.js';
 import type { Database } from '../../schema.js';
 import { postgresTextIndex } from './text-index.js';
 import { postgresWriters } from './writers.js';
@@ -29,9 +31,49 @@ export function displayLocation(url: string): string {
   }
 }
 
+/** Times a statement's text is seen before it is prepared by name: one-off statements stay unnamed. */
+const NAME_AFTER = 3;
+/** Statements prepared by name on one connection at most: the server keeps each, with its plan, until the connection ends. */
+const NAMED_PER_CONNECTION = 128;
+
+/**
+ * A client that prepares its frequent reads by name. An unnamed statement is
+ * parsed and planned by the server on every run: for the joins a warm lookup
+ * makes, planning takes several times as long as executing (0.8 ms against
+ * 0.1 ms at a million occurrences). A named one is parsed once per connection
+ * and, after a few runs, keeps a generic plan. Only reads with parameters
+ * and an explicit column list are named: `select *` would fail once a
+ * migration added a column ("cached plan must not change result type").
+ */
+class NamingClient extends pg.Client {
+  private static readonly seen = new Lru<string, number>(1024);
+  private readonly named = new Map<string, string>();
+
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    if (
+      args.length === 2 &&
+      typeof text === 'string' &&
+      Array.isArray(values) &&
+      values.length > 0 &&
+      /^select /.test(text) &&
+      !text.includes('*')
+    ) {
+      let name = this.named.get(text);
+      if (name === undefined && this.named.size < NAMED_PER_CONNECTION) {
+        const count = (NamingClient.seen.get(text) ?? 0) + 1;
+        NamingClient.seen.set(text, count);
+        if (count >= NAME_AFTER) this.named.set(text, (name = `sextant_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+      }
+      if (name !== undefined) return (super.query as unknown as (config: pg.QueryConfig) => never)({ name, text, values });
+    }
+    return (super.query as unknown as (...a: unknown[]) => never)(...args);
+  }
+}
+
 export function openPostgres(url: string): Engine {
   const config: pg.PoolConfig = { connectionString: url, max: POOL_SIZE, types, application_name: 'sextant' };
-  const pool = new pg.Pool(config);
+  const pool = new pg.Pool({ ...config, Client: NamingClient });
   // An idle connection the server dropped must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
