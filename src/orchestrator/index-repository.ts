@@ -241,12 +241,21 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     const languageCounts = countLanguages(byPath.keys());
     clock('setup');
 
-    progress.update(`storing the text of ${worktree.files.length} files…`);
-    const storingStarted = performance.now();
-    const storing = storeBlobs(writer, worktree.root, worktree.files).finally(() => (phases.blobs = performance.now() - storingStarted));
-    blobsStored = storing;
-    // A failure here surfaces when awaited below; do not let it go unhandled meanwhile.
-    storing.catch(() => undefined);
+    // File texts are stored once the first indexer has started (or when none
+    // runs): reading them and indexing them for search takes this thread a
+    // second or more, which would otherwise delay the indexer's start, the
+    // critical path. Ingest needs them, and waits for them.
+    let storing: Promise<BlobStats> | undefined;
+    const stored = (): Promise<BlobStats> => {
+      if (storing) return storing;
+      progress.update(`storing the text of ${worktree.files.length} files…`);
+      const storingStarted = performance.now();
+      storing = storeBlobs(writer, worktree.root, worktree.files).finally(() => (phases.blobs = performance.now() - storingStarted));
+      blobsStored = storing;
+      // A failure here surfaces when awaited; do not let it go unhandled meanwhile.
+      storing.catch(() => undefined);
+      return storing;
+    };
 
     const documentIds = new Map<string, number>();
     const counters = { documents: 0, written: 0, reused: 0, occurrences: 0, definitions: 0 };
@@ -317,7 +326,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     }
 
     clock('planning');
-    const blobs = await storing;
+    const blobs = await stored();
     clock('blobs_after_indexers');
     if (options.lspIndexer) await buildThroughServers(options.lspIndexer);
     clock('lsp');
@@ -530,12 +539,13 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
+            onSpawn: () => void stored(),
             signal,
           },
           async (document, bytes) => {
             // Stops reading the indexer's output: the run is over.
             throwIfInterrupted(signal);
-            await storing;
+            await stored();
             await ingest.add(document, bytes);
             progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
           },

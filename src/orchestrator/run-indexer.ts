@@ -41,6 +41,8 @@ export interface IndexerInvocation {
   yieldCpu?: boolean | undefined;
   /** Aborted when the run is interrupted: the indexer is stopped (and the run fails). */
   signal?: AbortSignal | undefined;
+  /** Called once the indexer is started: work the caller held back so as not to delay it may begin. */
+  onSpawn?: (() => void) | undefined;
 }
 
 /**
@@ -105,6 +107,7 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
 
+    inv.onSpawn?.();
     const { exited, kill: killGroup, timedOut } = watchGroup(child, inv.timeoutMs);
     let exitMs = NaN;
     void exited.then(() => (exitMs = performance.now() - started));
