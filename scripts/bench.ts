@@ -1252,7 +1252,15 @@ function printPhases(index: IndexSection, print: (s?: string) => void): void {
 
 /** Section (a) alone (`--only index`): index wall time vs the raw indexer, with the phases, per corpus. */
 async function benchIndexOnly(corpora: readonly Corpus[], runs: number, print: (s?: string) => void) {
-  const section: { corpus: string; ratio: number | null; sextant_wall_ms: number | null; raw_wall_ms: number | null; phases: ReturnType<typeof indexPhases> }[] = [];
+  const section: {
+    corpus: string;
+    ratio: number | null;
+    sextant_wall_ms: number | null;
+    raw_wall_ms: number | null;
+    /** CPU medians: sextant's own process, sextant with its indexer child, the raw indexer (GNU time; null without it). */
+    cpu_ms: { sextant_own: number | null; sextant_tree: number | null; raw: number | null };
+    phases: ReturnType<typeof indexPhases>;
+  }[] = [];
   const targets: Record<string, Target> = {};
   for (const c of corpora) {
     const index = await benchIndex(c, runs);
@@ -1260,7 +1268,19 @@ async function benchIndexOnly(corpora: readonly Corpus[], runs: number, print: (
     const indexRatio = median(index.runs.map((r) => r.sextant.wallMs / r.raw.wallMs));
     const sWall = median(index.runs.map((r) => r.sextant.wallMs));
     const rWall = median(index.runs.map((r) => r.raw.wallMs));
-    section.push({ corpus: c.name, ratio: round(indexRatio, 3), sextant_wall_ms: round(sWall, 0), raw_wall_ms: round(rWall, 0), phases: indexPhases(index) });
+    const cpu = {
+      sextant_own: round(median(index.runs.flatMap((r) => (r.sextant.own ? [r.sextant.own.cpuMs] : []))), 0),
+      sextant_tree: round(median(index.runs.flatMap((r) => (r.sextant.tree ? [r.sextant.tree.cpuMs] : []))), 0),
+      raw: round(median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.cpuMs] : []))), 0),
+    };
+    section.push({
+      corpus: c.name,
+      ratio: round(indexRatio, 3),
+      sextant_wall_ms: round(sWall, 0),
+      raw_wall_ms: round(rWall, 0),
+      cpu_ms: cpu,
+      phases: indexPhases(index),
+    });
     targets[`index_ratio ${c.name}`] = atMost(indexRatio, TARGETS.index_ratio);
     print(`== ${c.name}: ${c.tsFiles} source files, ${index.runs.at(-1)!.sextant.report.occurrences.toLocaleString('en-US')} occurrences`);
     print(
@@ -1273,6 +1293,11 @@ async function benchIndexOnly(corpora: readonly Corpus[], runs: number, print: (
       ),
     );
     printPhases(index, print);
+    if (cpu.sextant_tree !== null && cpu.raw !== null)
+      print(
+        `  CPU (medians): sextant process ${sec(cpu.sextant_own ?? NaN)}, sextant + indexer child ${sec(cpu.sextant_tree)}, ` +
+          `scip-typescript alone ${sec(cpu.raw)} (CPU ratio ${ratio(cpu.sextant_tree / cpu.raw)})`,
+      );
     print();
   }
   return { section, targets };
