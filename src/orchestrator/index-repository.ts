@@ -539,7 +539,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
-            onSpawn: () => void stored(),
+            onSpawn: () => {
+              void stored();
+              facts.start?.();
+            },
             signal,
           },
           async (document, bytes) => {
