@@ -26,7 +26,7 @@
 //   (lsp) the lsp tier against clangd on a C corpus, with --only lsp alone (scripts/bench-lsp.ts)
 //   (scale) registries of ~1M and ~5M occurrences on SQLite and Postgres, with --only scale alone (scripts/bench-scale.ts)
 //
-// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|cold|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
+// Usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only index|memory|speed|cold|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -67,7 +67,7 @@ const CORPORA = {
 type CorpusKey = keyof typeof CORPORA;
 const CORPUS_KEYS = Object.keys(CORPORA) as CorpusKey[];
 
-const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only memory|speed|cold|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
+const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] [--only index|memory|speed|cold|search|lifecycle|edits|load|publish|fuzz|envelope|lsp|scale] [--scale 1m|5m] [--json]
 
   --corpus LIST  comma-separated corpora for (a), (b), (c) and issue 3: ${CORPUS_KEYS.join(', ')}
                  (default all: zod@4.6.7's sources, kysely's object-literal factories,
@@ -77,6 +77,8 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
                  large index of (c') and (d)) is left out
   --runs N       repetitions of each side-by-side comparison (default 5); (d) and (c')
                  repeat at most ${MEMORY_RUNS} times
+  --only index   run section (a) alone on the corpora (or --repo): index wall time vs the raw
+                 indexer, with where sextant's time went (its report's phases_ms)
   --only memory  run section (d) alone (ingest memory), not with --repo
   --only speed   leave out (d), (c') and (s): speed on the corpora only
   --only cold    section (b) alone on the corpora (one index each), the cold start broken
@@ -93,7 +95,7 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --json         print one JSON object on stdout instead of the tables`;
 
 /** Sections that can run alone. */
-const SECTIONS = ['memory', 'speed', 'cold', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope', 'lsp', 'scale'] as const;
+const SECTIONS = ['index', 'memory', 'speed', 'cold', 'search', 'lifecycle', 'edits', 'load', 'publish', 'fuzz', 'envelope', 'lsp', 'scale'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -149,7 +151,7 @@ function parseOptions(argv: string[]): Options {
   if (v.only !== undefined) {
     if (!(SECTIONS as readonly string[]).includes(v.only)) fail(`--only takes one of ${SECTIONS.join(', ')}, not "${v.only}"\n${USAGE}`);
     only = v.only as Section;
-    if (repo !== undefined && only !== 'speed' && only !== 'cold') fail(`--only ${only} measures corpora of its own: it does not take --repo`);
+    if (repo !== undefined && only !== 'speed' && only !== 'cold' && only !== 'index') fail(`--only ${only} measures corpora of its own: it does not take --repo`);
   }
   let scale: Scale = '5m';
   if (v.scale !== undefined) {
@@ -271,6 +273,8 @@ interface IndexReport {
   definitions: number;
   duration_ms: number;
   indexers: { name: string; status: string; documents: number; duration_ms: number }[];
+  /** Where the run's wall time went (src/orchestrator/index-repository.ts, PhaseTimes). */
+  phases_ms?: Record<string, number>;
 }
 
 /** `sextant index REPO --json` into a fresh SEXTANT_HOME, as its users run it (the CLI). */
@@ -1253,6 +1257,92 @@ function atMost(value: number | null, limit: number, digits = 3): Target {
  * (a), (b), (c) and issue 3 on one corpus: its figures, its targets, the
  * lines of its tables, and the registry of its last index (kept in `homes`).
  */
+/**
+ * Where sextant's wall time went, medians over the runs of the report's
+ * phases_ms, with CLI start-up and exit (process wall minus the report's
+ * duration) and each phase's share of the wall time. File texts overlap the
+ * indexers, so they have no share.
+ */
+function indexPhases(index: IndexSection): { phase: string; ms: number; share: number | null }[] {
+  const runs = index.runs.filter((r) => r.sextant.report.phases_ms);
+  if (runs.length === 0) return [];
+  const wall = median(runs.map((r) => r.sextant.wallMs));
+  const names = Object.keys(runs[0]!.sextant.report.phases_ms!);
+  const rows = names.map((phase) => {
+    const ms = median(runs.map((r) => r.sextant.report.phases_ms![phase] ?? 0));
+    return { phase, ms, share: phase === 'blobs' ? null : ms / wall };
+  });
+  const cli = median(runs.map((r) => r.sextant.wallMs - r.sextant.report.duration_ms));
+  rows.push({ phase: 'cli (start-up, registry open, exit)', ms: cli, share: cli / wall });
+  rows.push({ phase: 'raw indexer alone', ms: median(runs.map((r) => r.raw.wallMs)), share: null });
+  return rows;
+}
+
+function printPhases(index: IndexSection, print: (s?: string) => void): void {
+  const rows = indexPhases(index);
+  if (rows.length === 0) return;
+  print("  where sextant index's wall time went (medians; blobs overlap the indexers):");
+  print(
+    table(
+      rows.filter((r) => r.ms >= 0.5).map((r) => [`  ${r.phase}`, ms(r.ms, 0), r.share === null ? '' : `${(r.share * 100).toFixed(1)}%`]),
+      ['', 'time', 'share'],
+    ),
+  );
+}
+
+/** Section (a) alone (`--only index`): index wall time vs the raw indexer, with the phases, per corpus. */
+async function benchIndexOnly(corpora: readonly Corpus[], runs: number, print: (s?: string) => void) {
+  const section: {
+    corpus: string;
+    ratio: number | null;
+    sextant_wall_ms: number | null;
+    raw_wall_ms: number | null;
+    /** CPU medians: sextant's own process, sextant with its indexer child, the raw indexer (GNU time; null without it). */
+    cpu_ms: { sextant_own: number | null; sextant_tree: number | null; raw: number | null };
+    phases: ReturnType<typeof indexPhases>;
+  }[] = [];
+  const targets: Record<string, Target> = {};
+  for (const c of corpora) {
+    const index = await benchIndex(c, runs);
+    removeDir(index.runs.at(-1)!.sextant.home);
+    const indexRatio = median(index.runs.map((r) => r.sextant.wallMs / r.raw.wallMs));
+    const sWall = median(index.runs.map((r) => r.sextant.wallMs));
+    const rWall = median(index.runs.map((r) => r.raw.wallMs));
+    const cpu = {
+      sextant_own: round(median(index.runs.flatMap((r) => (r.sextant.own ? [r.sextant.own.cpuMs] : []))), 0),
+      sextant_tree: round(median(index.runs.flatMap((r) => (r.sextant.tree ? [r.sextant.tree.cpuMs] : []))), 0),
+      raw: round(median(index.runs.flatMap((r) => (r.raw.tree ? [r.raw.tree.cpuMs] : []))), 0),
+    };
+    section.push({
+      corpus: c.name,
+      ratio: round(indexRatio, 3),
+      sextant_wall_ms: round(sWall, 0),
+      raw_wall_ms: round(rWall, 0),
+      cpu_ms: cpu,
+      phases: indexPhases(index),
+    });
+    targets[`index_ratio ${c.name}`] = atMost(indexRatio, TARGETS.index_ratio);
+    print(`== ${c.name}: ${c.tsFiles} source files, ${index.runs.at(-1)!.sextant.report.occurrences.toLocaleString('en-US')} occurrences`);
+    print(
+      table(
+        [
+          ...index.runs.map((r, i) => [`run ${i + 1} (${r.order})`, sec(r.sextant.wallMs), sec(r.raw.wallMs), ratio(r.sextant.wallMs / r.raw.wallMs)]),
+          ['median', sec(sWall), sec(rWall), ratio(indexRatio)],
+        ],
+        ['', 'sextant', 'scip-typescript', 'ratio'],
+      ),
+    );
+    printPhases(index, print);
+    if (cpu.sextant_tree !== null && cpu.raw !== null)
+      print(
+        `  CPU (medians): sextant process ${sec(cpu.sextant_own ?? NaN)}, sextant + indexer child ${sec(cpu.sextant_tree)}, ` +
+          `scip-typescript alone ${sec(cpu.raw)} (CPU ratio ${ratio(cpu.sextant_tree / cpu.raw)})`,
+      );
+    print();
+  }
+  return { section, targets };
+}
+
 async function benchCorpus(
   c: Corpus,
   options: Options,
@@ -1418,6 +1508,7 @@ async function benchCorpus(
     `  sextant phases (medians): indexer run with streamed ingest ${sec(phase.indexer_ms)}, rest in process (worktree, blobs, publish) ` +
       `${sec(phase.in_process_other_ms)}, CLI start-up and exit ${sec(phase.cli_overhead_ms)}`,
   );
+  printPhases(index, print);
   if (Number.isFinite(phase.own_cpu_ms))
     print(
       `  CPU (medians): sextant process ${sec(phase.own_cpu_ms)}, sextant + indexer child ${sec(phase.tree_cpu_ms)}, ` +
@@ -1557,7 +1648,6 @@ async function main(): Promise<void> {
       return alone('memory', '(d)', memory, { ingest_rss_largest_over_smallest: memoryTarget(memory) }, () => printMemory(memory, print));
     }
 
-    const Lsp = await languageServerClass();
     const corpora: Corpus[] = [];
     if (options.repo) corpora.push(corpus(basename(options.repo), options.repo, false));
     else
@@ -1567,6 +1657,12 @@ async function main(): Promise<void> {
         owned.push(dirname(root));
         corpora.push(corpus(CORPORA[key].name, root, true));
       }
+    if (options.only === 'index') {
+      const body: string[] = [];
+      const index = await benchIndexOnly(corpora, options.runs, (s = '') => body.push(s));
+      return alone('index', '(a)', index.section, index.targets, () => body.forEach((line) => print(line)));
+    }
+    const Lsp = await languageServerClass();
     if (options.only === 'cold') {
       const results = await benchColdOnly(corpora, options.runs, Lsp, homes);
       const targets = Object.fromEntries(results.map((r) => [`cold_ratio ${r.corpus}`, atMost(r.ratio, TARGETS.cold_ratio)]));

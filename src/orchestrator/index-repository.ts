@@ -166,6 +166,8 @@ export interface IndexReport {
   blobs: BlobStats;
   /** Time spent adding file texts to the code search index (overlaps the indexers' run). */
   search_index_ms: number;
+  /** Where the run's wall time went (see PhaseTimes); not in the report stored with the run, which is written while publishing. */
+  phases_ms?: PhaseTimes;
   skipped_documents: { path: string; reason: string }[];
   /** Files whose syntax could not be read (their references have no kinds): the reason for each. */
   syntax_problems: string[];
@@ -174,7 +176,41 @@ export interface IndexReport {
   duration_ms: number;
 }
 
-const NOTHING_TO_RUN: IndexerResult = { status: 'ok', reason: null, documents: 0, metadata: undefined, durationMs: 0 };
+/**
+ * Milliseconds of wall time per step of a run, so a slow run says where it was
+ * slow. Steps that overlap the indexers (file texts, ingest while they write)
+ * are counted apart from what is left once they have exited.
+ */
+export interface PhaseTimes {
+  /** Reading the worktree: git's listing and status, hashing changed files. */
+  worktree: number;
+  /** The repository's row, the run's record, the previous index's documents. */
+  setup: number;
+  /** Storing file texts and their search index; overlaps the indexers. */
+  blobs: number;
+  /** Planning each indexer's projects, counting the documents kept from the previous index. */
+  planning: number;
+  /** The indexers, from start to exit (their documents ingested meanwhile). */
+  indexers: number;
+  /** Ingest still running after the indexers exited. */
+  ingest_after_indexers: number;
+  /** File texts still being stored after the indexers' ingest finished. */
+  blobs_after_indexers: number;
+  /** Languages built through language servers (`--lsp`). */
+  lsp: number;
+  /** The syntactic tier (ctags). */
+  syntactic: number;
+  /** Counting the previous index's dropped documents, the commit's time. */
+  report: number;
+  /** The publishing transaction. */
+  publish: number;
+  /** Retiring old indexes and deleting rows nothing refers to. */
+  collect: number;
+  /** The planner's statistics (ANALYZE), when refreshed. */
+  statistics: number;
+}
+
+const NOTHING_TO_RUN: IndexerResult = { status: 'ok', reason: null, documents: 0, metadata: undefined, durationMs: 0, exitMs: 0 };
 
 export async function indexRepository(options: IndexOptions): Promise<IndexReport> {
   const started = performance.now();
@@ -183,8 +219,32 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   const { engine, signal } = options;
   const db = engine.db;
 
+  const phases: PhaseTimes = {
+    worktree: 0,
+    setup: 0,
+    blobs: 0,
+    planning: 0,
+    indexers: 0,
+    ingest_after_indexers: 0,
+    blobs_after_indexers: 0,
+    lsp: 0,
+    syntactic: 0,
+    report: 0,
+    publish: 0,
+    collect: 0,
+    statistics: 0,
+  };
+  let lap = started;
+  /** Adds the time since the last lap to a phase. */
+  const clock = (phase: keyof PhaseTimes) => {
+    const t = performance.now();
+    phases[phase] += t - lap;
+    lap = t;
+  };
+
   progress.update('reading the worktree…');
   const worktree = await readWorktree(options.path);
+  clock('worktree');
   const manifests = loadManifests(env);
   const slug = options.slug ?? basename(worktree.root);
   throwIfInterrupted(signal);
@@ -199,12 +259,23 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
     const shas = new Map(worktree.files.map((f) => [f.path, f.sha]));
     const previous = await loadPrevious(engine, repo.current_index_id);
     const languageCounts = countLanguages(byPath.keys());
+    clock('setup');
 
-    progress.update(`storing the text of ${worktree.files.length} files…`);
-    const storing = storeBlobs(writer, worktree.root, worktree.files);
-    blobsStored = storing;
-    // A failure here surfaces when awaited below; do not let it go unhandled meanwhile.
-    storing.catch(() => undefined);
+    // File texts are stored once the first indexer has started (or when none
+    // runs): reading them and indexing them for search takes this thread a
+    // second or more, which would otherwise delay the indexer's start, the
+    // critical path. Ingest needs them, and waits for them.
+    let storing: Promise<BlobStats> | undefined;
+    const stored = (): Promise<BlobStats> => {
+      if (storing) return storing;
+      progress.update(`storing the text of ${worktree.files.length} files…`);
+      const storingStarted = performance.now();
+      storing = storeBlobs(writer, worktree.root, worktree.files).finally(() => (phases.blobs = performance.now() - storingStarted));
+      blobsStored = storing;
+      // A failure here surfaces when awaited; do not let it go unhandled meanwhile.
+      storing.catch(() => undefined);
+      return storing;
+    };
 
     const documentIds = new Map<string, number>();
     const counters = { documents: 0, written: 0, reused: 0, occurrences: 0, definitions: 0 };
@@ -274,8 +345,11 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       };
     }
 
-    const blobs = await storing;
+    clock('planning');
+    const blobs = await stored();
+    clock('blobs_after_indexers');
     if (options.lspIndexer) await buildThroughServers(options.lspIndexer);
+    clock('lsp');
     // The syntactic tier (./syntactic.ts): languages still search-only get their definitions from ctags.
     const syntactic = await indexSyntactic({
       engine,
@@ -287,6 +361,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       progress,
     });
     if (syntactic.report) indexerReports.push(syntactic.report);
+    clock('syntactic');
     const tiers = Object.values(languages);
     const precise = tiers.filter((l) => l.tier === 'precise');
     const outcome =
@@ -325,12 +400,14 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       reason,
       recovery,
     };
+    const committed = await commitTime(worktree.root, worktree.head);
+    clock('report');
     progress.update('publishing…');
     throwIfInterrupted(signal);
     const indexId = await publishIndex(engine, {
       run,
       commit: worktree.head,
-      commitTime: await commitTime(worktree.root, worktree.head),
+      commitTime: committed,
       dirty: worktree.fingerprint !== null,
       fingerprint: worktree.fingerprint,
       languages,
@@ -343,9 +420,11 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       // Checked last inside the publishing transaction: a signal that came during it rolls it back.
       beforeCommit: () => throwIfInterrupted(signal),
       refreshStatistics: !previous || changedMuch(report),
+      timings: phases,
     });
     progress.done();
-    return { ...report, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
+    for (const phase of Object.keys(phases) as (keyof PhaseTimes)[]) phases[phase] = Math.round(phases[phase]);
+    return { ...report, phases_ms: phases, index_id: indexId, duration_ms: Math.round(performance.now() - started) };
 
     /** Languages no SCIP indexer covers, indexed precisely through their language servers (src/lsp/build-index.ts). */
     async function buildThroughServers(indexer: LspIndexer): Promise<void> {
@@ -487,13 +566,17 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
+            onSpawn: () => {
+              void stored();
+              facts.start?.();
+            },
             signal,
           },
           async (document, bytes) => {
             // Stops reading the indexer's output: the run is over.
             throwIfInterrupted(signal);
             if (given.has(normalizeDocumentPath(document.relativePath) ?? '')) return;
-            await storing;
+            await stored();
             await ingest.add(document, bytes);
             progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
           },
@@ -508,6 +591,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         }
       }
       let result: IndexerResult;
+      clock('planning');
+      const launched = lap;
       try {
         // Every project unchanged: the indexer has nothing to do.
         result = carry?.run.size === 0 ? NOTHING_TO_RUN : await run(carry ? launchScopes(worktree.root, plan, scopes) : plan);
@@ -532,12 +617,16 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             metadata: result.metadata ?? again.metadata,
             documents: result.documents + again.documents,
             durationMs: result.durationMs + again.durationMs,
+            exitMs: result.exitMs + again.exitMs,
           };
         }
       } finally {
         // The parsing worker must not outlive the run, whatever happened.
         await facts.close();
       }
+      phases.indexers += result.exitMs;
+      phases.ingest_after_indexers += performance.now() - launched - result.exitMs;
+      lap = performance.now();
       skipped.push(...ingest.skipped);
       syntaxProblems.push(...facts.problems);
       if (result.status === 'ok') {

@@ -22,6 +22,8 @@ export interface IndexerResult {
   documents: number;
   metadata: ScipMetadata | undefined;
   durationMs: number;
+  /** From the start until the indexer exited; durationMs also counts the documents still ingested after it (the caller's share). */
+  exitMs: number;
 }
 
 export interface IndexerInvocation {
@@ -39,6 +41,8 @@ export interface IndexerInvocation {
   yieldCpu?: boolean | undefined;
   /** Aborted when the run is interrupted: the indexer is stopped (and the run fails). */
   signal?: AbortSignal | undefined;
+  /** Called once the indexer is started: work the caller held back so as not to delay it may begin. */
+  onSpawn?: (() => void) | undefined;
 }
 
 /**
@@ -103,7 +107,10 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
 
+    inv.onSpawn?.();
     const { exited, kill: killGroup, timedOut } = watchGroup(child, inv.timeoutMs);
+    let exitMs = NaN;
+    void exited.then(() => (exitMs = performance.now() - started));
     // If the run is interrupted, do not leave the indexer running. (The
     // process's signal handling belongs to the caller: see interrupt.ts.)
     inv.signal?.addEventListener('abort', killGroup, { once: true });
@@ -129,7 +136,14 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     inv.signal?.removeEventListener('abort', killGroup);
 
     const durationMs = performance.now() - started;
-    const result = (status: IndexerStatus, reason: string | null): IndexerResult => ({ status, reason, documents, metadata, durationMs });
+    const result = (status: IndexerStatus, reason: string | null): IndexerResult => ({
+      status,
+      reason,
+      documents,
+      metadata,
+      durationMs,
+      exitMs: Math.min(exitMs, durationMs),
+    });
     const name = inv.manifest.name;
     if (exit.error) return result('failed', `${name} could not start: ${exit.error.message}`);
     if (inv.signal?.aborted) return result('failed', `${name} was stopped: the run was interrupted by ${String(inv.signal.reason)}`);

@@ -15,6 +15,7 @@ export interface IndexField {
 export interface Follow {
   /** Settles when the producer has stopped writing. */
   finished: Promise<unknown>;
+  /** The first wait at end of file; each wait that finds nothing new doubles it, up to 16 times as long. */
   pollMs?: number;
 }
 
@@ -26,6 +27,8 @@ export class TruncatedIndexError extends Error {
 
 const WireType = { varint: 0, i64: 1, len: 2, i32: 5 } as const;
 const CHUNK = 1 << 20;
+const POLL_MS = 20;
+const MAX_BACKOFF = 16;
 
 export async function* readIndexFields(path: string, follow?: Follow): AsyncGenerator<IndexField> {
   const reader = await FileReader.open(path, follow);
@@ -67,12 +70,20 @@ class FileReader {
   /** File offset of buf[end]. */
   private fileOffset = 0;
   private producerDone = false;
+  /**
+   * How long the next wait at end of file lasts. An indexer writes nothing
+   * for seconds while it loads its program, and each poll is a read on the
+   * thread pool: backing off keeps the waiting from costing CPU the indexer
+   * could use. The producer finishing ends a wait at once.
+   */
+  private waitMs: number;
 
   private constructor(
     private readonly path: string,
     private readonly handle: FileHandle,
     private readonly follow: Follow | undefined,
   ) {
+    this.waitMs = follow?.pollMs ?? POLL_MS;
     follow?.finished.then(
       () => (this.producerDone = true),
       () => (this.producerDone = true),
@@ -92,7 +103,7 @@ class FileReader {
             () => (done = true),
             () => (done = true),
           ),
-          sleep(follow.pollMs ?? 20),
+          sleep(follow.pollMs ?? POLL_MS),
         ]);
         if (done) return new FileReader(path, await open(path, 'r'), follow);
       }
@@ -154,6 +165,7 @@ class FileReader {
       if (bytesRead > 0) {
         this.end += bytesRead;
         this.fileOffset += bytesRead;
+        this.waitMs = this.follow?.pollMs ?? POLL_MS;
         continue;
       }
       if (!this.follow) return false;
@@ -165,7 +177,9 @@ class FileReader {
         this.fileOffset += last;
         continue;
       }
-      await Promise.race([this.follow.finished.catch(() => undefined), sleep(this.follow.pollMs ?? 20)]);
+      // Unreferenced: a wait cut short by the producer finishing must not keep the process alive.
+      await Promise.race([this.follow.finished.catch(() => undefined), sleep(this.waitMs, undefined, { ref: false })]);
+      this.waitMs = Math.min(this.waitMs * 2, (this.follow.pollMs ?? POLL_MS) * MAX_BACKOFF);
     }
     return true;
   }
