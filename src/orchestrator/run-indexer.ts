@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
-import { getPriority, hostname, setPriority, tmpdir } from 'node:os';
-import { processAlive } from '../registry/repos.js';
+import { getPriority, setPriority, tmpdir } from 'node:os';
+import { processAlive } from '../registry/lease.js';
 import { join } from 'node:path';
 import { decodeDocument, decodeMetadata } from '../scip/decode.js';
 import { IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
@@ -188,7 +188,7 @@ async function sweepAbandonedRuns(): Promise<void> {
 }
 
 function isAlive(pid: number): boolean {
-  return processAlive(pid, hostname());
+  return processAlive(pid);
 }
 
 /** The last few kilobytes an indexer printed, for its failure reason. */
