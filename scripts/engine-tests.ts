@@ -53,6 +53,7 @@ const SLOW = [
  */
 const POSTGRES = new Set([
   'registry-engines',
+  'leases',
   'concurrent-publish',
   'atomic-publish',
   'publish',
