@@ -170,10 +170,10 @@ async function sweepAbandonedRuns(): Promise<void> {
   const dir = tmpdir();
   for (const entry of await readdir(dir).catch(() => [] as string[])) {
     const owner = /^sextant-(\d+)-/.exec(entry)?.[1];
-    if (!owner || isAlive(Number(owner))) continue;
+    if (!owner || processAlive(Number(owner))) continue;
     const workDir = join(dir, entry);
     const indexerPid = Number(await readFile(join(workDir, INDEXER_PID), 'utf8').catch(() => ''));
-    if (indexerPid > 0 && isAlive(indexerPid)) {
+    if (indexerPid > 0 && processAlive(indexerPid)) {
       const commandLine = await readFile(`/proc/${indexerPid}/cmdline`, 'utf8').catch(() => '');
       if (commandLine.includes(workDir)) {
         try {
@@ -185,10 +185,6 @@ async function sweepAbandonedRuns(): Promise<void> {
     }
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-function isAlive(pid: number): boolean {
-  return processAlive(pid);
 }
 
 /** The last few kilobytes an indexer printed, for its failure reason. */
