@@ -10,7 +10,8 @@ import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { openRegistry } from '../src/registry/open.js';
 import type { Engine } from '../src/registry/engine.js';
-import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, LOCK_LEASE_MS, now, startRun } from '../src/registry/repos.js';
+import { LEASE_MS } from '../src/registry/lease.js';
+import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, now, startRun } from '../src/registry/repos.js';
 import { PROJECT_ROOT } from './support/paths.js';
 import { TEST_ENGINE } from './support/registry.js';
 import { tempDir } from './support/repos.js';
@@ -76,7 +77,7 @@ describe(`write locks on ${TEST_ENGINE}`, () => {
     const lock = await engine.db.selectFrom('locks').selectAll().where('repo_id', '=', repo.id).executeTakeFirstOrThrow();
     assert.equal(lock.run_id, run.id);
     const lease = Date.parse(lock.expires_at!) - Date.now();
-    assert.ok(lease > LOCK_LEASE_MS - 10_000 && lease <= LOCK_LEASE_MS, `the new lock's lease runs ${lease} ms`);
+    assert.ok(lease > LEASE_MS - 10_000 && lease <= LEASE_MS, `the new lock's lease runs ${lease} ms`);
     const taken = await engine.db.selectFrom('index_runs').select(['state', 'outcome', 'reason']).where('id', '=', foreign).executeTakeFirstOrThrow();
     assert.deepEqual(taken, { state: 'finished', outcome: 'failed', reason: INTERRUPTED_REASON });
     await failRun(engine.db, run, failed);

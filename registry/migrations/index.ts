@@ -11,6 +11,7 @@ import * as indexJobs from './0006_index_jobs.js';
 import * as watchers from './0007_watchers.js';
 import * as lockLeases from './0008_lock_leases.js';
 import * as uploads from './0009_uploads.js';
+import * as rowLeases from './0010_row_leases.js';
 
 export interface RegistryMigration {
   up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
@@ -26,4 +27,5 @@ export const migrations: Record<string, RegistryMigration> = {
   '0007_watchers': watchers,
   '0008_lock_leases': lockLeases,
   '0009_uploads': uploads,
+  '0010_row_leases': rowLeases,
 };

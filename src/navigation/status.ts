@@ -7,7 +7,8 @@ import { quote } from '../errors.js';
 import type { Freshness } from '../freshness/check.js';
 import type { Engine } from '../registry/engine.js';
 import { Lookups } from '../registry/lookups.js';
-import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun, lockLive, processAlive } from '../registry/repos.js';
+import { leaseLive } from '../registry/lease.js';
+import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun } from '../registry/repos.js';
 import type { IndexJob, IndexRow, IndexRun, Repo, Upload } from '../registry/schema.js';
 import { recentUploads } from '../registry/uploads.js';
 import { isOnline } from '../freshness/worktree.js';
@@ -117,8 +118,8 @@ export async function indexStatus(
     };
   }
 
-  const lockIsLive = lock !== undefined && lockLive(lock);
-  const running = run?.state === 'running' && processAlive(run.pid, run.host);
+  const lockIsLive = lock !== undefined && leaseLive(lock);
+  const running = run?.state === 'running' && leaseLive(run);
   // Read after the run: a job whose process died is recorded failed here.
   const job = await latestJob(lookups.db, repo.id);
   const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};

@@ -17,7 +17,9 @@ import { IndexField, type ScipDocument } from '../scip/schema.js';
 import type { Engine } from '../registry/engine.js';
 import { recordParents } from '../registry/commit-graph.js';
 import { publishIndex, type PublishedFile } from '../registry/publish.js';
+import { dropLease, holdLease } from '../registry/lease.js';
 import { ensureRepo, failRun, startRun } from '../registry/repos.js';
+import type { Repo, Upload } from '../registry/schema.js';
 import { createUpload, markCompleted, markErrored, markProcessing } from '../registry/uploads.js';
 import { RegistryWriter } from '../registry/writer.js';
 import { commitTime } from '../freshness/git.js';
@@ -82,21 +84,35 @@ interface ToolRecord {
 export async function publishUpload(options: PublishOptions): Promise<PublishReport> {
   const started = performance.now();
   const { engine, upload } = options;
-  const progress = options.progress ?? silentProgress;
   const db = engine.db;
-  const { commit } = upload.request;
   const tree = upload.tree;
 
   const repo = await ensureRepo(db, options.slug, null);
   const row = await createUpload(db, {
     repoId: repo.id,
-    commit,
+    commit: upload.request.commit,
     indexer: upload.indexer,
     indexerVersion: upload.indexerVersion,
     fileSha256: upload.sha256,
     fileBytes: upload.bytes,
     withRoot: tree !== undefined,
   });
+  // This process renews the upload's lease until it is completed or errored.
+  holdLease(db, 'uploads', row.id);
+  try {
+    return await publishRow(options, repo, row, started);
+  } finally {
+    dropLease(db, 'uploads', row.id);
+  }
+}
+
+/** Publishes the upload `row` records: takes the write lock, ingests, and completes it, or errors it with why. */
+async function publishRow(options: PublishOptions, repo: Repo, row: Upload, started: number): Promise<PublishReport> {
+  const { engine, upload } = options;
+  const progress = options.progress ?? silentProgress;
+  const db = engine.db;
+  const { commit } = upload.request;
+  const tree = upload.tree;
   let run;
   try {
     run = await startRun(engine, { repoId: repo.id, origin: 'ci', commit });

@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
-import { getPriority, hostname, setPriority, tmpdir } from 'node:os';
-import { processAlive } from '../registry/repos.js';
+import { getPriority, setPriority, tmpdir } from 'node:os';
+import { processAlive } from '../registry/lease.js';
 import { join } from 'node:path';
 import { decodeDocument, decodeMetadata } from '../scip/decode.js';
 import { IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
@@ -184,10 +184,10 @@ async function sweepAbandonedRuns(): Promise<void> {
   const dir = tmpdir();
   for (const entry of await readdir(dir).catch(() => [] as string[])) {
     const owner = /^sextant-(\d+)-/.exec(entry)?.[1];
-    if (!owner || isAlive(Number(owner))) continue;
+    if (!owner || processAlive(Number(owner))) continue;
     const workDir = join(dir, entry);
     const indexerPid = Number(await readFile(join(workDir, INDEXER_PID), 'utf8').catch(() => ''));
-    if (indexerPid > 0 && isAlive(indexerPid)) {
+    if (indexerPid > 0 && processAlive(indexerPid)) {
       const commandLine = await readFile(`/proc/${indexerPid}/cmdline`, 'utf8').catch(() => '');
       if (commandLine.includes(workDir)) {
         try {
@@ -199,10 +199,6 @@ async function sweepAbandonedRuns(): Promise<void> {
     }
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-function isAlive(pid: number): boolean {
-  return processAlive(pid, hostname());
 }
 
 /** The last few kilobytes an indexer printed, for its failure reason. */

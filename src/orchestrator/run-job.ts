@@ -5,8 +5,7 @@ import { UserError } from '../errors.js';
 import type { Engine } from '../registry/engine.js';
 import { claimJob, findJob, finishJob } from '../registry/jobs.js';
 import { indexRepository, type IndexOptions, type IndexReport } from './index-repository.js';
-import { hostname } from 'node:os';
-import { processAlive } from '../registry/repos.js';
+import { processAlive } from '../registry/lease.js';
 import { Interrupted } from './interrupt.js';
 import { JOB_SERVER_ENV } from './jobs.js';
 
@@ -33,7 +32,7 @@ export async function runJob(
   const server = Number(process.env[JOB_SERVER_ENV]) || undefined;
   const orphaned = new AbortController();
   const check = server
-    ? setInterval(() => processAlive(server, hostname()) || orphaned.abort('SIGTERM'), SERVER_CHECK_MS)
+    ? setInterval(() => processAlive(server) || orphaned.abort('SIGTERM'), SERVER_CHECK_MS)
     : undefined;
   const signal = options.signal ? AbortSignal.any([options.signal, orphaned.signal]) : orphaned.signal;
   try {

@@ -1,10 +1,11 @@
 // Reindex jobs as rows: created queued, taken by the process that runs them,
-// finished completed, failed or cancelled. A job whose process is gone is
-// found out when it is read, and recorded failed then: nothing else would
-// ever finish it.
+// finished completed, failed or cancelled. A job whose process is gone (on
+// another host: whose lease ran out, see lease.ts) is found out when it is
+// read, and recorded failed then: nothing else would ever finish it.
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { now, processAlive } from './repos.js';
+import { deathOf, dropLease, holdLease, leaseEnd, leaseLive } from './lease.js';
+import { now } from './repos.js';
 import type { Database, IndexJob } from './schema.js';
 
 export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -14,8 +15,12 @@ const ACTIVE = ['queued', 'running'];
 /** A queued job whose spawner died before recording the process it started is given up after this long. */
 const UNCLAIMED_MS = 60_000;
 
-export const DEAD_JOB_REASON =
-  'the process running this job died before it finished (killed or crashed); the previous index, if any, is still served';
+/** Why a job whose process is judged dead failed: how it was found dead, named by deathOf. */
+export function deadJobReason(death: string): string {
+  return `the process running this job died before it finished (killed or crashed): ${death}; the previous index, if any, is still served`;
+}
+
+const UNCLAIMED_REASON = deadJobReason('the process started for it never took it up');
 
 export async function findJob(db: Kysely<Database>, id: number): Promise<IndexJob | undefined> {
   const job = await db.selectFrom('index_jobs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -59,6 +64,7 @@ export async function queueJob(
           finished_at: null,
           pid: null,
           host: hostname(),
+          expires_at: leaseEnd(),
           index_id: null,
           error: null,
           report: null,
@@ -79,15 +85,20 @@ export async function setJobPid(db: Kysely<Database>, id: number, pid: number): 
   await db.updateTable('index_jobs').set({ pid, host: hostname() }).where('id', '=', id).where('state', '=', 'queued').execute();
 }
 
-/** Takes a queued job for this process; false when it is no longer queued (given up, or taken). */
+/**
+ * Takes a queued job for this process, its lease renewed until finishJob;
+ * false when it is no longer queued (given up, or taken).
+ */
 export async function claimJob(db: Kysely<Database>, id: number): Promise<boolean> {
   const r = await db
     .updateTable('index_jobs')
-    .set({ state: 'running', started_at: now(), pid: process.pid, host: hostname() })
+    .set({ state: 'running', started_at: now(), pid: process.pid, host: hostname(), expires_at: leaseEnd() })
     .where('id', '=', id)
     .where('state', '=', 'queued')
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  const claimed = Number(r.numUpdatedRows) === 1;
+  if (claimed) holdLease(db, 'jobs', id);
+  return claimed;
 }
 
 export async function finishJob(
@@ -95,6 +106,7 @@ export async function finishJob(
   id: number,
   end: { state: Exclude<JobState, 'queued' | 'running'>; indexId?: number | null; error?: string | null; report?: unknown },
 ): Promise<void> {
+  dropLease(db, 'jobs', id);
   await db
     .updateTable('index_jobs')
     .set({
@@ -109,11 +121,13 @@ export async function finishJob(
     .execute();
 }
 
-/** The job as it really is: an active job without a live process is recorded failed. */
+/** The job as it really is: an active job without a live process is recorded failed, with how it was found dead. */
 async function checkAlive(db: Kysely<Database>, job: IndexJob): Promise<IndexJob> {
   if (!ACTIVE.includes(job.state)) return job;
-  const alive = job.pid === null ? Date.now() - Date.parse(job.created_at) < UNCLAIMED_MS : processAlive(job.pid, job.host);
+  const { pid } = job;
+  const alive = pid === null ? Date.now() - Date.parse(job.created_at) < UNCLAIMED_MS : leaseLive({ ...job, pid });
   if (alive) return job;
-  await finishJob(db, job.id, { state: 'failed', error: DEAD_JOB_REASON });
+  const error = pid === null ? UNCLAIMED_REASON : deadJobReason(deathOf({ ...job, pid }));
+  await finishJob(db, job.id, { state: 'failed', error });
   return (await db.selectFrom('index_jobs').selectAll().where('id', '=', job.id).executeTakeFirst()) ?? job;
 }

@@ -1,9 +1,10 @@
 // Repositories, index runs and the per-repository write lock.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { quote, UserError } from '../errors.js';
 import type { Engine } from './engine.js';
+import { dropLease, holdLease, leaseEnd, leaseLive } from './lease.js';
 import type { Database, IndexRun, Repo } from './schema.js';
 
 export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -44,46 +45,6 @@ export async function ensureRepo(db: Kysely<Database>, slug: string, rootPath: s
   return (await findRepo(db, slug))!;
 }
 
-/** Whether a process that recorded `pid` on `host` is still alive, as far as this machine can tell. */
-export function processAlive(pid: number, host: string): boolean {
-  if (host !== hostname()) return true;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  return !zombie(pid);
-}
-
-/** A killed process whose parent has not collected it yet still has a pid, but is dead (Linux; elsewhere: unknown, false). */
-function zombie(pid: number): boolean {
-  try {
-    // The state follows the command name, which is in parentheses and may contain anything.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** How long a write lock holds without being renewed; its run renews it several times within. */
-export const LOCK_LEASE_MS = 120_000;
-const LOCK_RENEW_MS = 20_000;
-
-function leaseEnd(): string {
-  return new Date(Date.now() + LOCK_LEASE_MS).toISOString();
-}
-
-/**
- * Whether the run holding a write lock may still be alive: on this host, its
- * process is; on another, its lease has not run out (a lock from before leases
- * is taken to be alive, as this machine cannot tell).
- */
-export function lockLive(lock: { pid: number; host: string; expires_at: string | null }): boolean {
-  if (lock.host === hostname()) return processAlive(lock.pid, lock.host);
-  return lock.expires_at === null || Date.parse(lock.expires_at) > Date.now();
-}
-
 /** This process's runs: what ends each one's lease renewal and writer hold. */
 const heldRuns = new Map<number, () => Promise<void>>();
 
@@ -115,18 +76,10 @@ export async function startRun(engine: Engine, start: RunStart): Promise<IndexRu
     await release();
     throw error;
   }
-  const renew = setInterval(() => {
-    engine.db
-      .updateTable('locks')
-      .set({ expires_at: leaseEnd() })
-      .where('repo_id', '=', run.repo_id)
-      .where('run_id', '=', run.id)
-      .execute()
-      .catch(() => undefined);
-  }, LOCK_RENEW_MS);
-  renew.unref();
+  // The run's lock and its row are renewed by the registry's heartbeat until releaseRun.
+  holdLease(engine.db, 'runs', run.id);
   heldRuns.set(run.id, async () => {
-    clearInterval(renew);
+    dropLease(engine.db, 'runs', run.id);
     await release();
   });
   return run;
@@ -136,7 +89,7 @@ async function takeLock(db: Kysely<Database>, start: RunStart): Promise<IndexRun
   return db.transaction().execute(async (trx) => {
     const held = await trx.selectFrom('locks').selectAll().where('repo_id', '=', start.repoId).executeTakeFirst();
     if (held) {
-      if (lockLive(held)) {
+      if (leaseLive(held)) {
         throw new UserError(
           `another sextant run (pid ${held.pid} on ${held.host}, started ${held.acquired_at}) is indexing this repository: wait for it to finish or stop it`,
         );
@@ -158,6 +111,7 @@ async function takeLock(db: Kysely<Database>, start: RunStart): Promise<IndexRun
         finished_at: null,
         pid: process.pid,
         host: hostname(),
+        expires_at: leaseEnd(),
         index_id: null,
         report: null,
       })
@@ -235,22 +189,24 @@ export async function currentLocks(db: Kysely<Database>): Promise<string[]> {
     .innerJoin('repos as r', 'r.id', 'l.repo_id')
     .select(['r.slug', 'l.pid', 'l.host', 'l.expires_at'])
     .execute();
-  return rows.filter(lockLive).map((r) => r.slug);
+  return rows.filter(leaseLive).map((r) => r.slug);
 }
 
-/** Records this process as a watcher of the repository; rows of watchers that died are cleared. */
+/** Records this process as a watcher of the repository, its lease renewed until unregisterWatcher; rows of watchers that died are cleared. */
 export async function registerWatcher(db: Kysely<Database>, repoId: number): Promise<void> {
   const rows = await db.selectFrom('watchers').selectAll().where('repo_id', '=', repoId).execute();
-  for (const dead of rows.filter((w) => !processAlive(w.pid, w.host)))
+  for (const dead of rows.filter((w) => !leaseLive(w)))
     await db.deleteFrom('watchers').where('repo_id', '=', repoId).where('pid', '=', dead.pid).where('host', '=', dead.host).execute();
   await db
     .insertInto('watchers')
-    .values({ repo_id: repoId, pid: process.pid, host: hostname(), started_at: now(), state: 'watching', pending: 0, last_event: null, last_event_at: null })
+    .values({ repo_id: repoId, pid: process.pid, host: hostname(), started_at: now(), state: 'watching', pending: 0, last_event: null, last_event_at: null, expires_at: leaseEnd() })
     .onConflict((oc) => oc.columns(['repo_id', 'pid', 'host']).doNothing())
     .execute();
+  holdLease(db, 'watchers', repoId);
 }
 
 export async function unregisterWatcher(db: Kysely<Database>, repoId: number): Promise<void> {
+  dropLease(db, 'watchers', repoId);
   await db.deleteFrom('watchers').where('repo_id', '=', repoId).where('pid', '=', process.pid).where('host', '=', hostname()).execute();
 }
 
@@ -285,11 +241,20 @@ export async function watchedRepos(db: Kysely<Database>): Promise<Map<string, Wa
   const rows = await db
     .selectFrom('watchers')
     .innerJoin('repos', 'repos.id', 'watchers.repo_id')
-    .select(['repos.slug', 'watchers.pid', 'watchers.host', 'watchers.state', 'watchers.pending', 'watchers.last_event', 'watchers.last_event_at'])
+    .select([
+      'repos.slug',
+      'watchers.pid',
+      'watchers.host',
+      'watchers.expires_at',
+      'watchers.state',
+      'watchers.pending',
+      'watchers.last_event',
+      'watchers.last_event_at',
+    ])
     .orderBy('watchers.started_at')
     .execute();
   const out = new Map<string, WatcherState>();
-  for (const w of rows.filter((w) => processAlive(w.pid, w.host)))
+  for (const w of rows.filter(leaseLive))
     out.set(w.slug, { state: w.state, pending: w.pending === 1, last_event: w.last_event, last_event_at: w.last_event_at });
   return out;
 }

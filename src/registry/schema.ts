@@ -170,6 +170,8 @@ export interface IndexRunTable {
   index_id: number | null;
   /** JSON: what each indexer did. */
   report: string | null;
+  /** Until when the row's process holds it unless it renews it (src/registry/lease.ts); null for rows from before leases. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 /** A reindex job; see registry/migrations/0006. */
@@ -193,6 +195,8 @@ export interface IndexJobTable {
   error: string | null;
   /** JSON: the run's report, once completed. */
   report: string | null;
+  /** Until when the row's process holds it unless it renews it (src/registry/lease.ts); null for rows from before leases. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface LockTable {
@@ -217,6 +221,8 @@ export interface WatcherTable {
   pending: Flag;
   last_event: string | null;
   last_event_at: Timestamp | null;
+  /** Until when the row's process holds it unless it renews it (src/registry/lease.ts); null for rows from before leases. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 /** One `sextant publish` of a SCIP file (registry/migrations/0009). */
@@ -243,6 +249,8 @@ export interface UploadTable {
   /** The publishing process: one that died leaves its upload queued or processing, reported errored. */
   pid: number;
   host: string;
+  /** Until when the row's process holds it unless it renews it (src/registry/lease.ts); null for rows from before leases. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 /** An edge of the commit graph CI reported (registry/migrations/0009). */

@@ -1,10 +1,13 @@
 // Upload rows: one per `sextant publish` that passed validation. Created
 // queued, processing once the repository's write lock is taken, then
 // completed (inside the publishing transaction, so the state and the index
-// become visible together) or errored with the reason.
+// become visible together) or errored with the reason. Its process renews
+// its lease while it works on it (lease.ts); one left unfinished by a process
+// judged dead reads errored.
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { now, processAlive } from './repos.js';
+import { deathOf, leaseEnd, leaseLive } from './lease.js';
+import { now } from './repos.js';
 import type { Database, Upload } from './schema.js';
 
 export interface NewUpload {
@@ -17,6 +20,7 @@ export interface NewUpload {
   withRoot: boolean;
 }
 
+/** A queued upload of this process; its publisher renews its lease (holdLease) until it is completed or errored. */
 export async function createUpload(db: Kysely<Database>, u: NewUpload): Promise<Upload> {
   return db
     .insertInto('uploads')
@@ -36,6 +40,7 @@ export async function createUpload(db: Kysely<Database>, u: NewUpload): Promise<
       index_id: null,
       pid: process.pid,
       host: hostname(),
+      expires_at: leaseEnd(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -54,13 +59,15 @@ export async function markErrored(db: Kysely<Database>, id: number, reason: stri
   await db.updateTable('uploads').set({ state: 'errored', reason, finished_at: now() }).where('id', '=', id).execute();
 }
 
-export const DEAD_UPLOAD_REASON =
-  'the publishing process stopped before it finished (killed or crashed); nothing of this upload was published, the previous index, if any, is still served';
+/** Why an unfinished upload whose process is judged dead reads errored: how it was found dead, named by deathOf. */
+export function deadUploadReason(death: string): string {
+  return `the publishing process stopped before it finished (killed or crashed): ${death}; nothing of this upload was published, the previous index, if any, is still served`;
+}
 
-/** The repository's newest uploads, newest first; one whose process died unfinished reads errored. */
+/** The repository's newest uploads, newest first; one whose process is judged dead unfinished reads errored. */
 export async function recentUploads(db: Kysely<Database>, repoId: number, limit: number): Promise<Upload[]> {
   const rows = await db.selectFrom('uploads').selectAll().where('repo_id', '=', repoId).orderBy('id', 'desc').limit(limit).execute();
   return rows.map((u) =>
-    (u.state === 'queued' || u.state === 'processing') && !processAlive(u.pid, u.host) ? { ...u, state: 'errored', reason: DEAD_UPLOAD_REASON } : u,
+    (u.state === 'queued' || u.state === 'processing') && !leaseLive(u) ? { ...u, state: 'errored', reason: deadUploadReason(deathOf(u)) } : u,
   );
 }

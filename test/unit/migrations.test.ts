@@ -40,7 +40,9 @@ test(`a registry with only the first migration is migrated forward when opened (
 
     const current = await openRegistry({ registry: registryFile(home) });
     assert.ok((await columns(current.db, 'definitions')).includes('callable'));
-    assert.ok((await columns(current.db, 'locks')).includes('expires_at'));
+    for (const table of ['locks', 'index_runs', 'index_jobs', 'watchers', 'uploads']) {
+      assert.ok((await columns(current.db, table)).includes('expires_at'), `${table} has a lease`);
+    }
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(current.db);
     assert.deepEqual(
       applied.rows.map((r) => r.name),
