@@ -257,6 +257,41 @@ export class Lookups {
     return out;
   }
 
+  /**
+   * `symbolRefs` in the order an answer lists references: the first index's
+   * repository first, then the others by name, files by path (byte order: a
+   * Postgres registry is created with LC_COLLATE 'C'), a file's rows by
+   * symbol. The caller then walks files as they come, with no map of them
+   * to build and sort: a popular symbol has a row in thousands of files.
+   */
+  async symbolRefsInOrder(indexIds: readonly number[], symbols: readonly string[]): Promise<SymbolRefsRow[]> {
+    if (symbols.length === 0 || indexIds.length === 0) return [];
+    const repoOf = await this.repoSlugsOfIndexes(indexIds);
+    const [first, ...rest] = indexIds;
+    const bySlug = (a: number, b: number) => (repoOf.get(a)! < repoOf.get(b)! ? -1 : repoOf.get(a)! > repoOf.get(b)! ? 1 : a - b);
+    const ordered = [first!, ...rest.sort(bySlug)];
+    const n = ordered.length;
+    const rows = await this.prepared.rows<SymbolRefsRow>(`symbolRefsInOrder:${n}:${symbols.length}`, [...ordered, ...symbols], (v) => {
+      const ids = v.slice(0, n);
+      const rank = sql.join(
+        ids.map((id, i) => sql`when ${id} then ${sql.lit(i)}`),
+        sql` `,
+      );
+      return this.db
+        .selectFrom('symbols as s')
+        .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
+        .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+        .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
+        .where('f.index_id', 'in', ids)
+        .where('s.symbol', 'in', v.slice(n))
+        .orderBy(sql`case f.index_id ${rank} end`)
+        .orderBy('f.path')
+        .orderBy('s.symbol');
+    });
+    for (const row of rows) row.repo = repoOf.get(row.index_id)!;
+    return rows;
+  }
+
   /** The repository of each index. Cached: an index belongs to one repository for good, and slugs never change. */
   private async repoSlugsOfIndexes(indexIds: readonly number[]): Promise<Map<number, string>> {
     const out = new Map<number, string>();
