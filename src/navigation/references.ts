@@ -3,7 +3,7 @@ import { quote } from '../errors.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, rangeRecords, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
-import type { Lookups, SymbolRefsRow } from '../registry/lookups.js';
+import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { moved, type Placement } from './adjust.js';
@@ -64,8 +64,12 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const take = (group: Group, edit: FileEdit | undefined): void => {
     const unmoved = !edit || edit.state === 'unchanged';
     const single = group.rows.length + (group.records.length ? 1 : 0) <= 1;
-    if (single && unmoved && picked.length >= limit) {
-      // Nothing more will be returned: count without building anything.
+    if (unmoved && picked.length >= limit) {
+      // Nothing more will be returned: count without building an object per reference.
+      if (!single) {
+        total += countDistinct(group, wanted);
+        return;
+      }
       total += group.records.length;
       for (const row of group.rows) {
         const ints = rangeRecords(row.ranges);
@@ -194,7 +198,7 @@ interface Group {
   path: string;
   blob: string;
   index: number;
-  rows: SymbolRefsRow[];
+  rows: RefRowInOrder[];
   records: Found[];
 }
 
@@ -205,4 +209,30 @@ function dedupeByRange(records: Found[]): Found[] {
     const p = records[i - 1]?.range;
     return !p || p[0] !== r.range[0] || p[1] !== r.range[1] || p[2] !== r.range[2] || p[3] !== r.range[3];
   });
+}
+
+/**
+ * How many references of a file `dedupeByRange` would keep: its distinct
+ * ranges among those wanted. A file where several symbols of a family meet
+ * (Array's declarations merged from TypeScript's lib files) has a row per
+ * symbol with the same ranges; counted here as ints, not as objects.
+ */
+function countDistinct(group: Group, wanted: (roles: number, refKind: number, symbol: string) => unknown): number {
+  const ranges: number[] = [];
+  for (const f of group.records) ranges.push(f.range[0], f.range[1], f.range[2], f.range[3]);
+  for (const row of group.rows) {
+    const ints = rangeRecords(row.ranges);
+    for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
+      const flags = ints[i + 4]!;
+      if (wanted(rolesOf(flags), refKindOf(flags), row.symbol)) ranges.push(ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!);
+    }
+  }
+  const starts: number[] = [];
+  for (let i = 0; i < ranges.length; i += 4) starts.push(i);
+  const compare = (a: number, b: number) =>
+    ranges[a]! - ranges[b]! || ranges[a + 1]! - ranges[b + 1]! || ranges[a + 2]! - ranges[b + 2]! || ranges[a + 3]! - ranges[b + 3]!;
+  starts.sort(compare);
+  let distinct = 0;
+  for (let i = 0; i < starts.length; i++) if (i === 0 || compare(starts[i - 1]!, starts[i]!) !== 0) distinct++;
+  return distinct;
 }
