@@ -17,6 +17,7 @@ import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } fr
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import protobuf from 'protobufjs';
 import { rxjsRepo } from '../test/support/corpus.js';
 import { PROJECT_ROOT, SEXTANT_BIN } from '../test/support/paths.js';
@@ -185,6 +186,12 @@ interface Latency {
    * timed between the requests: what the machine's load alone adds to a tail.
    */
   floor_p99_ms: number;
+  /**
+   * Time V8 spent collecting garbage during the timed pass, per 1000
+   * requests (definitions and references together): what answers of
+   * thousands of rows leave for the small ones after them to pay.
+   */
+  gc_ms_per_1000: number;
 }
 
 const FLOOR_WORK = Buffer.alloc(64 << 10, 1);
@@ -205,6 +212,11 @@ async function latency(registry: string, positions: readonly Position[]): Promis
     const smallRefsMs: number[] = [];
     const floorMs: number[] = [];
     let found = 0;
+    let gcMs = 0;
+    const gc = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcMs += e.duration;
+    });
+    gc.observe({ entryTypes: ['gc'] });
     for (const p of positions) {
       let t = performance.now();
       createHash('sha256').update(FLOOR_WORK).digest();
@@ -219,6 +231,9 @@ async function latency(registry: string, positions: readonly Position[]): Promis
       refsMs.push(ms);
       if (answer.total <= REFS_LIMIT) smallRefsMs.push(ms);
     }
+    // Entries are delivered after the pass: let the observer see the last ones.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gc.disconnect();
     const r = (x: number) => Math.round(x * 100) / 100;
     return {
       def_p50_ms: r(percentile(defMs, 50)),
@@ -230,6 +245,7 @@ async function latency(registry: string, positions: readonly Position[]): Promis
       found,
       positions: positions.length,
       floor_p99_ms: r(percentile(floorMs, 99)),
+      gc_ms_per_1000: r((gcMs / (2 * positions.length)) * 1000),
     };
   } finally {
     await engine.close();
@@ -415,7 +431,8 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
       `x1 = ${s.shape.copies_per_unit} copies; latency ${s.latency_via}, ${s.sample} positions, references limit ${s.refs_limit}`,
     `refs p50/p99: the positions whose answer has at most ${s.refs_limit} references (the target's; refs n counts them); refs p99 all: every position, ` +
       `answers capped at ${s.refs_limit} (symbols of TypeScript's lib are shared by every copy: their count grows with the registry); ` +
-      "floor p99: hashing 64 KB (a warm lookup's time) timed between the requests, what the load alone adds to a tail",
+      "floor p99: hashing 64 KB (a warm lookup's time) timed between the requests, what the load alone adds to a tail; " +
+      'GC ms/1000: time spent collecting garbage in the timed pass, per 1000 requests',
     table(
       s.points.map((p) => [
         p.engine,
@@ -428,6 +445,7 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
         f(p.latency?.refs_p99_ms),
         f(p.latency?.refs_all_p99_ms),
         f(p.latency?.floor_p99_ms),
+        f(p.latency?.gc_ms_per_1000),
         p.peak_rss_mb,
         p.bytes_per_occurrence,
         p.publish_ms,
@@ -444,6 +462,7 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
         'refs p99',
         'refs p99 all',
         'floor p99',
+        'GC ms/1000',
         'publish RSS MB',
         'bytes/occ',
         'publish ms',

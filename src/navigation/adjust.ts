@@ -143,6 +143,11 @@ export class Adjuster {
     if (selection.worktree) this.roots.set(repo.slug, Promise.resolve(selection.worktree.root));
   }
 
+  /** Whether answers follow worktree edits: when not, `file` is undefined for every file, and asks nothing of the registry. */
+  get followsEdits(): boolean {
+    return this.edits !== undefined;
+  }
+
   /** How a file stands in its worktree; undefined when its repository has none on this machine. */
   async file(f: IndexedFile): Promise<FileEdit | undefined> {
     if (!this.edits) return undefined;

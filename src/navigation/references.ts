@@ -3,10 +3,11 @@ import { quote } from '../errors.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, rangeRecords, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
-import type { Lookups, SymbolRefsRow } from '../registry/lookups.js';
+import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { moved, type Placement } from './adjust.js';
+import type { FileEdit } from '../freshness/worktree-files.js';
 import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
@@ -48,11 +49,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     file = at.file;
   }
 
-  // References are walked group by group (a file of a repository), in the
-  // order they are returned: this repository first, then the others, files
-  // in path order, positions in order. Only what is returned becomes an
-  // object with a preview; the rest is counted in place, so a symbol with
-  // thousands of references costs little more than one with two hundred.
+  // Whether a reference is asked for, and as what.
   const wanted = (roles: number, refKind: number, symbol: string): Reference['kind'] | undefined => {
     const isDefinition = (roles & SymbolRole.Definition) !== 0;
     if (isDefinition && (family.usesOnly.has(symbol) || !params.include_declaration)) return undefined;
@@ -60,46 +57,19 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     if (family.callsOnly.has(symbol) && kind !== 'call') return undefined;
     return params.kind && kind !== params.kind ? undefined : kind;
   };
-  // One group per file of a repository; rows come in no particular order.
-  const byFile = new Map<string, Group>();
-  const groupOf = (repo: string, path: string, blob: string): Group => {
-    const key = `${repo}\0${path}`;
-    let group = byFile.get(key);
-    if (!group) byFile.set(key, (group = { repo, path, blob, rows: [], records: [] }));
-    return group;
-  };
   let family: ReferenceFamily = { symbols: [], usesOnly: new Set(), callsOnly: new Set() };
-  const locals = symbols.filter(isLocalSymbol);
-  if (locals.length && file) {
-    // Local symbols live in one document: their references are its occurrences.
-    const records = groupOf(ctx.repo.slug, file.file.path, file.file.blob_sha).records;
-    for (const o of file.document.occurrences) {
-      const symbol = file.document.symbols[o.symbol]!;
-      const kind = locals.includes(symbol) ? wanted(o.roles, o.refKind, symbol) : undefined;
-      if (kind) records.push({ range: o.range, kind, symbol, derived: (o.roles & DERIVED_ROLE) !== 0 });
-    }
-  }
-  const globals = symbols.filter((s) => !isLocalSymbol(s));
-  if (globals.length) {
-    // The same global symbol is the same entity in every repository of the registry.
-    const indexes = [ctx.index.id, ...ctx.others];
-    family = await referenceFamily(lookups, indexes, globals);
-    for (const row of await lookups.symbolRefs(indexes, family.symbols)) groupOf(row.repo, row.path, row.blob_sha).rows.push(row);
-  }
-  const here = (g: Group) => (g.repo === ctx.repo.slug ? 0 : 1);
-  const groups = [...byFile.values()].sort(
-    (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
-  );
-
   let total = 0;
   const picked: { group: Group; found: Found; place: Placement | undefined }[] = [];
-  for (const group of groups) {
-    // A file edited since the index: its references move to their lines now, and those on changed lines are dropped.
-    const edit = await ctx.adjust.file(group);
+  // Counts a group's references and keeps those the answer returns.
+  const take = (group: Group, edit: FileEdit | undefined): void => {
     const unmoved = !edit || edit.state === 'unchanged';
     const single = group.rows.length + (group.records.length ? 1 : 0) <= 1;
-    if (single && unmoved && picked.length >= limit) {
-      // Nothing more will be returned: count without building anything.
+    if (unmoved && picked.length >= limit) {
+      // Nothing more will be returned: count without building an object per reference.
+      if (!single) {
+        total += countDistinct(group, wanted);
+        return;
+      }
       total += group.records.length;
       for (const row of group.rows) {
         const ints = rangeRecords(row.ranges);
@@ -109,7 +79,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
           if (wanted(rolesOf(flags), refKindOf(flags), symbol)) total++;
         }
       }
-      continue;
+      return;
     }
     const records = [...group.records];
     for (const row of group.rows) {
@@ -134,6 +104,61 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       total++;
       if (picked.length < limit) picked.push({ group, found, place });
     }
+  };
+
+  let local: Group | undefined;
+  const locals = symbols.filter(isLocalSymbol);
+  if (locals.length && file) {
+    // Local symbols live in one document: their references are its occurrences.
+    local = { repo: ctx.repo.slug, path: file.file.path, blob: file.file.blob_sha, index: ctx.index.id, rows: [], records: [] };
+    for (const o of file.document.occurrences) {
+      const symbol = file.document.symbols[o.symbol]!;
+      const kind = locals.includes(symbol) ? wanted(o.roles, o.refKind, symbol) : undefined;
+      if (kind) local.records.push({ range: o.range, kind, symbol, derived: (o.roles & DERIVED_ROLE) !== 0 });
+    }
+  }
+  // References are walked group by group (a file of a repository), in the
+  // order they are returned: this repository first, then the others, files
+  // in path order, positions in order. Only what is returned becomes an
+  // object with a preview; the rest is counted in place, so a symbol with
+  // thousands of references costs little more than one with two hundred.
+  const globals = symbols.filter((s) => !isLocalSymbol(s));
+  const groups: Group[] = local ? [local] : [];
+  if (globals.length) {
+    // The same global symbol is the same entity in every repository of the registry.
+    const indexes = [ctx.index.id, ...ctx.others];
+    family = await referenceFamily(lookups, indexes, globals);
+    const rows = await lookups.symbolRefsInOrder(indexes, family.symbols);
+    if (!local && !ctx.adjust.followsEdits) {
+      // Rows come in answer order: each file's group is taken when the next
+      // begins, and a counted one is dropped; without edits to follow, a
+      // group needs nothing more from the registry (no await per file).
+      let group: Group | undefined;
+      for (const row of rows) {
+        if (!group || row.index_id !== group.index || row.path !== group.path) {
+          if (group) take(group, undefined);
+          group = { repo: row.repo, path: row.path, blob: row.blob_sha, index: row.index_id, rows: [], records: [] };
+        }
+        group.rows.push(row);
+      }
+      if (group) take(group, undefined);
+    } else {
+      // The file of the local symbols joins its place among the others', and
+      // each file's edits are looked up: all rows first, then the groups.
+      for (const row of rows) {
+        const last = groups.at(-1);
+        if (last && last !== local && row.index_id === last.index && row.path === last.path) last.rows.push(row);
+        else if (local && row.index_id === local.index && row.path === local.path) local.rows.push(row);
+        else groups.push({ repo: row.repo, path: row.path, blob: row.blob_sha, index: row.index_id, rows: [row], records: [] });
+      }
+    }
+  }
+  if (groups.length) {
+    const here = (g: Group) => (g.repo === ctx.repo.slug ? 0 : 1);
+    groups.sort(
+      (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
+    );
+    for (const group of groups) take(group, await ctx.adjust.file(group));
   }
 
   const references: Reference[] = [];
@@ -172,7 +197,8 @@ interface Group {
   repo: string;
   path: string;
   blob: string;
-  rows: SymbolRefsRow[];
+  index: number;
+  rows: RefRowInOrder[];
   records: Found[];
 }
 
@@ -183,4 +209,30 @@ function dedupeByRange(records: Found[]): Found[] {
     const p = records[i - 1]?.range;
     return !p || p[0] !== r.range[0] || p[1] !== r.range[1] || p[2] !== r.range[2] || p[3] !== r.range[3];
   });
+}
+
+/**
+ * How many references of a file `dedupeByRange` would keep: its distinct
+ * ranges among those wanted. A file where several symbols of a family meet
+ * (Array's declarations merged from TypeScript's lib files) has a row per
+ * symbol with the same ranges; counted here as ints, not as objects.
+ */
+function countDistinct(group: Group, wanted: (roles: number, refKind: number, symbol: string) => unknown): number {
+  const ranges: number[] = [];
+  for (const f of group.records) ranges.push(f.range[0], f.range[1], f.range[2], f.range[3]);
+  for (const row of group.rows) {
+    const ints = rangeRecords(row.ranges);
+    for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
+      const flags = ints[i + 4]!;
+      if (wanted(rolesOf(flags), refKindOf(flags), row.symbol)) ranges.push(ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!);
+    }
+  }
+  const starts: number[] = [];
+  for (let i = 0; i < ranges.length; i += 4) starts.push(i);
+  const compare = (a: number, b: number) =>
+    ranges[a]! - ranges[b]! || ranges[a + 1]! - ranges[b + 1]! || ranges[a + 2]! - ranges[b + 2]! || ranges[a + 3]! - ranges[b + 3]!;
+  starts.sort(compare);
+  let distinct = 0;
+  for (let i = 0; i < starts.length; i++) if (i === 0 || compare(starts[i - 1]!, starts[i]!) !== 0) distinct++;
+  return distinct;
 }

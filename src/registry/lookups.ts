@@ -59,6 +59,11 @@ export interface SymbolRefsRow {
   ranges: Buffer;
 }
 
+/** A row of `symbolRefsInOrder`: `symbol` is the symbol at place `which` of the list asked about. */
+export interface RefRowInOrder extends Omit<SymbolRefsRow, 'document_id'> {
+  which: number;
+}
+
 /** A repository, its current index when published, and the current index of every other repository. */
 export interface CurrentRepo {
   repo: Repo;
@@ -254,6 +259,52 @@ export class Lookups {
     // Set in place, not copied: a popular symbol has thousands of rows, and copies are as many objects again.
     const out = rows as SymbolRefsRow[];
     for (const r of out) r.repo = repoOf.get(r.index_id)!;
+    return out;
+  }
+
+  /**
+   * `symbolRefs` in the order an answer lists references: the first index's
+   * repository first, then the others by name, files by path (byte order: a
+   * Postgres registry is created with LC_COLLATE 'C'), a file's rows by
+   * symbol. The caller then walks files as they come, with no map of them
+   * to build and sort: a popular symbol has a row in thousands of files.
+   */
+  async symbolRefsInOrder(indexIds: readonly number[], symbols: readonly string[]): Promise<RefRowInOrder[]> {
+    if (symbols.length === 0 || indexIds.length === 0) return [];
+    const repoOf = await this.repoSlugsOfIndexes(indexIds);
+    const [first, ...rest] = indexIds;
+    const bySlug = (a: number, b: number) => (repoOf.get(a)! < repoOf.get(b)! ? -1 : repoOf.get(a)! > repoOf.get(b)! ? 1 : a - b);
+    const ordered = [first!, ...rest.sort(bySlug)];
+    const n = ordered.length;
+    const rows = await this.prepared.rows(`symbolRefsInOrder:${n}:${symbols.length}`, [...ordered, ...symbols], (v) => {
+      const ids = v.slice(0, n);
+      const named = v.slice(n);
+      const rank = sql.join(
+        ids.map((id, i) => sql`when ${id} then ${sql.lit(i)}`),
+        sql` `,
+      );
+      // Each row names its symbol by its place in the list, not by its text: a popular symbol's rows are thousands.
+      const which = sql.join(
+        named.map((symbol, i) => sql`when ${symbol} then ${sql.lit(i)}`),
+        sql` `,
+      );
+      return this.db
+        .selectFrom('symbols as s')
+        .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
+        .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+        .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.ranges', sql<number>`case s.symbol ${which} end`.as('which')])
+        .where('f.index_id', 'in', ids)
+        .where('s.symbol', 'in', named)
+        .orderBy(sql`case f.index_id ${rank} end`)
+        .orderBy('f.path')
+        .orderBy('s.symbol');
+    });
+    // Set in place, not copied: copies would be as many objects again.
+    const out = rows as unknown as RefRowInOrder[];
+    for (const row of out) {
+      row.repo = repoOf.get(row.index_id)!;
+      row.symbol = symbols[row.which]!;
+    }
     return out;
   }
 
