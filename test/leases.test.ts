@@ -21,14 +21,13 @@ import type { Engine } from '../src/registry/engine.js';
 import { LEASE_MS } from '../src/registry/lease.js';
 import { openRegistry } from '../src/registry/open.js';
 import { findRepo, INTERRUPTED_REASON, now } from '../src/registry/repos.js';
+import { foreignRun, OTHER_HOST, OTHER_PID as PID } from './support/foreign-run.js';
 import { SEXTANT_BIN } from './support/paths.js';
 import { TEST_ENGINE } from './support/registry.js';
 import { fixtureRepo, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, registryFile, testHome, type McpSession } from './support/sextant.js';
 
 const slug = 'ts-shapes';
-const OTHER_HOST = 'ci-runner.invalid';
-const PID = 4242;
 const { home, env } = testHome();
 let root: string;
 let repoId: number;
@@ -221,31 +220,7 @@ describe(`an index run on another host, holding the write lock (${TEST_ENGINE})`
   let runId: number;
 
   test('is running and holds the lock while its leases hold', async () => {
-    const run = await engine.db
-      .insertInto('index_runs')
-      .values({
-        repo_id: repoId,
-        origin: 'cli',
-        state: 'running',
-        outcome: null,
-        reason: null,
-        recovery: null,
-        commit_sha: null,
-        started_at: now(),
-        finished_at: null,
-        pid: PID,
-        host: OTHER_HOST,
-        expires_at: inAMinute(),
-        index_id: null,
-        report: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    runId = run.id;
-    await engine.db
-      .insertInto('locks')
-      .values({ repo_id: repoId, run_id: runId, pid: PID, host: OTHER_HOST, acquired_at: now(), expires_at: inAMinute() })
-      .execute();
+    runId = await foreignRun(engine, repoId, inAMinute());
     const status = await session.ok('getIndexStatus', { repo: slug });
     assert.equal(status.last_index_run.state, 'running');
     assert.equal(status.last_index_run.outcome, 'indexing');

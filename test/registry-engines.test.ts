@@ -11,9 +11,10 @@ import { after, before, describe, test } from 'node:test';
 import { openRegistry } from '../src/registry/open.js';
 import type { Engine } from '../src/registry/engine.js';
 import { LEASE_MS } from '../src/registry/lease.js';
-import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, now, startRun } from '../src/registry/repos.js';
+import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, startRun } from '../src/registry/repos.js';
 import { PROJECT_ROOT } from './support/paths.js';
 import { TEST_ENGINE } from './support/registry.js';
+import { foreignRun } from './support/foreign-run.js';
 import { tempDir } from './support/repos.js';
 import { registryFile, sextant, testHome } from './support/sextant.js';
 
@@ -35,38 +36,10 @@ after(async () => {
 const mayCollect = (e: Engine) => e.db.transaction().execute((trx) => e.writers.mayCollect(trx));
 const failed = { outcome: 'failed', reason: 'test', recovery: null, indexId: null, report: null };
 
-/** A run recorded by a process on another host, holding the repository's lock until `expires` (null: from before leases). */
-async function foreignRun(repoId: number, expires: string | null): Promise<number> {
-  const run = await engine.db
-    .insertInto('index_runs')
-    .values({
-      repo_id: repoId,
-      origin: 'cli',
-      state: 'running',
-      outcome: null,
-      reason: null,
-      recovery: null,
-      commit_sha: null,
-      started_at: now(),
-      finished_at: null,
-      pid: 4242,
-      host: 'ci-runner.invalid',
-      index_id: null,
-      report: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await engine.db
-    .insertInto('locks')
-    .values({ repo_id: repoId, run_id: run.id, pid: 4242, host: 'ci-runner.invalid', acquired_at: now(), expires_at: expires })
-    .execute();
-  return run.id;
-}
-
 describe(`write locks on ${TEST_ENGINE}`, () => {
   test('a lock held from another host stands while its lease runs, and is taken over once it has run out', async () => {
     const repo = await ensureRepo(engine.db, 'leased', null);
-    const foreign = await foreignRun(repo.id, new Date(Date.now() + 60_000).toISOString());
+    const foreign = await foreignRun(engine, repo.id, new Date(Date.now() + 60_000).toISOString());
     await assert.rejects(startRun(engine, { repoId: repo.id, origin: 'cli', commit: null }), /another sextant run \(pid 4242 on ci-runner\.invalid/);
     assert.deepEqual(await currentLocks(engine.db), ['leased']);
 
@@ -86,7 +59,7 @@ describe(`write locks on ${TEST_ENGINE}`, () => {
 
   test('a lock from another host taken before leases existed is not taken over (this machine cannot tell)', async () => {
     const repo = await ensureRepo(engine.db, 'unleased', null);
-    await foreignRun(repo.id, null);
+    await foreignRun(engine, repo.id, null);
     await assert.rejects(startRun(engine, { repoId: repo.id, origin: 'cli', commit: null }), /another sextant run/);
     await engine.db.deleteFrom('locks').where('repo_id', '=', repo.id).execute();
   });
