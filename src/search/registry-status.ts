@@ -15,6 +15,11 @@ function watcherOf(w: WatcherState | undefined) {
 }
 
 export async function registryStatus(engine: Engine, version: string): Promise<Result> {
+  // Read from one snapshot: a reindex may publish between two reads and collect the index the first one named.
+  return engine.readSnapshot((db) => statusAt(Object.create(engine, { db: { value: db } }) as Engine, version));
+}
+
+async function statusAt(engine: Engine, version: string): Promise<Result> {
   const db = engine.db;
   const registered = await db.selectFrom('repos').select(['id', 'slug', 'root_path', 'current_index_id']).orderBy('slug').execute();
   const indexes = new Map((await currentIndexes(db)).map((i) => [i.repo, i]));
