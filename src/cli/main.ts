@@ -29,16 +29,36 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 };
 
 /**
- * Commands that ingest indexes. V8 lets the heap grow to a multiple of what
- * survived the last full collection (up to 4x) before it collects again; ingest
- * turns over megabytes of short-lived rows per batch, so its peak memory was
- * set by when V8 happened to collect: 140 to 220 MB for the same publish, and
- * more as the index grew. A growth of 30% collects the garbage sooner; its
- * peak then follows what ingest really holds (no slower, measured with
- * scripts/bench-scale.ts).
+ * V8's heap growth for commands that ingest indexes. V8 lets the heap grow to a
+ * multiple of what survived the last full collection (up to 4x) before it
+ * collects again; ingest turns over megabytes of short-lived rows per batch, so
+ * its peak memory was set by when V8 happened to collect: 140 to 220 MB for the
+ * same publish, and more as the index grew. A growth of 30% collects the
+ * garbage sooner; its peak then follows what ingest really holds (no slower,
+ * measured with scripts/bench-scale.ts).
  */
-const INGESTING: ReadonlySet<string> = new Set(['index', 'publish', 'reindex', 'watch']);
 const INGEST_HEAP_GROWTH = '--heap-growing-percent=30';
+
+/**
+ * V8's interrupt budget for `sextant index`, 16 times its default (67,584
+ * bytes of bytecode run before a function is considered for optimization). An
+ * index run is short and its code mostly cold, and it shares the cores with the
+ * indexer: with the default, optimizing compilations (on V8's background
+ * threads) took a third of sextant's CPU during ingest, more than they saved.
+ * Hot loops of a large ingest still get optimized, later.
+ */
+const INDEX_INTERRUPT_BUDGET = `--interrupt-budget=${16 * 67_584}`;
+
+/**
+ * V8 flags by command, set before the command's code is loaded: they are
+ * process-wide, so worker threads started later (the parsing worker) have them too.
+ */
+const V8_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  index: [INGEST_HEAP_GROWTH, INDEX_INTERRUPT_BUDGET],
+  publish: [INGEST_HEAP_GROWTH],
+  reindex: [INGEST_HEAP_GROWTH],
+  watch: [INGEST_HEAP_GROWTH],
+};
 
 /** Where the build writes the usage text, beside the bundle's chunks. */
 export const PREBUILT_USAGE = 'usage.txt';
@@ -94,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`sextant: unknown command ${quote(name)}: run \`sextant --help\` for the commands\n`);
     return 2;
   }
-  if (INGESTING.has(name)) setFlagsFromString(INGEST_HEAP_GROWTH);
+  for (const flag of Object.hasOwn(V8_FLAGS, name) ? V8_FLAGS[name]! : []) setFlagsFromString(flag);
   const command = await load();
   try {
     const parsed = parseCommand(command.spec, rest);

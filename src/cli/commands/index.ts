@@ -1,5 +1,4 @@
 // sextant index [PATH]: index a repository and publish it to the registry.
-import { setFlagsFromString } from 'node:v8';
 import { openRegistry } from '../../registry/open.js';
 import { indexRepository, type IndexReport, type ProjectReport } from '../../orchestrator/index-repository.js';
 import { abortOnSignals } from '../../orchestrator/interrupt.js';
@@ -28,19 +27,7 @@ export const spec: CommandSpec = {
   maxPositionals: 1,
 };
 
-/**
- * V8's interrupt budget, 16 times its default (67,584 bytes of bytecode run
- * before a function is considered for optimization). An index run is short
- * and its code mostly cold, and it shares the cores with the indexer: with
- * the default, optimizing compilations (on V8's background threads) took a
- * third of sextant's CPU during ingest, more than they saved. Hot loops of a
- * large ingest still get optimized, later.
- */
-const INDEX_INTERRUPT_BUDGET = 16 * 67_584;
-
 export async function run({ values, positionals }: Parsed): Promise<number> {
-  // Process-wide, so the parsing worker started later has it too; set before the pipeline's code first runs.
-  setFlagsFromString(`--interrupt-budget=${INDEX_INTERRUPT_BUDGET}`);
   const job = wholeNumberOption(values.job, 'job', 1);
   if (job !== undefined && (positionals.length > 0 || values.repo !== undefined)) {
     throw new UsageError('--job runs a job on the worktree it names: pass no PATH or --repo with it');
