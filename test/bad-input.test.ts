@@ -404,6 +404,9 @@ describe('on the command line', () => {
     fails(['refs', 'make', '--repo', repo, '--kind', 'calls'], 2, /--kind must be one of/);
     fails(['refs', 'make', '--repo', repo, '--limit', 'lots'], 2, /--limit must be a whole number >= 1/);
     fails(['bogus'], 2, /unknown command "bogus": run `sextant --help`/);
+    // Names every object has are not commands either.
+    fails(['constructor'], 2, /unknown command "constructor": run `sextant --help`/);
+    fails(['toString'], 2, /unknown command "toString": run `sextant --help`/);
   });
 
   test('a bare sextant is a usage error that prints the usage; sextant --help prints it too, as every command spec renders it', async () => {

@@ -109,7 +109,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(VERSION + '\n');
     return 0;
   }
-  const load = COMMANDS[name];
+  // Own keys only: `constructor` or `toString` is not a command.
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     process.stderr.write(`sextant: unknown command ${quote(name)}: run \`sextant --help\` for the commands\n`);
     return 2;
