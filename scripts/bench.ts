@@ -13,7 +13,9 @@
 //       typescript-language-server spawn -> initialize -> didOpen -> first references;
 //       with --only cold alone, broken down step by step (scripts/bench-cold.ts)
 //   (c) warm latency p50/p99 of goToDefinition and findReferences at a seeded
-//       sample of identifier positions, against typescript-language-server
+//       sample of identifier positions, against typescript-language-server:
+//       first asks (both servers warmed up on other files, each position asked
+//       once, the file opened just before as a client would), then repeated asks
 //   (d) sextant's own peak RSS while ingesting indexes of growing size whose
 //       largest document stays the same: the zod sources copied 1, 2 and 4
 //       times into one repository (ingest streams one document at a time, so
@@ -958,7 +960,28 @@ interface WarmSection {
   ping: LatencySet;
   sextant: { definition: LatencySet; references: LatencySet; references_truncated: number };
   lsp: { definition: LatencySet; references: LatencySet } | null;
+  /**
+   * Each side's first answer at positions neither was asked before, in files
+   * the language server is sent didOpen for just before (as a client opens a
+   * file to ask about it), both servers warmed up on the other half of the
+   * sample: what an agent waits for a new question to a warm server. The
+   * rounds above ask the same positions again, which a language server
+   * answers from what its checker computed the first time.
+   */
+  first: { positions: number; files: number; sextant: PairSet; lsp: PairSet | null };
   lsp_note?: string;
+}
+interface PairSet {
+  definition: LatencySet;
+  references: LatencySet;
+}
+const pairSet = (): PairSet => ({ definition: latencySet(), references: latencySet() });
+
+/** Splits the sample by file, alternately, into positions to warm up on and positions asked for the first time. */
+function splitByFile(positions: readonly Position[]): { warmup: Position[]; fresh: Position[] } {
+  const files = [...new Set(positions.map((p) => p.path))];
+  const fresh = new Set(files.filter((_, i) => i % 2 === 1));
+  return { warmup: positions.filter((p) => !fresh.has(p.path)), fresh: positions.filter((p) => fresh.has(p.path)) };
 }
 
 const SAMPLE_SIZE = 250;
@@ -982,12 +1005,13 @@ async function chooseSample(c: Corpus, mcp: Mcp): Promise<{ positions: Position[
 
 async function benchWarm(
   c: Corpus,
-  mcp: Mcp,
+  home: string,
   positions: readonly Position[],
   candidates: number,
   rounds: number,
   Lsp: LanguageServerClass | string,
 ): Promise<WarmSection> {
+  const { warmup, fresh } = splitByFile(positions);
   const section: WarmSection = {
     sample: {
       candidates,
@@ -1000,9 +1024,17 @@ async function benchWarm(
     ping: latencySet(),
     sextant: { definition: latencySet(), references: latencySet(), references_truncated: 0 },
     lsp: typeof Lsp === 'string' ? null : { definition: latencySet(), references: latencySet() },
+    first: {
+      positions: fresh.length,
+      files: new Set(fresh.map((p) => p.path)).size,
+      sextant: pairSet(),
+      lsp: typeof Lsp === 'string' ? null : pairSet(),
+    },
   };
   if (typeof Lsp === 'string') section.lsp_note = Lsp;
 
+  // A server of its own: the one that chose the sample has asked every position once.
+  const mcp = await Mcp.start(home);
   const sextantDef = async (p: Position, into?: LatencySet) => {
     const t0 = performance.now();
     const r = await mcp.call('goToDefinition', { repo: c.slug, path: p.path, line: p.line, column: p.column });
@@ -1038,50 +1070,49 @@ async function benchWarm(
     into.results.push(n);
   };
 
-  // sextant was warmed by choosing the sample (a definition at every position); add one pass of references.
-  for (const [i, p] of positions.entries()) {
-    if (i % 25 === 0) progress(`(c) warming sextant up: ${i}/${positions.length}…`);
-    await sextantRefs(p);
-  }
   let server: LanguageServer | undefined;
-  if (typeof Lsp !== 'string') {
-    progress('(c) starting typescript-language-server and opening the sample files…');
-    server = await Lsp.start(c.root);
-    for (const path of new Set(positions.map((p) => p.path))) await server.open(path);
-    // The project loads on the first request; then one pass over the sample, as sextant had.
-    for (const [i, p] of positions.entries()) {
-      if (i % 10 === 0) progress(`(c) warming typescript-language-server up: ${i}/${positions.length}…`);
-      await lspCall(() => server!.definition(p.path, p.line - 1, p.column - 1));
-      await lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true));
-    }
-  }
   try {
+    for (const [i, p] of warmup.entries()) {
+      if (i % 25 === 0) progress(`(c) warming sextant up: ${i}/${warmup.length}…`);
+      await sextantDef(p);
+      await sextantRefs(p);
+    }
+    if (typeof Lsp !== 'string') {
+      progress('(c) starting typescript-language-server and opening the warm-up files…');
+      server = await Lsp.start(c.root);
+      for (const path of new Set(warmup.map((p) => p.path))) await server.open(path);
+      // The project loads on the first request; then one pass over the warm-up half, as sextant had.
+      for (const [i, p] of warmup.entries()) {
+        if (i % 10 === 0) progress(`(c) warming typescript-language-server up: ${i}/${warmup.length}…`);
+        await lspCall(() => server!.definition(p.path, p.line - 1, p.column - 1));
+        await lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true));
+      }
+    }
+    const asks = (p: Position, sextantInto: PairSet, lspInto: PairSet | null | undefined, sextantFirst: boolean) => {
+      const lspDef = () => (server ? lspCall(() => server!.definition(p.path, p.line - 1, p.column - 1), lspInto?.definition) : undefined);
+      const lspRefs = () =>
+        server ? lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true), lspInto?.references) : undefined;
+      return sextantFirst
+        ? [() => sextantDef(p, sextantInto.definition), lspDef, () => sextantRefs(p, sextantInto.references), lspRefs]
+        : [lspDef, () => sextantDef(p, sextantInto.definition), lspRefs, () => sextantRefs(p, sextantInto.references)];
+    };
+    for (const [i, p] of fresh.entries()) {
+      if (i % 10 === 0) progress(`(c) first asks: position ${i}/${fresh.length}…`);
+      await server?.open(p.path);
+      for (const ask of asks(p, section.first.sextant, section.first.lsp, i % 2 === 0)) await ask();
+    }
     for (let round = 0; round < rounds; round++) {
-      const sextantFirst = round % 2 === 0;
       for (const [i, p] of positions.entries()) {
         if (i % 10 === 0) progress(`(c) warm latency: round ${round + 1}/${rounds}, position ${i}/${positions.length}…`);
         const t0 = performance.now();
         await mcp.client.ping();
         section.ping.ms.push(performance.now() - t0);
-        const lspDef = () =>
-          server ? lspCall(() => server!.definition(p.path, p.line - 1, p.column - 1), section.lsp!.definition) : undefined;
-        const lspRefs = () =>
-          server ? lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true), section.lsp!.references) : undefined;
-        if (sextantFirst) {
-          await sextantDef(p, section.sextant.definition);
-          await lspDef();
-          await sextantRefs(p, section.sextant.references);
-          await lspRefs();
-        } else {
-          await lspDef();
-          await sextantDef(p, section.sextant.definition);
-          await lspRefs();
-          await sextantRefs(p, section.sextant.references);
-        }
+        for (const ask of asks(p, section.sextant, section.lsp, round % 2 === 0)) await ask();
       }
     }
   } finally {
     await server?.stop();
+    await mcp.close();
   }
   return section;
 }
@@ -1211,6 +1242,13 @@ function summarizeLatency(s: LatencySet) {
     mean_results: round(s.results.reduce((a, b) => a + b, 0) / Math.max(1, s.results.length), 1),
     errors: s.errors,
   };
+}
+
+/** The p99 of repeated asks or of first asks, whichever is worse. */
+function worseP99(repeated: LatencySet, first: LatencySet): number | null {
+  const a = summarizeLatency(repeated).p99_ms;
+  const b = summarizeLatency(first).p99_ms;
+  return a === null || b === null ? (a ?? b) : Math.max(a, b);
 }
 
 function p99Target(value: number | null): { value: number | null; target: string; met: boolean | null } {
@@ -1390,7 +1428,7 @@ async function benchCorpus(
     // (b) cold start, before (c) so that no language server is running meanwhile.
     const coldAt = coldPosition(c, sample.positions);
     cold = await benchCold(c, last.home, coldAt, options.runs, Lsp);
-    warm = await benchWarm(c, mcp, sample.positions, sample.candidates, options.runs, Lsp);
+    warm = await benchWarm(c, last.home, sample.positions, sample.candidates, options.runs, Lsp);
     issue3 = await benchIssue3(c, mcp, sample.positions, options.runs);
   } finally {
     await mcp.close();
@@ -1414,6 +1452,12 @@ async function benchCorpus(
     l && s.p50_ms !== null && l.p50_ms ? s.p50_ms / l.p50_ms : null;
   const defRatio = p50Ratio(sd, ld);
   const refRatio = p50Ratio(sr, lr);
+  const fsd = summarizeLatency(warm.first.sextant.definition);
+  const fsr = summarizeLatency(warm.first.sextant.references);
+  const fld = warm.first.lsp ? summarizeLatency(warm.first.lsp.definition) : null;
+  const flr = warm.first.lsp ? summarizeLatency(warm.first.lsp.references) : null;
+  const firstDefRatio = p50Ratio(fsd, fld);
+  const firstRefRatio = p50Ratio(fsr, flr);
   const calls = issue3.callHierarchy
     ? Object.fromEntries(Object.entries(issue3.callHierarchy).map(([k, v]) => [k, summarizeLatency(v)]))
     : null;
@@ -1425,10 +1469,13 @@ async function benchCorpus(
   const targets: Record<string, Target> = {
     index_ratio: atMost(indexRatio, TARGETS.index_ratio),
     cold_ratio: atMost(coldRatio, TARGETS.cold_ratio),
-    definition_p50_ratio: atMost(defRatio, TARGETS.warm_p50_ratio),
-    references_p50_ratio: atMost(refRatio, TARGETS.warm_p50_ratio),
-    definition_p99_ms: atMost(sd.p99_ms, TARGETS.warm_p99_ms, 2),
-    references_p99_ms: atMost(sr.p99_ms, TARGETS.warm_p99_ms, 2),
+    definition_p50_ratio: atMost(firstDefRatio, TARGETS.warm_p50_ratio),
+    references_p50_ratio: atMost(firstRefRatio, TARGETS.warm_p50_ratio),
+    definition_p50_ratio_repeated: atMost(defRatio, TARGETS.warm_p50_ratio),
+    references_p50_ratio_repeated: atMost(refRatio, TARGETS.warm_p50_ratio),
+    // Over first and repeated asks alike: the worse of the two.
+    definition_p99_ms: atMost(worseP99(warm.sextant.definition, warm.first.sextant.definition), TARGETS.warm_p99_ms, 2),
+    references_p99_ms: atMost(worseP99(warm.sextant.references, warm.first.sextant.references), TARGETS.warm_p99_ms, 2),
     callHierarchy_depth1_p99_ms: atMost(worstCalls(1), TARGETS.calls_depth1_p99_ms, 2),
     callHierarchy_depth3_p99_ms: atMost(worstCalls(3), TARGETS.calls_depth3_p99_ms, 2),
   };
@@ -1471,6 +1518,14 @@ async function benchCorpus(
       lsp: ld && lr ? { definition: ld, references: lr } : null,
       definition_p50_ratio: defRatio === null ? null : round(defRatio, 3),
       references_p50_ratio: refRatio === null ? null : round(refRatio, 3),
+      first_asks: {
+        positions: warm.first.positions,
+        files: warm.first.files,
+        sextant: { definition: fsd, references: fsr },
+        lsp: fld && flr ? { definition: fld, references: flr } : null,
+        definition_p50_ratio: firstDefRatio === null ? null : round(firstDefRatio, 3),
+        references_p50_ratio: firstRefRatio === null ? null : round(firstRefRatio, 3),
+      },
       notes: sampleNotes,
       ...(warm.lsp_note ? { lsp_note: warm.lsp_note } : {}),
     },
@@ -1538,9 +1593,24 @@ async function benchCorpus(
   print();
   print(
     `(c) warm latency, client round trip (results validated by the client): ${warm.sample.positions} identifier positions in ${warm.sample.files} files ` +
-      `(seed ${SEED.toString(16)}; ${warm.sample.without_symbol} of ${warm.sample.candidates} candidates had no symbol), ${warm.rounds} rounds after a warm-up pass`,
+      `(seed ${SEED.toString(16)}; ${warm.sample.without_symbol} of ${warm.sample.candidates} candidates had no symbol)`,
   );
   for (const note of sampleNotes) print(`  note: ${note}`);
+  print(
+    `  first asks: both servers warmed up on the positions of every other file, then asked once at the ${warm.first.positions} positions ` +
+      `of the other ${warm.first.files} files (the language server is sent didOpen for each just before its first question there)`,
+  );
+  const firstRows: string[][] = [latencyRow('goToDefinition', 'sextant', fsd)];
+  if (fld) firstRows.push(latencyRow('', 'language server', fld));
+  firstRows.push(latencyRow('findReferences', 'sextant', fsr));
+  if (flr) firstRows.push(latencyRow('', 'language server', flr));
+  print(table(firstRows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
+  if (warm.first.lsp)
+    print(
+      `  p50 ratio sextant / language server, first asks: goToDefinition ${ratio(firstDefRatio)} (${verdict(targets.definition_p50_ratio!.met)}), ` +
+        `findReferences ${ratio(firstRefRatio)} (${verdict(targets.references_p50_ratio!.met)}); target <= ${TARGETS.warm_p50_ratio}`,
+    );
+  print(`  repeated asks: then ${warm.rounds} rounds over every position, each asked again`);
   const warmRows: string[][] = [latencyRow('goToDefinition', 'sextant', sd)];
   if (ld) warmRows.push(latencyRow('', 'language server', ld));
   warmRows.push(latencyRow('findReferences', 'sextant', sr));
@@ -1549,12 +1619,12 @@ async function benchCorpus(
   print(table(warmRows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
   if (warm.lsp) {
     print(
-      `  p50 ratio sextant / language server: goToDefinition ${ratio(defRatio)} (${verdict(targets.definition_p50_ratio!.met)}), ` +
-        `findReferences ${ratio(refRatio)} (${verdict(targets.references_p50_ratio!.met)}); target <= ${TARGETS.warm_p50_ratio}`,
+      `  p50 ratio sextant / language server, repeated asks: goToDefinition ${ratio(defRatio)} (${verdict(targets.definition_p50_ratio_repeated!.met)}), ` +
+        `findReferences ${ratio(refRatio)} (${verdict(targets.references_p50_ratio_repeated!.met)}); target <= ${TARGETS.warm_p50_ratio}`,
     );
   } else print(`  language server side skipped: ${warm.lsp_note}`);
   print(
-    `  sextant p99 target <= ${TARGETS.warm_p99_ms} ms: goToDefinition ${verdict(targets.definition_p99_ms!.met)}, findReferences ${verdict(targets.references_p99_ms!.met)}` +
+    `  sextant p99 (the worse of first and repeated asks) target <= ${TARGETS.warm_p99_ms} ms: goToDefinition ${verdict(targets.definition_p99_ms!.met)}, findReferences ${verdict(targets.references_p99_ms!.met)}` +
       ` (findReferences returns at most 200 by default; ${warm.sextant.references_truncated} answers were truncated)`,
   );
   print();
@@ -1735,7 +1805,7 @@ async function main(): Promise<void> {
         const mcpLarge = await Mcp.start(large.home);
         try {
           const sample = await chooseSample(large.corpus, mcpLarge);
-          largeWarm = await benchWarm(large.corpus, mcpLarge, sample.positions, sample.candidates, largeRounds, 'not run on this corpus');
+          largeWarm = await benchWarm(large.corpus, large.home, sample.positions, sample.candidates, largeRounds, 'not run on this corpus');
         } finally {
           await mcpLarge.close();
         }
@@ -1749,8 +1819,8 @@ async function main(): Promise<void> {
     const otherTargets: Record<string, Target> = {
       ...(largeWarm
         ? {
-            large_definition_p99_ms: p99Target(summarizeLatency(largeWarm.sextant.definition).p99_ms),
-            large_references_p99_ms: p99Target(summarizeLatency(largeWarm.sextant.references).p99_ms),
+            large_definition_p99_ms: p99Target(worseP99(largeWarm.sextant.definition, largeWarm.first.sextant.definition)),
+            large_references_p99_ms: p99Target(worseP99(largeWarm.sextant.references, largeWarm.first.sextant.references)),
           }
         : {}),
       ...(memory ? { ingest_rss_largest_over_smallest: memoryTarget(memory) } : {}),
@@ -1774,6 +1844,11 @@ async function main(): Promise<void> {
                 definition: summarizeLatency(largeWarm.sextant.definition),
                 references: summarizeLatency(largeWarm.sextant.references),
                 references_truncated: largeWarm.sextant.references_truncated,
+              },
+              first_asks: {
+                positions: largeWarm.first.positions,
+                definition: summarizeLatency(largeWarm.first.sextant.definition),
+                references: summarizeLatency(largeWarm.first.sextant.references),
               },
             }
           : null,
@@ -1804,6 +1879,8 @@ async function main(): Promise<void> {
           [
             latencyRow('goToDefinition', 'sextant', summarizeLatency(largeWarm.sextant.definition)),
             latencyRow('findReferences', 'sextant', summarizeLatency(largeWarm.sextant.references)),
+            latencyRow(`goToDefinition, first asks (${largeWarm.first.positions})`, 'sextant', summarizeLatency(largeWarm.first.sextant.definition)),
+            latencyRow('findReferences, first asks', 'sextant', summarizeLatency(largeWarm.first.sextant.references)),
             latencyRow('MCP ping (transport floor)', 'sextant', summarizeLatency(largeWarm.ping)).slice(0, 6),
           ],
           ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors'],
