@@ -371,15 +371,29 @@ export class Lookups {
     flag: 'is_reference' | 'is_implementation' | 'is_definition',
     directions: readonly ('forward' | 'backward')[],
   ): Promise<string[]> {
+    return (await this.relatedPairs(indexIds, symbols, flag, directions, false)).map((r) => r.symbol);
+  }
+
+  /**
+   * `related`, each row with the symbol of this list it is related to
+   * (`from`) when `withFrom`: one query answers for many symbols at once.
+   */
+  private async relatedPairs(
+    indexIds: readonly number[],
+    symbols: readonly string[],
+    flag: 'is_reference' | 'is_implementation' | 'is_definition',
+    directions: readonly ('forward' | 'backward')[],
+    withFrom: boolean,
+  ): Promise<{ from?: string; symbol: string }[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
-    const shape = `related:${flag}:${directions.join(',')}:${symbols.length}:${indexIds.length}`;
-    const rows = await this.prepared.rows(shape, [...symbols, ...indexIds], (v) => {
+    const shape = `related:${flag}:${directions.join(',')}:${withFrom}:${symbols.length}:${indexIds.length}`;
+    return this.prepared.rows(shape, [...symbols, ...indexIds], (v) => {
       const named = v.slice(0, symbols.length);
       const indexes = v.slice(symbols.length);
       const one = (direction: 'forward' | 'backward') => {
         const [from, to] =
           direction === 'forward' ? (['symbol_id', 'target_symbol_id'] as const) : (['target_symbol_id', 'symbol_id'] as const);
-        return this.db
+        const q = this.db
           .selectFrom('symbols as s')
           .innerJoin('relationships as r', `r.${from}`, 's.id')
           .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
@@ -388,12 +402,12 @@ export class Lookups {
           .where('s.symbol', 'in', named)
           .where(`r.${flag}`, '=', 1)
           .where('f.index_id', 'in', indexes);
+        return withFrom ? q.select('s.symbol as from') : q;
       };
       const [first, ...rest] = directions.map(one);
       // union, not union all: a symbol related both ways is listed once.
-      return rest.reduce((q, next) => q.union(next), first!.distinct());
+      return rest.reduce((q, next) => q.union(next as typeof q), first!.distinct());
     });
-    return rows.map((r) => r.symbol);
   }
 
   /** Definitions named exactly `name` (global symbols only) in an index. */
@@ -425,9 +439,13 @@ export class Lookups {
       .execute();
   }
 
-  /** Symbols related to these by is_reference relationships, in either direction, within the given indexes. */
-  async referenceRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
-    return this.related(indexIds, symbols, 'is_reference', ['forward', 'backward']);
+  /**
+   * Symbols related to these by is_reference relationships, in either
+   * direction, within the given indexes: each with the symbol of the list
+   * (`from`) it is related to, so that one query serves many families.
+   */
+  async referenceRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
+    return (await this.relatedPairs(indexIds, symbols, 'is_reference', ['forward', 'backward'], true)) as { from: string; symbol: string }[];
   }
 
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */
