@@ -90,7 +90,8 @@ export class Lookups {
    */
   private readonly refRows = new Lru<string, SymbolRefsRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
   private readonly referenceRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
-  /** symbolRefsInOrder's answers, for the same reason: findReferences on a popular symbol reads thousands of rows. */
+  /** definitionsOf's and symbolRefsInOrder's answers, for the same reason: findReferences on a popular symbol reads thousands of rows. */
+  private readonly definitionRows = new Lru<string, DefinitionRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
   private readonly refRowsInOrder = new Lru<string, RefRowInOrder[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
 
   /** The lookups a query answers with, each compiled once per shape. */
@@ -364,12 +365,17 @@ export class Lookups {
     return out;
   }
 
-  /** Definitions of global symbols, by name, in the given indexes. */
+  /** Definitions of global symbols, by name, in the given indexes. Cached as asked: an outgoing walk asks again on every walk. */
   async definitionsOf(indexIds: readonly number[], symbols: readonly string[]): Promise<DefinitionRow[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
-    return this.prepared.rows(`definitionsOf:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
+    const key = `${indexIds.join(',')}\0${symbols.join('\0')}`;
+    const cached = this.definitionRows.get(key);
+    if (cached) return cached;
+    const rows = await this.prepared.rows(`definitionsOf:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
       this.definitionQuery(v.slice(0, indexIds.length)).where('s.symbol', 'in', v.slice(indexIds.length)),
     );
+    this.definitionRows.set(key, rows);
+    return rows;
   }
 
   /** Definitions in one file of an index. */
