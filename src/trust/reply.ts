@@ -4,6 +4,7 @@
 import type { Meta } from '../protocol/meta.js';
 import { budgetHint, DEFAULT_MAX_BYTES, fitToBudget, MAX_BYTES_CAP } from './budget.js';
 import { buildMeta } from './envelope.js';
+import { keepSerialized } from './serialized.js';
 
 /** The bytes a reply takes as it is sent. */
 export type ReplySize = (body: Record<string, unknown>) => number;
@@ -20,8 +21,11 @@ const MCP_FRAME_BYTES = 256;
  * answer's JSON: the budget bounds that line.
  */
 export const mcpResultBytes: ReplySize = (body) => {
-  const text = JSON.stringify(body);
-  return Buffer.byteLength(text, 'utf8') + Buffer.byteLength(JSON.stringify(text), 'utf8') + MCP_FRAME_BYTES;
+  const json = JSON.stringify(body);
+  const quoted = JSON.stringify(json);
+  // reply() returns the body it measured last unchanged: the transport sends these strings.
+  keepSerialized(body, json, quoted);
+  return Buffer.byteLength(json, 'utf8') + Buffer.byteLength(quoted, 'utf8') + MCP_FRAME_BYTES;
 };
 
 export function reply(
