@@ -25,7 +25,9 @@ export const mcpResultBytes: ReplySize = (body) => {
   const quoted = JSON.stringify(json);
   // reply() returns the body it measured last unchanged: the transport sends these strings.
   keepSerialized(body, json, quoted);
-  return Buffer.byteLength(json, 'utf8') + Buffer.byteLength(quoted, 'utf8') + MCP_FRAME_BYTES;
+  // Quoting well-formed JSON escapes only ASCII (quotes, backslashes): each character it adds is one byte.
+  const bytes = Buffer.byteLength(json, 'utf8');
+  return bytes + bytes + (quoted.length - json.length) + MCP_FRAME_BYTES;
 };
 
 export function reply(
@@ -35,6 +37,14 @@ export function reply(
   size: ReplySize = jsonBytes,
 ): Record<string, unknown> {
   const budget = Math.min(maxBytes, MAX_BYTES_CAP);
+  // Nearly every answer fits whole: measured once with its envelope, it needs
+  // no fitting (fitToBudget would serialise it once more to find that out).
+  // The reply is then what the first fit below would have made.
+  if (!('meta' in answer)) {
+    const whole: Record<string, unknown> = { ...answer };
+    whole.meta = buildMeta(whole, { provenance });
+    if (size(whole) <= budget) return whole;
+  }
   // The room the answer's JSON may take: the whole budget at first, then what
   // is left once the envelope and the reply's own framing are measured.
   let room = budget;
