@@ -2,8 +2,16 @@
 // (content-addressed or published), so cached values never go stale.
 export class Lru<K, V> {
   private readonly map = new Map<K, V>();
+  private weight = 0;
 
-  constructor(private readonly capacity: number) {}
+  /**
+   * `capacity` bounds the entries, or with `weigh` the sum of their weights
+   * (a cache of lists of rows is bounded by rows, not by lists).
+   */
+  constructor(
+    private readonly capacity: number,
+    private readonly weigh?: (value: V) => number,
+  ) {}
 
   get(key: K): V | undefined {
     const value = this.map.get(key);
@@ -15,8 +23,21 @@ export class Lru<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.map.delete(key);
+    const old = this.map.get(key);
+    if (old !== undefined) {
+      this.map.delete(key);
+      this.weight -= this.weightOf(old);
+    }
     this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+    this.weight += this.weightOf(value);
+    while (this.weight > this.capacity && this.map.size > 0) {
+      const [oldest, v] = this.map.entries().next().value as [K, V];
+      this.map.delete(oldest);
+      this.weight -= this.weightOf(v);
+    }
+  }
+
+  private weightOf(value: V): number {
+    return this.weigh ? this.weigh(value) : 1;
   }
 }

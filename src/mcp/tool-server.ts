@@ -12,6 +12,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { boundedMessage, quote } from '../errors.js';
 import { leanSchema } from './lean-schema.js';
+import { serialized } from '../trust/serialized.js';
 import { LineReader, MAX_ID_LENGTH, MAX_LINE_BYTES } from './stdio.js';
 
 /** The protocol versions the SDK's server accepts (its SUPPORTED_PROTOCOL_VERSIONS), newest first. */
@@ -246,7 +247,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 function callResult(outcome: ToolOutcome): string {
   const failed = 'error' in outcome || outcome.isError === true;
-  const body = JSON.stringify('error' in outcome ? { error: boundedMessage(outcome.error), ...outcome.details } : outcome.result);
-  const text = `{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}`;
+  // A reply measured against its byte budget was serialised then, both ways.
+  const sent = 'error' in outcome ? undefined : serialized(outcome.result);
+  const body = sent?.json ?? JSON.stringify('error' in outcome ? { error: boundedMessage(outcome.error), ...outcome.details } : outcome.result);
+  const text = `{"content":[{"type":"text","text":${sent?.quoted ?? JSON.stringify(body)}}],"structuredContent":${body}`;
   return failed ? `${text},"isError":true}` : `${text}}`;
 }

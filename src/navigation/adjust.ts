@@ -188,7 +188,13 @@ export class Adjuster {
 
   /** A definition row with its positions in the current text; undefined (and counted) when its name's line changed. */
   async row(d: DefinitionRow): Promise<(DefinitionRow & { adjusted?: true }) | undefined> {
-    const place = await this.place({ repo: d.repo, path: d.path, blob: d.blob_sha }, [d.start_line, d.start_char, d.end_line, d.end_char]);
+    return this.rowIn(d, await this.file({ repo: d.repo, path: d.path, blob: d.blob_sha }));
+  }
+
+  /** `row`, for a definition in a file whose state is already known. */
+  rowIn(d: DefinitionRow, edit: FileEdit | undefined): (DefinitionRow & { adjusted?: true }) | undefined {
+    const f = { repo: d.repo, path: d.path, blob: d.blob_sha };
+    const place = this.placeIn(f, edit, [d.start_line, d.start_char, d.end_line, d.end_char]);
     if (!place) return undefined;
     if (!place.adjusted) return d;
     const [start_line, start_char, end_line, end_char] = place.range;

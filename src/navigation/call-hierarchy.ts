@@ -14,10 +14,11 @@ import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
 import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
-import { constructorsOf, referenceFamily } from './related.js';
+import { constructorsOf, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definitionItem, externalItem, rootItem } from './items.js';
-import { moved } from './adjust.js';
+import { moved, type IndexedFile, type Placement } from './adjust.js';
+import type { FileEdit } from '../freshness/worktree-files.js';
 
 export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
   const { definitions } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
@@ -101,6 +102,8 @@ class CallWalker {
   truncated = false;
   omitted = 0;
   readonly notes = new Set<string>();
+  /** The uses of each target read so far (see usesKey). */
+  private readonly uses = new Map<string, Promise<Use[]>>();
 
   constructor(
     private readonly lookups: Lookups,
@@ -110,20 +113,28 @@ class CallWalker {
   ) {}
 
   async incoming(target: DefinitionRow, depth: number, ancestry: ReadonlySet<string>): Promise<Call[]> {
-    const groups = new Map<string, { caller: CallItem | undefined; definition: DefinitionRow | undefined; ranges: CallRange[] }>();
+    const groups = new Map<string, Group>();
+    // Uses come file by file: a file's definitions and worktree state are asked for once per run of its uses.
+    let file: UseFile | undefined;
+    let definitions: readonly DefinitionRow[] = [];
+    let edit: FileEdit | undefined;
     for (const use of await this.usesOf(target)) {
       if (!use.isCall && !this.includeReferences) {
         this.omitted++;
         continue;
       }
-      const { repo, index_id, document_id, path } = use.file;
-      const definitions = await this.lookups.definitionsInFile(index_id, document_id, path);
+      if (use.file !== file) {
+        file = use.file;
+        definitions = await this.lookups.definitionsInFile(file.index_id, file.document_id, file.path);
+        edit = await this.ctx.adjust.file(indexedFile(file));
+      }
+      const { repo, path } = file;
       const caller = innermostCaller(definitions, use.range);
       const key = caller ? `${caller.repo}\0${caller.symbol}\0${caller.path}` : `${repo}\0\0${path}`;
       let group = groups.get(key);
       if (!group) {
         // A caller whose name is on a line changed since the index is left out (adjust.ts counts it), with its calls.
-        const moved = caller ? await this.ctx.adjust.row(caller) : undefined;
+        const moved = caller ? this.ctx.adjust.rowIn(caller, edit) : undefined;
         const item = moved
           ? definitionItem(moved)
           : caller
@@ -133,23 +144,32 @@ class CallWalker {
                 path,
                 definitions.find((d) => d.kind === 'module'),
               );
-        groups.set(key, (group = { caller: item, definition: caller, ranges: [] }));
+        groups.set(key, (group = { caller: item, definition: caller, placed: [] }));
       }
       if (!group.caller) continue;
-      const range = await this.callRange(use);
-      if (range) group.ranges.push(range);
+      // Every use is placed (a use on a line changed since the index is dropped and counted), but only the
+      // callers the answer lists have their ranges built: a popular function has more callers than the limit.
+      const place = this.ctx.adjust.placeIn(indexedFile(file), edit, use.range);
+      if (place) group.placed.push({ use, place });
     }
     const kept = [...groups.values()].filter(
-      (g): g is { caller: CallItem; definition: DefinitionRow | undefined; ranges: CallRange[] } =>
-        g.caller !== undefined && g.ranges.length > 0,
+      (g): g is Group & { caller: CallItem } => g.caller !== undefined && g.placed.length > 0,
     );
+    const sorted = sortGroups(kept, (g) => g.caller);
+    // The callers of the next level, in the order they are walked: their uses are read a batch at a time.
+    const next = depth > 1 ? sorted.filter((g) => g.definition && !ancestry.has(g.definition.symbol)) : [];
+    const ahead = new ReadAhead(next.map((g) => g.definition!));
     const calls: Call[] = [];
-    for (const group of sortGroups(kept, (g) => g.caller)) {
+    for (const group of sorted) {
       if (!this.take()) break;
-      const call: Call = { from: group.caller, ranges: group.ranges };
+      const call: Call = { from: group.caller, ranges: await this.rangesOf(group.placed) };
       if (depth > 1 && group.definition) {
         if (ancestry.has(group.definition.symbol)) call.cycle = true;
-        else call.calls = await this.incoming(group.definition, depth - 1, new Set([...ancestry, group.definition.symbol]));
+        else {
+          // This caller and at most as many after it as the limit leaves room for can still be listed.
+          this.readUses(ahead.next(group.definition, 1 + this.limit - this.count));
+          call.calls = await this.incoming(group.definition, depth - 1, new Set([...ancestry, group.definition.symbol]));
+        }
       }
       calls.push(call);
     }
@@ -267,29 +287,66 @@ class CallWalker {
   /**
    * Where a definition is called or mentioned as a value, in every repository
    * of the registry (not its declarations, imports or uses as a type: those
-   * neither call it nor hand it to a caller).
+   * neither call it nor hand it to a caller). Read once per walk, and with
+   * the other targets readUses was given.
    */
-  private async usesOf(target: DefinitionRow): Promise<Use[]> {
-    const uses: Use[] = [];
+  private usesOf(target: DefinitionRow): Promise<Use[]> {
+    const key = usesKey(target);
+    if (!this.uses.has(key)) this.readUses([target]);
+    return this.uses.get(key)!;
+  }
+
+  /** Reads the uses of the targets not read yet, in one query for all of them (and one per round of their families). */
+  private readUses(targets: readonly DefinitionRow[]): void {
+    const todo = new Map<string, DefinitionRow>();
+    for (const t of targets) if (!this.uses.has(usesKey(t))) todo.set(usesKey(t), t);
+    if (todo.size === 0) return;
+    const read = this.usesOfAll([...todo.values()]);
+    [...todo.keys()].forEach((key, i) => {
+      const uses = read.then((all) => all[i]!);
+      // Awaited by whoever asks for these uses; a failure is theirs to report, not an unhandled rejection.
+      uses.catch(() => {});
+      this.uses.set(key, uses);
+    });
+  }
+
+  private async usesOfAll(targets: readonly DefinitionRow[]): Promise<Use[][]> {
+    const out: Use[][] = targets.map(() => []);
     const keep = (roles: number, refKind: number) => (roles & SymbolRole.Definition) === 0 && isCallOrMention(refKind);
-    if (isLocalSymbol(target.symbol)) {
+    const globals: number[] = [];
+    for (const [i, target] of targets.entries()) {
+      if (!isLocalSymbol(target.symbol)) {
+        globals.push(i);
+        continue;
+      }
       const document = await this.lookups.document(target.document_id);
       for (const o of document.occurrences) {
         if (document.symbols[o.symbol] !== target.symbol || !keep(o.roles, o.refKind)) continue;
-        uses.push(useAt(target, o.range, o.refKind));
+        out[i]!.push(useAt(target, o.range, o.refKind));
       }
-      return uses;
     }
+    if (globals.length === 0) return out;
     const indexes = this.allIndexes();
-    const family = await referenceFamily(this.lookups, indexes, [target.symbol]);
-    for (const row of await this.lookups.symbolRefs(indexes, family.symbols)) {
-      const callsOnly = family.callsOnly.has(row.symbol);
-      for (const r of decodeRanges(row.ranges)) {
-        if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
-        uses.push(useAt(row, r.range, r.refKind));
+    const families = await referenceFamilies(
+      this.lookups,
+      indexes,
+      globals.map((i) => [targets[i]!.symbol]),
+    );
+    // One query for every family: each takes its own rows, in the order the query gave them.
+    const rows = await this.lookups.symbolRefs(indexes, [...new Set(families.flatMap((f) => f.symbols))]);
+    globals.forEach((i, k) => {
+      const family = families[k]!;
+      const members = new Set(family.symbols);
+      for (const row of rows) {
+        if (!members.has(row.symbol)) continue;
+        const callsOnly = family.callsOnly.has(row.symbol);
+        for (const r of decodeRanges(row.ranges)) {
+          if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
+          out[i]!.push(useAt(row, r.range, r.refKind));
+        }
       }
-    }
-    return uses;
+    });
+    return out;
   }
 
   /** This repository's index and every other repository's current one. */
@@ -299,11 +356,64 @@ class CallWalker {
 
   /** A use as a range of the answer, in the current text; undefined (and counted) when its line changed since the index. */
   private async callRange(use: Use): Promise<CallRange | undefined> {
-    const place = await this.ctx.adjust.place({ repo: use.file.repo, path: use.file.path, blob: use.file.blob_sha }, use.range);
-    if (!place) return undefined;
+    const place = await this.ctx.adjust.place(indexedFile(use.file), use.range);
+    return place ? this.rangeAt(use, place) : undefined;
+  }
+
+  private async rangesOf(placed: readonly PlacedUse[]): Promise<CallRange[]> {
+    const out: CallRange[] = [];
+    for (const { use, place } of placed) out.push(await this.rangeAt(use, place));
+    return out;
+  }
+
+  /** A placed use as a range of the answer. */
+  private async rangeAt(use: Use, place: Placement): Promise<CallRange> {
     const lines = await this.lookups.lines(use.file.blob_sha);
     const range: CallRange = { ...location(use.file.repo, use.file.path, use.range, lines), kind: use.isCall ? 'call' : 'reference' };
     return moved(range, place);
+  }
+}
+
+/** A use with its place in the current text. */
+interface PlacedUse {
+  use: Use;
+  place: Placement;
+}
+
+/** The calls from one caller (undefined when it is left out), as incoming gathers them. */
+interface Group {
+  caller: CallItem | undefined;
+  definition: DefinitionRow | undefined;
+  placed: PlacedUse[];
+}
+
+function indexedFile(file: UseFile): IndexedFile {
+  return { repo: file.repo, path: file.path, blob: file.blob_sha };
+}
+
+/** What a target's uses are cached under: a global symbol means the same everywhere, a local one only in its file. */
+function usesKey(target: DefinitionRow): string {
+  return isLocalSymbol(target.symbol) ? `${target.document_id}\0${target.symbol}` : target.symbol;
+}
+
+/** Batches read first of the callers a level walks: 4, then 8, 16... (never more than twice what is walked). */
+const FIRST_BATCH = 4;
+
+/** The callers of a level in walking order, handed out a batch at a time, each batch twice the last. */
+class ReadAhead {
+  private read = 0;
+  private batch = FIRST_BATCH;
+
+  constructor(private readonly targets: readonly DefinitionRow[]) {}
+
+  /** The batch to read when `target` is reached and not yet read: it and at most `room - 1` after it. */
+  next(target: DefinitionRow, room: number): DefinitionRow[] {
+    const at = this.targets.indexOf(target, this.read);
+    if (at < this.read) return [];
+    const end = at + Math.min(this.batch, room);
+    this.batch *= 2;
+    this.read = end;
+    return this.targets.slice(at, end);
   }
 }
 

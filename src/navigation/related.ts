@@ -27,33 +27,60 @@ export interface ReferenceFamily {
 
 /** `symbols` and every symbol whose references count as theirs. */
 export async function referenceFamily(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<ReferenceFamily> {
-  const family = new Set(symbols.filter((s) => !isLocalSymbol(s)));
-  const usesOnly = new Set<string>();
-  const callsOnly = new Set<string>();
-  for (const s of [...family]) {
-    if (s.endsWith('#') && !family.has(s + CONSTRUCTOR)) {
-      family.add(s + CONSTRUCTOR);
-      usesOnly.add(s + CONSTRUCTOR);
-    }
-    // A constructor is called wherever its class is: `super(...)` and, in Python, `Circle(...)`.
-    const owner = constructorClass(s);
-    if (owner && !family.has(owner)) {
-      family.add(owner);
-      callsOnly.add(owner);
-    }
-  }
-  let frontier = [...family];
-  for (let round = 0; round < MAX_ROUNDS && frontier.length > 0; round++) {
-    const next: string[] = [];
-    for (const s of await lookups.referenceRelated(indexIds, frontier)) {
-      if (!family.has(s)) {
-        family.add(s);
-        next.push(s);
+  return (await referenceFamilies(lookups, indexIds, [symbols]))[0]!;
+}
+
+/**
+ * `referenceFamily` of each list of symbols, with one query per round of the
+ * closure for all of them: a call hierarchy asks for the families of every
+ * caller of a level at once.
+ */
+export async function referenceFamilies(
+  lookups: Lookups,
+  indexIds: readonly number[],
+  lists: readonly (readonly string[])[],
+): Promise<ReferenceFamily[]> {
+  const families = lists.map((symbols) => {
+    const family = new Set(symbols.filter((s) => !isLocalSymbol(s)));
+    const usesOnly = new Set<string>();
+    const callsOnly = new Set<string>();
+    for (const s of [...family]) {
+      if (s.endsWith('#') && !family.has(s + CONSTRUCTOR)) {
+        family.add(s + CONSTRUCTOR);
+        usesOnly.add(s + CONSTRUCTOR);
+      }
+      // A constructor is called wherever its class is: `super(...)` and, in Python, `Circle(...)`.
+      const owner = constructorClass(s);
+      if (owner && !family.has(owner)) {
+        family.add(owner);
+        callsOnly.add(owner);
       }
     }
-    frontier = next;
+    return { family, usesOnly, callsOnly, frontier: [...family] };
+  });
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const asked = [...new Set(families.flatMap((f) => f.frontier))];
+    if (asked.length === 0) break;
+    const related = new Map<string, string[]>();
+    for (const { from, symbol } of await lookups.referenceRelated(indexIds, asked)) {
+      const list = related.get(from);
+      if (list) list.push(symbol);
+      else related.set(from, [symbol]);
+    }
+    for (const f of families) {
+      const next: string[] = [];
+      for (const s of f.frontier) {
+        for (const t of related.get(s) ?? []) {
+          if (!f.family.has(t)) {
+            f.family.add(t);
+            next.push(t);
+          }
+        }
+      }
+      f.frontier = next;
+    }
   }
-  return { symbols: [...family], usesOnly, callsOnly };
+  return families.map((f) => ({ symbols: [...f.family], usesOnly: f.usesOnly, callsOnly: f.callsOnly }));
 }
 
 /**

@@ -71,12 +71,28 @@ export interface CurrentRepo {
   others: number[];
 }
 
+/** Rows of symbol_refs kept (see Lookups.refRows), a few MB. */
+const REF_ROWS_CACHED = 20_000;
+/** Symbols whose is_reference relatives are kept. */
+const RELATIVES_CACHED = 16_384;
+
 export class Lookups {
   private readonly documents = new Lru<number, StoredDocument>(512);
   private readonly documentDefinitions = new Lru<string, DefinitionRow[]>(512);
   private readonly lineCache = new Lru<string, string[] | null>(1024);
   private readonly files = new Lru<string, IndexFileRow>(4096);
   private readonly slugs = new Lru<number, string>(256);
+  /**
+   * Per set of indexes and symbol: its rows of symbol_refs, and the symbols it
+   * has is_reference relationships with. Published indexes never change and
+   * their ids are never reused, so neither goes stale; a call hierarchy asks
+   * for the same callers' references on every walk through them.
+   */
+  private readonly refRows = new Lru<string, SymbolRefsRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
+  private readonly referenceRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
+  /** definitionsOf's and symbolRefsInOrder's answers, for the same reason: findReferences on a popular symbol reads thousands of rows. */
+  private readonly definitionRows = new Lru<string, DefinitionRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
+  private readonly refRowsInOrder = new Lru<string, RefRowInOrder[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
 
   /** The lookups a query answers with, each compiled once per shape. */
   private readonly prepared: PreparedQueries;
@@ -239,27 +255,44 @@ export class Lookups {
   }
 
   /**
-   * Occurrences of global symbols in the given indexes, by document, unordered.
-   * A popular symbol has a row in thousands of files: the query joins only
-   * what each row needs, and the repository's name comes from a small map.
-   * Symbols are matched by name in the same query (one round trip, not two).
+   * Occurrences of global symbols in the given indexes: by symbol (in byte
+   * order, as SQLite's index walks them), then by document. A popular symbol
+   * has a row in thousands of files: the query joins only what each row
+   * needs, and the repository's name comes from a small map. Symbols are
+   * matched by name in the same query (one round trip, not two), and only
+   * those not cached are asked for.
    */
   async symbolRefs(indexIds: readonly number[], symbols: readonly string[]): Promise<SymbolRefsRow[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
-    const rows = await this.prepared.rows(`symbolRefs:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
-      this.db
-        .selectFrom('symbols as s')
-        .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
-        .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-        .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
-        .where('f.index_id', 'in', v.slice(0, indexIds.length))
-        .where('s.symbol', 'in', v.slice(indexIds.length)),
-    );
-    const repoOf = await this.repoSlugsOfIndexes(indexIds);
-    // Set in place, not copied: a popular symbol has thousands of rows, and copies are as many objects again.
-    const out = rows as SymbolRefsRow[];
-    for (const r of out) r.repo = repoOf.get(r.index_id)!;
-    return out;
+    const scope = indexIds.join(',');
+    const ordered = [...new Set(symbols)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const bySymbol = new Map<string, SymbolRefsRow[]>();
+    const missing: string[] = [];
+    for (const symbol of ordered) {
+      const cached = this.refRows.get(`${scope}\0${symbol}`);
+      if (cached) bySymbol.set(symbol, cached);
+      else missing.push(symbol);
+    }
+    if (missing.length > 0) {
+      const rows = await this.prepared.rows(`symbolRefs:${indexIds.length}:${missing.length}`, [...indexIds, ...missing], (v) =>
+        this.db
+          .selectFrom('symbols as s')
+          .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
+          .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+          .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
+          .where('f.index_id', 'in', v.slice(0, indexIds.length))
+          .where('s.symbol', 'in', v.slice(indexIds.length)),
+      );
+      const repoOf = await this.repoSlugsOfIndexes(indexIds);
+      for (const symbol of missing) bySymbol.set(symbol, []);
+      // Set in place, not copied: a popular symbol has thousands of rows, and copies are as many objects again.
+      for (const r of rows as SymbolRefsRow[]) {
+        r.repo = repoOf.get(r.index_id)!;
+        bySymbol.get(r.symbol)!.push(r);
+      }
+      for (const symbol of missing) this.refRows.set(`${scope}\0${symbol}`, bySymbol.get(symbol)!);
+    }
+    return ordered.flatMap((symbol) => bySymbol.get(symbol)!);
   }
 
   /**
@@ -276,6 +309,9 @@ export class Lookups {
     const bySlug = (a: number, b: number) => (repoOf.get(a)! < repoOf.get(b)! ? -1 : repoOf.get(a)! > repoOf.get(b)! ? 1 : a - b);
     const ordered = [first!, ...rest.sort(bySlug)];
     const n = ordered.length;
+    const key = `${ordered.join(',')}\0${symbols.join('\0')}`;
+    const cached = this.refRowsInOrder.get(key);
+    if (cached) return cached;
     const rows = await this.prepared.rows(`symbolRefsInOrder:${n}:${symbols.length}`, [...ordered, ...symbols], (v) => {
       const ids = v.slice(0, n);
       const named = v.slice(n);
@@ -305,6 +341,7 @@ export class Lookups {
       row.repo = repoOf.get(row.index_id)!;
       row.symbol = symbols[row.which]!;
     }
+    this.refRowsInOrder.set(key, out);
     return out;
   }
 
@@ -328,12 +365,17 @@ export class Lookups {
     return out;
   }
 
-  /** Definitions of global symbols, by name, in the given indexes. */
+  /** Definitions of global symbols, by name, in the given indexes. Cached as asked: an outgoing walk asks again on every walk. */
   async definitionsOf(indexIds: readonly number[], symbols: readonly string[]): Promise<DefinitionRow[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
-    return this.prepared.rows(`definitionsOf:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
+    const key = `${indexIds.join(',')}\0${symbols.join('\0')}`;
+    const cached = this.definitionRows.get(key);
+    if (cached) return cached;
+    const rows = await this.prepared.rows(`definitionsOf:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
       this.definitionQuery(v.slice(0, indexIds.length)).where('s.symbol', 'in', v.slice(indexIds.length)),
     );
+    this.definitionRows.set(key, rows);
+    return rows;
   }
 
   /** Definitions in one file of an index. */
@@ -371,15 +413,29 @@ export class Lookups {
     flag: 'is_reference' | 'is_implementation' | 'is_definition',
     directions: readonly ('forward' | 'backward')[],
   ): Promise<string[]> {
+    return (await this.relatedPairs(indexIds, symbols, flag, directions, false)).map((r) => r.symbol);
+  }
+
+  /**
+   * `related`, each row with the symbol of this list it is related to
+   * (`from`) when `withFrom`: one query answers for many symbols at once.
+   */
+  private async relatedPairs(
+    indexIds: readonly number[],
+    symbols: readonly string[],
+    flag: 'is_reference' | 'is_implementation' | 'is_definition',
+    directions: readonly ('forward' | 'backward')[],
+    withFrom: boolean,
+  ): Promise<{ from?: string; symbol: string }[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
-    const shape = `related:${flag}:${directions.join(',')}:${symbols.length}:${indexIds.length}`;
-    const rows = await this.prepared.rows(shape, [...symbols, ...indexIds], (v) => {
+    const shape = `related:${flag}:${directions.join(',')}:${withFrom}:${symbols.length}:${indexIds.length}`;
+    return this.prepared.rows(shape, [...symbols, ...indexIds], (v) => {
       const named = v.slice(0, symbols.length);
       const indexes = v.slice(symbols.length);
       const one = (direction: 'forward' | 'backward') => {
         const [from, to] =
           direction === 'forward' ? (['symbol_id', 'target_symbol_id'] as const) : (['target_symbol_id', 'symbol_id'] as const);
-        return this.db
+        const q = this.db
           .selectFrom('symbols as s')
           .innerJoin('relationships as r', `r.${from}`, 's.id')
           .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
@@ -388,12 +444,12 @@ export class Lookups {
           .where('s.symbol', 'in', named)
           .where(`r.${flag}`, '=', 1)
           .where('f.index_id', 'in', indexes);
+        return withFrom ? q.select('s.symbol as from') : q;
       };
       const [first, ...rest] = directions.map(one);
       // union, not union all: a symbol related both ways is listed once.
-      return rest.reduce((q, next) => q.union(next), first!.distinct());
+      return rest.reduce((q, next) => q.union(next as typeof q), first!.distinct());
     });
-    return rows.map((r) => r.symbol);
   }
 
   /** Definitions named exactly `name` (global symbols only) in an index. */
@@ -425,9 +481,28 @@ export class Lookups {
       .execute();
   }
 
-  /** Symbols related to these by is_reference relationships, in either direction, within the given indexes. */
-  async referenceRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
-    return this.related(indexIds, symbols, 'is_reference', ['forward', 'backward']);
+  /**
+   * Symbols related to these by is_reference relationships, in either
+   * direction, within the given indexes: each with the symbol of the list
+   * (`from`) it is related to, so that one query serves many families.
+   */
+  async referenceRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
+    const scope = indexIds.join(',');
+    const out: { from: string; symbol: string }[] = [];
+    const missing: string[] = [];
+    for (const from of new Set(symbols)) {
+      const cached = this.referenceRelatives.get(`${scope}\0${from}`);
+      if (cached) for (const symbol of cached) out.push({ from, symbol });
+      else missing.push(from);
+    }
+    if (missing.length === 0) return out;
+    const found = new Map<string, string[]>(missing.map((s) => [s, []]));
+    for (const { from, symbol } of await this.relatedPairs(indexIds, missing, 'is_reference', ['forward', 'backward'], true)) {
+      found.get(from!)!.push(symbol);
+      out.push({ from: from!, symbol });
+    }
+    for (const [from, related] of found) this.referenceRelatives.set(`${scope}\0${from}`, related);
+    return out;
   }
 
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */

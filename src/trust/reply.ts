@@ -4,6 +4,7 @@
 import type { Meta } from '../protocol/meta.js';
 import { budgetHint, DEFAULT_MAX_BYTES, fitToBudget, MAX_BYTES_CAP } from './budget.js';
 import { buildMeta } from './envelope.js';
+import { keepSerialized } from './serialized.js';
 
 /** The bytes a reply takes as it is sent. */
 export type ReplySize = (body: Record<string, unknown>) => number;
@@ -20,8 +21,13 @@ const MCP_FRAME_BYTES = 256;
  * answer's JSON: the budget bounds that line.
  */
 export const mcpResultBytes: ReplySize = (body) => {
-  const text = JSON.stringify(body);
-  return Buffer.byteLength(text, 'utf8') + Buffer.byteLength(JSON.stringify(text), 'utf8') + MCP_FRAME_BYTES;
+  const json = JSON.stringify(body);
+  const quoted = JSON.stringify(json);
+  // reply() returns the body it measured last unchanged: the transport sends these strings.
+  keepSerialized(body, json, quoted);
+  // Quoting well-formed JSON escapes only ASCII (quotes, backslashes): each character it adds is one byte.
+  const bytes = Buffer.byteLength(json, 'utf8');
+  return bytes + bytes + (quoted.length - json.length) + MCP_FRAME_BYTES;
 };
 
 export function reply(
@@ -31,6 +37,14 @@ export function reply(
   size: ReplySize = jsonBytes,
 ): Record<string, unknown> {
   const budget = Math.min(maxBytes, MAX_BYTES_CAP);
+  // Nearly every answer fits whole: measured once with its envelope, it needs
+  // no fitting (fitToBudget would serialise it once more to find that out).
+  // The reply is then what the first fit below would have made.
+  if (!('meta' in answer)) {
+    const whole: Record<string, unknown> = { ...answer };
+    whole.meta = buildMeta(whole, { provenance });
+    if (size(whole) <= budget) return whole;
+  }
   // The room the answer's JSON may take: the whole budget at first, then what
   // is left once the envelope and the reply's own framing are measured.
   let room = budget;

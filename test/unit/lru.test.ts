@@ -1,0 +1,36 @@
+// The LRU cache the registry lookups keep rows in: bounded by entries, or by
+// the weight of its values (lists of rows, by rows), evicting the least
+// recently used first.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Lru } from '../../src/lru.js';
+
+test('an LRU bounded by entries evicts the least recently used one', () => {
+  const lru = new Lru<string, number>(2);
+  lru.set('a', 1);
+  lru.set('b', 2);
+  assert.equal(lru.get('a'), 1); // 'a' is now the most recently used
+  lru.set('c', 3);
+  assert.equal(lru.get('b'), undefined);
+  assert.equal(lru.get('a'), 1);
+  assert.equal(lru.get('c'), 3);
+});
+
+test('an LRU bounded by weight evicts as many old entries as a heavy new one needs, and keeps none heavier than itself', () => {
+  const lru = new Lru<string, number[]>(10, (rows) => rows.length);
+  lru.set('a', [1, 2, 3]);
+  lru.set('b', [1, 2, 3]);
+  lru.set('c', [1, 2, 3]);
+  assert.deepEqual(lru.get('a'), [1, 2, 3]); // 9 of 10: all kept; 'b' is now the oldest
+  lru.set('d', [1, 2, 3, 4, 5]); // 14: 'b', then 'c', go
+  assert.equal(lru.get('b'), undefined);
+  assert.equal(lru.get('c'), undefined);
+  assert.deepEqual(lru.get('a'), [1, 2, 3]);
+  assert.deepEqual(lru.get('d'), [1, 2, 3, 4, 5]);
+  lru.set('a', [1]); // replacing a value counts its new weight only: 6 of 10
+  lru.set('e', [1, 2, 3, 4]);
+  assert.deepEqual(lru.get('a'), [1]);
+  assert.deepEqual(lru.get('e'), [1, 2, 3, 4]);
+  lru.set('huge', Array.from({ length: 11 }, (_, i) => i));
+  assert.equal(lru.get('huge'), undefined);
+});
