@@ -312,25 +312,42 @@ const SOURCE = /\.[cm]?[jt]sx?$/;
 
 /**
  * The projects a language server would load, as scip-typescript arguments:
- * every tracked tsconfig.json/jsconfig.json, and for the sources under none
- * of their folders a config listing them, with the options sextant's manifest
- * gives an inferred project (written to `dir`). So the raw indexer covers the
- * same projects as `sextant index`; no configs and no sources: none (the
- * indexer's default).
+ * every tracked tsconfig.json/jsconfig.json, and for the sources none of them
+ * includes (by TypeScript's own reading of its files, include and exclude; a
+ * jsconfig.json allows JavaScript) a config listing them, with the options
+ * sextant's manifest gives an inferred project and the default type roots of
+ * the repository (written to `dir`). So the raw indexer covers the same
+ * projects as `sextant index`; no configs and no sources: none (the indexer's
+ * default). (Sources were once left to the inferred project only when under
+ * no config's folder: the monorepo's root tsconfig.json, which includes only
+ * the TypeScript of scripts/, then kept its JavaScript out of the raw run, which
+ * sextant indexes.)
  */
 function rawProjects(repo: string, dir: string): string[] {
   const tracked = git(repo, 'ls-files', '-z').split('\0').filter(Boolean);
-  const configs = tracked.filter((p) => /(^|\/)(tsconfig|jsconfig)\.json$/.test(p));
-  const folders = configs.map((c) => (c.includes('/') ? c.slice(0, c.lastIndexOf('/') + 1) : ''));
-  const rest = tracked.filter((p) => SOURCE.test(p) && !folders.some((f) => p.startsWith(f)));
+  const configs = tracked.filter((p) => /(^|\/)(tsconfig|jsconfig)\.json$/.test(p) && !p.split('/').includes('node_modules'));
+  const included = new Set<string>();
+  for (const c of configs) {
+    const path = join(repo, c);
+    const read = ts.readConfigFile(path, ts.sys.readFile);
+    if (read.error) continue;
+    const options = basename(c) === 'jsconfig.json' ? { allowJs: true } : {};
+    for (const f of ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(path), options, path).fileNames) included.add(f);
+  }
+  const rest = tracked.filter((p) => SOURCE.test(p) && !included.has(join(repo, p)));
   const projects = configs.map((c) => join(repo, c));
   if (rest.length > 0) {
     const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'indexers', 'scip-typescript.json'), 'utf8')) as {
       projects?: { inferred?: { compilerOptions: Record<string, unknown> } };
     };
     const compilerOptions = manifest.projects?.inferred?.compilerOptions ?? { allowJs: true, noEmit: true };
+    const typeRoots: string[] = [];
+    for (let d = repo; ; d = dirname(d)) {
+      typeRoots.push(join(d, 'node_modules', '@types'));
+      if (dirname(d) === d) break;
+    }
     const config = join(dir, 'tsconfig.json');
-    writeFileSync(config, JSON.stringify({ compilerOptions, files: rest.map((p) => join(repo, p)) }));
+    writeFileSync(config, JSON.stringify({ compilerOptions: { ...compilerOptions, typeRoots }, files: rest.map((p) => join(repo, p)) }));
     projects.push(config);
   }
   return projects;
