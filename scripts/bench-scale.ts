@@ -7,7 +7,8 @@
 // in package rxjs-copyK, so symbols stay distinct and every copy answers on
 // its own (the largest document is the same at every size). Each file goes
 // through the real ingest: `sextant publish` (no --root: navigation only),
-// one process per publish, its peak RSS read by scripts/rss-probe.ts. Warm
+// one process per publish, its peak RSS read by scripts/rss-probe.ts (the
+// median of several publishes: a peak moves with when V8 collects). Warm
 // latency is measured in process through Navigation (the query layer every
 // adapter calls), not through MCP: the figures are the registry's, not the
 // transport's.
@@ -278,7 +279,16 @@ interface Point {
   latency: Latency | null;
 }
 
-export async function benchScale(scale: Scale, json: boolean, progress: (message: string) => void, table: Table): Promise<void> {
+/** Publishes per registry size and engine unless --runs says otherwise: a peak RSS moves with when V8 collects. */
+export const SCALE_RUNS = 3;
+
+export async function benchScale(
+  scale: Scale,
+  runs: number,
+  json: boolean,
+  progress: (message: string) => void,
+  table: Table,
+): Promise<void> {
   const started = performance.now();
   // Not named sextant-*: the run takes a quarter of an hour, and cleanups of other runs sweep /tmp/sextant-*.
   const work = tempDir('bench-scale-');
@@ -334,9 +344,18 @@ export async function benchScale(scale: Scale, json: boolean, progress: (message
       progress(`(scale) ${label}: decoding…`);
       const decode = decodeMs(file);
       for (const engine of ENGINES) {
-        const registry = await registryFor(engine, label);
-        progress(`(scale) ${label}: sextant publish into ${engine} (${(occurrences / 1e6).toFixed(2)}M occurrences)…`);
-        const published = publish(file, registry, commit, work);
+        // Each run publishes into a fresh registry; the last one is kept for latency and size.
+        const runsOf: { ms: number; peakRssMb: number }[] = [];
+        let registry = '';
+        for (let run = 1; run <= runs; run++) {
+          if (engine === 'sqlite' && registry) removeDir(registry);
+          registry = await registryFor(engine, label);
+          progress(
+            `(scale) ${label}: sextant publish into ${engine} (${(occurrences / 1e6).toFixed(2)}M occurrences), run ${run}/${runs}…`,
+          );
+          runsOf.push(publish(file, registry, commit, work));
+        }
+        const published = { ms: percentile(runsOf.map((r) => r.ms), 50), peakRssMb: percentile(runsOf.map((r) => r.peakRssMb), 50) };
         // x1 is a point of the memory ratio only; latency is measured on the ~1M and ~5M registries.
         let lat: Latency | null = null;
         if (m > 1) {
@@ -360,7 +379,7 @@ export async function benchScale(scale: Scale, json: boolean, progress: (message
       }
       removeDir(file);
     }
-    const section = summarize(points, shape, unit, scale);
+    const section = summarize(points, shape, unit, scale, runs);
     const load = loadavg();
     if (json) {
       process.stdout.write(
@@ -393,7 +412,7 @@ interface Verdict {
   met: boolean | null;
 }
 
-function summarize(points: Point[], shape: Shape, unit: number, scale: Scale) {
+function summarize(points: Point[], shape: Shape, unit: number, scale: Scale, runs: number) {
   const targets: Record<string, Verdict> = {};
   const atMost = (value: number | null | undefined, limit: number, unitName: string): Verdict => ({
     value: value ?? null,
@@ -422,6 +441,7 @@ function summarize(points: Point[], shape: Shape, unit: number, scale: Scale) {
     latency_via: 'Navigation in process (warm: a pass over other positions, then a timed pass, each position asked once)',
     sample: SAMPLE,
     refs_limit: REFS_LIMIT,
+    publish_runs: runs,
     points,
     targets,
   };
@@ -436,7 +456,8 @@ function printScale(s: ReturnType<typeof summarize>, load: number[], table: Tabl
     `refs p50/p99: the positions whose answer has at most ${s.refs_limit} references (the target's; refs n counts them); refs p99 all: every position, ` +
       `answers capped at ${s.refs_limit} (symbols of TypeScript's lib are shared by every copy: their count grows with the registry); ` +
       "floor p99: hashing 64 KB (a warm lookup's time) timed between the requests, what the load alone adds to a tail; " +
-      'GC ms/1000: time spent collecting garbage in the timed pass, per 1000 requests',
+      'GC ms/1000: time spent collecting garbage in the timed pass, per 1000 requests; ' +
+      `publish RSS MB and publish ms: medians of ${s.publish_runs} publishes into fresh registries`,
     table(
       s.points.map((p) => [
         p.engine,

@@ -47,7 +47,7 @@ import { benchSearch, printSearch, searchTargets, type SearchSection } from './b
 import { benchLifecycle, printLifecycle } from './bench-lifecycle.js';
 import { benchLoad } from './bench-load.js';
 import { benchPublish } from './bench-publish.js';
-import { benchScale, SCALES, type Scale } from './bench-scale.js';
+import { benchScale, SCALE_RUNS, SCALES, type Scale } from './bench-scale.js';
 import { benchEdits, EDITS_TARGET, printEdits } from './bench-edits.js';
 import { benchLsp } from './bench-lsp.js';
 import { benchFuzzOnly } from './bench-fuzz.js';
@@ -91,7 +91,8 @@ const USAGE = `usage: npm run bench -- [--corpus LIST] [--repo PATH] [--runs N] 
   --only load    run the load section alone (8 MCP clients x 1000 queries during a publish; scripts/bench-load.ts)
   --only publish run section (p) alone: sextant publish of rxjs's raw index vs decoding it (scripts/bench-publish.ts)
   --only scale   registries of ~1M and ~5M occurrences (rxjs's index replicated) on SQLite and Postgres:
-                 warm p99, publish peak RSS, bytes per occurrence (scripts/bench-scale.ts)
+                 warm p99, publish peak RSS (median of --runs publishes, default ${SCALE_RUNS}), bytes per
+                 occurrence (scripts/bench-scale.ts)
   --scale 1m|5m  with --only scale: the largest registry built (default 5m)
   --only fuzz|envelope  issue 11 alone: 10,000+ fuzzed calls; the instruction-signal scan's cost (scripts/bench-fuzz.ts)
   --json         print one JSON object on stdout instead of the tables`;
@@ -104,6 +105,8 @@ interface Options {
   repo: string | undefined;
   corpora: CorpusKey[];
   runs: number;
+  /** Whether --runs was passed: sections with a default of their own keep it otherwise. */
+  runsGiven: boolean;
   only: Section | undefined;
   scale: Scale;
   json: boolean;
@@ -169,7 +172,7 @@ function parseOptions(argv: string[]): Options {
     if (names.length === 0 || unknown.length > 0) fail(`--corpus takes names from ${CORPUS_KEYS.join(', ')}, not "${unknown.join(',') || v.corpus}"`);
     corpora = CORPUS_KEYS.filter((k) => names.includes(k));
   }
-  return { repo, corpora, runs, only, scale, json: v.json === true };
+  return { repo, corpora, runs, runsGiven: v.runs !== undefined, only, scale, json: v.json === true };
 }
 
 function fail(message: string): never {
@@ -1697,7 +1700,7 @@ async function main(): Promise<void> {
     if (options.only === 'load') return await benchLoad(options.json, progress, table);
     if (options.only === 'publish') return await benchPublish(options.runs, options.json, progress, table);
     if (options.only === 'lsp') return await benchLsp(options.json, progress, table);
-    if (options.only === 'scale') return await benchScale(options.scale, options.json, progress, table);
+    if (options.only === 'scale') return await benchScale(options.scale, options.runsGiven ? options.runs : SCALE_RUNS, options.json, progress, table);
     // A section run alone: measured, then printed with its targets, or as one JSON object.
     const alone = (name: string, label: string, section: unknown, targets: Record<string, Target>, printSection: () => void) => {
       progressDone();
