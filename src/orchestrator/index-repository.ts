@@ -539,7 +539,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         manifest.languages,
         languageFiles.map((f) => f.path),
       );
-      const ingest = new Ingest(writer, byPath, manifest.languages, facts);
+      const ingest = new Ingest(writer, byPath, manifest.languages, facts, { forgettable: true });
       // Projects none of whose files changed keep their documents instead of running again; those
       // with few changed files may run on those alone (see incremental.ts).
       const planned = planCarryOver(manifest, plan, previous, shas);

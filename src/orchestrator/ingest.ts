@@ -20,6 +20,12 @@ export interface IngestOptions {
    * document is stored without syntax facts, with the text it carries, if any.
    */
   textless?: boolean;
+  /**
+   * forget() will be called: what each file's document counted is kept to be
+   * taken back (an entry per file, which an upload of tens of thousands of
+   * documents would otherwise hold to the end for nothing).
+   */
+  forgettable?: boolean;
 }
 
 /** Turns an indexer's documents into stored rows, in batches. */
@@ -102,6 +108,7 @@ export class Ingest {
    * indexed again whole after a few of its files were). Call after flush.
    */
   forget(paths: Iterable<string>): void {
+    if (!this.options.forgettable) throw new Error('Ingest.forget needs an ingest made with { forgettable: true }');
     for (const path of paths) {
       const counted = this.counted.get(path);
       if (!counted) continue;
@@ -115,7 +122,7 @@ export class Ingest {
 
   private record(path: string, language: string, id: number, occurrences: number, definitions: number): void {
     this.ids.set(path, id);
-    this.counted.set(path, { language, occurrences, definitions });
+    if (this.options.forgettable) this.counted.set(path, { language, occurrences, definitions });
     this.perLanguage.set(language, (this.perLanguage.get(language) ?? 0) + 1);
     this.occurrences += occurrences;
     this.definitions += definitions;

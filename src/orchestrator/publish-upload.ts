@@ -129,12 +129,12 @@ async function publishRow(options: PublishOptions, repo: Repo, row: Upload, star
     await recordParents(db, repo.id, edges);
 
     const writer = new RegistryWriter(engine);
-    // Without texts, documents are known by path alone (an empty blob hash: nothing to search): the paths the
-    // check collected answer, rather than a second map of every path.
+    // Without texts, documents are known by path alone (an empty blob hash: nothing to search). Every path
+    // passed the check; one that leaves the root is refused by ingest itself (normalizeDocumentPath).
     const textless = { sha: '' };
     const files: Pick<Map<string, { sha: string }>, 'get'> = tree
       ? new Map([...tree.files].map(([path, sha]) => [path, { sha }]))
-      : { get: (path: string) => (upload.paths.has(path) ? textless : undefined) };
+      : { get: () => textless };
     let storing: Promise<BlobStats | null> = Promise.resolve(null);
     if (tree) {
       progress.update(`storing the text of ${tree.files.size} files…`);
@@ -146,8 +146,9 @@ async function publishRow(options: PublishOptions, repo: Repo, row: Upload, star
       );
       blobsStored = storing;
       storing.catch(() => undefined);
-      const languages = [...new Set([...upload.paths].map((p) => languageOf(p)).filter((l): l is string => l !== undefined))];
-      facts = syntaxFacts(tree.root, languages, [...upload.paths]);
+      const paths = [...upload.paths!];
+      const languages = [...new Set(paths.map((p) => languageOf(p)).filter((l): l is string => l !== undefined))];
+      facts = syntaxFacts(tree.root, languages, paths);
     }
 
     const ahead = tree && facts ? lookahead(facts, tree) : undefined;

@@ -54,8 +54,8 @@ export interface CheckedUpload {
   bytes: number;
   documents: number;
   occurrences: number;
-  /** The documents' paths, normalized, each once. */
-  paths: Set<string>;
+  /** The documents' paths, normalized, each once; with a root only (their files are read), else undefined. */
+  paths: Set<string> | undefined;
   tree: RootTree | undefined;
   decodeMs: number;
 }
@@ -91,7 +91,8 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
   let metadata: ScipMetadata | undefined;
   let documents = 0;
   let occurrences = 0;
-  const paths = new Set<string>();
+  // Kept only when files will be read: an upload without a root needs no list of its tens of thousands of paths.
+  const paths = tree ? new Set<string>() : undefined;
   try {
     for await (const field of readIndexFields(file)) {
       if (field.field === IndexField.metadata) {
@@ -101,7 +102,7 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
         documents++;
         occurrences += document.occurrences.length;
         const path = checkDocument(document, tree, request.commit);
-        paths.add(path);
+        paths?.add(path);
       }
     }
   } catch (error) {
