@@ -5,7 +5,9 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { RE2JS, RE2JSException } from 're2js';
 import type { z } from 'zod';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../registry/engine.js';
+import type { Database } from '../registry/schema.js';
 import { currentIndexes, trackedFiles, type SearchedIndex } from '../registry/search.js';
 import { currentLocks } from '../registry/repos.js';
 import { UserError } from '../errors.js';
@@ -94,19 +96,19 @@ async function matching(engine: Engine, params: Filters): Promise<{ entries: Ent
   if (params.min_size !== undefined && params.max_size !== undefined && params.min_size > params.max_size) {
     throw new UserError(`min_size (${params.min_size}) is larger than max_size (${params.max_size}): nothing can match; swap them`);
   }
-  const scope = await repositoriesInScope(engine, params);
+  const scope = await repositoriesInScope(engine.db, params);
   const test = entryFilter(params);
   const entries: Entry[] = [];
-  for (const repo of scope.repos) for (const e of (await repoEntries(engine, repo)).entries) if (test(e)) entries.push(e);
+  for (const repo of scope.repos) for (const e of (await repoEntries(engine.db, repo)).entries) if (test(e)) entries.push(e);
   return { entries, scanState: scope.scanState };
 }
 
 /** The repositories the filters name (all by default), online ones only unless include_offline. */
 export async function repositoriesInScope(
-  engine: Engine,
+  db: Kysely<Database>,
   params: Pick<Filters, 'repos' | 'repo_names' | 'include_offline'>,
 ): Promise<{ repos: SearchedIndex[]; scanState: ScanState }> {
-  const registered = await engine.db.selectFrom('repos').select(['slug', 'root_path', 'current_index_id']).orderBy('slug').execute();
+  const registered = await db.selectFrom('repos').select(['slug', 'root_path', 'current_index_id']).orderBy('slug').execute();
   if (params.repos) {
     const unknown = params.repos.filter((r) => !registered.some((x) => x.slug === r));
     if (unknown.length) {
@@ -129,10 +131,10 @@ export async function repositoriesInScope(
         )),
   );
   const indexes = await currentIndexes(
-    engine.db,
+    db,
     wanted.map((r) => r.slug),
   );
-  const indexing = new Set(await currentLocks(engine.db));
+  const indexing = new Set(await currentLocks(db));
   const offline = indexes.filter((i) => !isOnline(i.root)).map((i) => i.repo);
   const repos = params.include_offline ? indexes : indexes.filter((i) => !offline.includes(i.repo));
   const inScope = wanted.filter((r) => params.include_offline || !offline.includes(r.slug));
@@ -152,14 +154,14 @@ export async function repositoriesInScope(
 
 
 /** Every entry of a repository's current index: its files, and the directories their paths imply. */
-export async function repoEntries(engine: Engine, index: SearchedIndex): Promise<RepoEntries> {
+export async function repoEntries(db: Kysely<Database>, index: SearchedIndex): Promise<RepoEntries> {
   const online = isOnline(index.root);
   const fallback = index.commitTime ?? Math.floor(Date.parse(index.generatedAt) / 1000);
   const mtimeOf = (path: string) => {
     let cached: number | undefined;
     return () => (cached ??= online ? statSeconds(index.root!, path, fallback) : fallback);
   };
-  const files = await trackedFiles(engine.db, index.indexId);
+  const files = await trackedFiles(db, index.indexId);
   const entries: Entry[] = [];
   const dirs = new Set<string>();
   let bytes = 0;

@@ -1,5 +1,7 @@
 // registryStatus: what fsindex's status reports, for the registry.
+import type { Kysely } from 'kysely';
 import type { Engine } from '../registry/engine.js';
+import type { Database } from '../registry/schema.js';
 import { currentLocks, lastRun, watchedRepos, type WatcherState } from '../registry/repos.js';
 import { currentIndexes, textCoverage } from '../registry/search.js';
 import type { Result } from '../protocol/registry-status.js';
@@ -16,16 +18,16 @@ function watcherOf(w: WatcherState | undefined) {
 
 export async function registryStatus(engine: Engine, version: string): Promise<Result> {
   // Read from one snapshot: a reindex may publish between two reads and collect the index the first one named.
-  return engine.readSnapshot((db) => statusAt(Object.create(engine, { db: { value: db } }) as Engine, version));
+  return engine.readSnapshot((db) => statusAt(engine, db, version));
 }
 
-async function statusAt(engine: Engine, version: string): Promise<Result> {
-  const db = engine.db;
+/** The status, every row read through `db` (the snapshot); the engine gives only its name, location and size. */
+async function statusAt(engine: Engine, db: Kysely<Database>, version: string): Promise<Result> {
   const registered = await db.selectFrom('repos').select(['id', 'slug', 'root_path', 'current_index_id']).orderBy('slug').execute();
   const indexes = new Map((await currentIndexes(db)).map((i) => [i.repo, i]));
   const indexing = new Set(await currentLocks(db));
   const watched = await watchedRepos(db);
-  const { scanState } = await repositoriesInScope(engine, { include_offline: true });
+  const { scanState } = await repositoriesInScope(db, { include_offline: true });
   const repos: Result['repos'] = [];
   for (const r of registered) {
     const index = indexes.get(r.slug);
@@ -47,8 +49,8 @@ async function statusAt(engine: Engine, version: string): Promise<Result> {
       });
       continue;
     }
-    const entries = await repoEntries(engine, index);
-    const freshness = entries.online ? await freshnessOf(engine, index.indexId, index.root!) : 'unknown';
+    const entries = await repoEntries(db, index);
+    const freshness = entries.online ? await freshnessOf(db, index.indexId, index.root!) : 'unknown';
     const coverage = await textCoverage(db, index.indexId, 0);
     repos.push({
       repo: r.slug,
@@ -91,11 +93,11 @@ async function statusAt(engine: Engine, version: string): Promise<Result> {
 }
 
 /** Fresh or stale against the worktree, by the same evidence getIndexStatus uses. */
-async function freshnessOf(engine: Engine, indexId: number, root: string): Promise<'fresh' | 'stale' | 'unknown'> {
-  const index = await engine.db.selectFrom('indexes').selectAll().where('id', '=', indexId).executeTakeFirstOrThrow();
+async function freshnessOf(db: Kysely<Database>, indexId: number, root: string): Promise<'fresh' | 'stale' | 'unknown'> {
+  const index = await db.selectFrom('indexes').selectAll().where('id', '=', indexId).executeTakeFirstOrThrow();
   try {
     // Loaded on demand: git tooling is only needed here.
-    return (await (await import('../freshness/check.js')).checkFreshness(engine.db, index, root)).freshness;
+    return (await (await import('../freshness/check.js')).checkFreshness(db, index, root)).freshness;
   } catch {
     return 'unknown';
   }
