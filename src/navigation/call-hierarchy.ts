@@ -10,7 +10,7 @@ import { SymbolRole } from '../scip/schema.js';
 import { isLocalSymbol, isParameterSymbol } from '../scip/symbol.js';
 import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
 import { decodeRanges, RefKindCode } from '../registry/payload.js';
-import type { DefinitionRow, Lookups } from '../registry/lookups.js';
+import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
 import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
@@ -332,17 +332,25 @@ class CallWalker {
       indexes,
       globals.map((i) => [targets[i]!.symbol]),
     );
-    // One query for every family: each takes its own rows, in the order the query gave them.
-    const rows = await this.lookups.symbolRefs(indexes, [...new Set(families.flatMap((f) => f.symbols))]);
+    // One query for every family: each takes its own rows, in the order the query gave them (a symbol's rows
+    // come together), without every family scanning every row.
+    const bySymbol = new Map<string, SymbolRefsRow[]>();
+    for (const row of await this.lookups.symbolRefs(indexes, [...new Set(families.flatMap((f) => f.symbols))])) {
+      const list = bySymbol.get(row.symbol);
+      if (list) list.push(row);
+      else bySymbol.set(row.symbol, [row]);
+    }
     globals.forEach((i, k) => {
       const family = families[k]!;
       const members = new Set(family.symbols);
-      for (const row of rows) {
-        if (!members.has(row.symbol)) continue;
-        const callsOnly = family.callsOnly.has(row.symbol);
-        for (const r of decodeRanges(row.ranges)) {
-          if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
-          out[i]!.push(useAt(row, r.range, r.refKind));
+      for (const [symbol, symbolRows] of bySymbol) {
+        if (!members.has(symbol)) continue;
+        const callsOnly = family.callsOnly.has(symbol);
+        for (const row of symbolRows) {
+          for (const r of decodeRanges(row.ranges)) {
+            if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
+            out[i]!.push(useAt(row, r.range, r.refKind));
+          }
         }
       }
     });
