@@ -20,7 +20,6 @@ import type * as Definition from '../protocol/definition.js';
 import type { LanguageServerStatus, LanguageTier, Result as StatusResult } from '../protocol/index-status.js';
 import type * as References from '../protocol/references.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
-import { changedSinceIndex } from './changed.js';
 import { readRepoFile } from '../freshness/worktree.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
@@ -487,6 +486,21 @@ export async function liveCallHierarchy(
 }
 
 /**
+ * Whether a file of the answer's repository holds other text in the worktree
+ * than the index has: edited (mappable or not), or not in the index but
+ * there. A file gone counts as unchanged: no server can say anything of it.
+ * Asked through the answer's adjuster, which has already placed the index's
+ * locations in these files: a stat each (./adjust.ts), the text read and
+ * hashed only when the stat moved.
+ */
+async function changedSinceIndex(lookups: Lookups, ctx: RepoContext, root: string, path: string): Promise<boolean> {
+  const row = await lookups.file(ctx.index.id, path);
+  if (!row) return readRepoFile(root, path) !== undefined;
+  const edit = await ctx.adjust.file({ repo: ctx.repo.slug, path, blob: row.blob_sha });
+  return edit?.state === 'edited' || edit?.state === 'unmappable';
+}
+
+/**
  * findReferences answered from the index, with the references in files edited
  * since the index taken from the server instead (the index's positions no
  * longer hold there): the index's references in unchanged files stay, the
@@ -507,10 +521,10 @@ export async function withEditedReferences(
   const path = normalizeQueryPath(params.path);
   const language = (await lookups.file(ctx.index.id, path))?.language;
   if (!language || !live.serverFor(language)) return precise;
-  const blobs = new Map<string, string | undefined>();
-  const edited = async (p: string) => {
-    if (!blobs.has(p)) blobs.set(p, (await lookups.file(ctx.index.id, p))?.blob_sha);
-    return changedSinceIndex(root, p, blobs.get(p));
+  const asked = new Set<string>();
+  const edited = (p: string) => {
+    asked.add(p);
+    return changedSinceIndex(lookups, ctx, root, p);
   };
   const ours = precise.references.filter((r) => r.repo === ctx.repo.slug);
   const editedPaths = new Set<string>();
@@ -524,7 +538,7 @@ export async function withEditedReferences(
   const files = new WorktreeLines(root);
   const fromServer: References.Reference[] = [];
   for (const p of place(answer.value, files).inside) {
-    if (!editedPaths.has(p.path) && (blobs.has(p.path) || !(await edited(p.path)))) continue;
+    if (!editedPaths.has(p.path) && (asked.has(p.path) || !(await edited(p.path)))) continue;
     editedPaths.add(p.path);
     fromServer.push({
       ...location(ctx.repo.slug, p.path, p.range, files.lines(p.path), { source: 'lsp' }),
@@ -582,8 +596,7 @@ export async function withEditedCalls(
   if (!language || !live.serverFor(language)) return precise;
   const editedPaths = new Set<string>();
   for (const p of precise.adjusted_files ?? []) {
-    const row = await lookups.file(ctx.index.id, p);
-    if (row && changedSinceIndex(root, p, row.blob_sha)) editedPaths.add(p);
+    if ((await lookups.file(ctx.index.id, p)) && (await changedSinceIndex(lookups, ctx, root, p))) editedPaths.add(p);
   }
   // Outgoing calls all lie in the function's own file: when it was edited, its body may have been.
   const own = precise.item.repo === ctx.repo.slug && precise.item.path !== null && editedPaths.has(precise.item.path);
