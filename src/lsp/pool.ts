@@ -56,6 +56,8 @@ const SWEEP_MS = 1000;
 /** Files walked to write a default compilation database. */
 const MAX_WALKED = 20_000;
 const MAX_INCLUDE_DIRS = 64;
+/** How long whether a server is installed is taken as known. */
+const INSTALLED_RECHECK_MS = 5000;
 
 export interface ServerStatus {
   server: string;
@@ -93,6 +95,8 @@ export class LspPool {
   /** Languages a SCIP indexer covers: their servers answer edited code, not a tier of their own. */
   private readonly indexed: Set<string>;
   private readonly entries = new Map<string, Entry>();
+  /** Whether each server is installed, and when that was looked up (see serverFor). */
+  private readonly installed = new Map<string, { at: number; installed: boolean }>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly onExit = () => this.killAll();
 
@@ -114,10 +118,22 @@ export class LspPool {
     return languageOf(path);
   }
 
-  /** The installed server for a language, if any. */
+  /**
+   * The installed server for a language, if any. Every answer asks this, so
+   * whether a server is installed is looked up (a package resolved, or PATH
+   * searched) at most once per INSTALLED_RECHECK_MS: a server installed
+   * while sextant runs is found within that.
+   */
   serverFor(language: string): ServerManifest | undefined {
     const manifest = manifestFor(this.manifests, language);
-    return manifest && serverCommand(manifest, this.env) ? manifest : undefined;
+    if (!manifest) return undefined;
+    const now = performance.now();
+    let known = this.installed.get(manifest.name);
+    if (!known || now - known.at > INSTALLED_RECHECK_MS) {
+      known = { at: now, installed: serverCommand(manifest, this.env) !== undefined };
+      this.installed.set(manifest.name, known);
+    }
+    return known.installed ? manifest : undefined;
   }
 
   /** The servers that could run for these languages in a repository, with their states. */
