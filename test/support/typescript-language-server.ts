@@ -3,7 +3,7 @@
 // server runs the project's pinned TypeScript (node_modules/typescript), not
 // the copy it bundles, so both sides of a comparison see the same compiler.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -165,6 +165,24 @@ export class TypeScriptLanguageServer {
     });
   }
 
+  /**
+   * Resolves once the server's processes (its process group: the server and
+   * the tsservers it runs) have used no CPU for `quietMs`, or after `maxMs`.
+   * After a didOpen the server checks the file in the background (its
+   * diagnostics): a benchmark waits for that before it times anything else
+   * on the same cores, or the other side's figure would carry this one's work.
+   */
+  async settle(quietMs = 50, maxMs = 3000): Promise<void> {
+    const deadline = performance.now() + maxMs;
+    let last = groupCpuTicks(this.pid);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, quietMs));
+      const now = groupCpuTicks(this.pid);
+      if (now === last || performance.now() > deadline) return;
+      last = now;
+    }
+  }
+
   /** textDocument/definition at a 0-based position; Location and LocationLink answers both come back as locations. */
   async definition(path: string, line: number, character: number): Promise<LspLocation[]> {
     await this.open(path);
@@ -259,6 +277,24 @@ export class TypeScriptLanguageServer {
       endCharacter: range.end.character,
     };
   }
+}
+
+/** CPU time (clock ticks, user and system) of the processes of a process group, read from /proc. */
+function groupCpuTicks(group: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // it ended meanwhile
+    }
+    // After the command's closing parenthesis: state, ppid, pgrp, ... utime (14th field), stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks;
 }
 
 function languageId(path: string): string {
