@@ -61,7 +61,7 @@ export class WorktreeFiles {
   }
 
   /** The blob hash of the file now; undefined when it is not a regular file inside the root. */
-  private current(path: string): string | undefined {
+  current(path: string): string | undefined {
     let stat: Stats | undefined;
     try {
       stat = lstatSync(join(this.root, path), { throwIfNoEntry: false });

@@ -70,6 +70,10 @@ export class ToolServer {
   private failure: string | undefined;
   /** Whether a tools/call has come in (see `whenIdle`). */
   private called = false;
+  /** tools/call requests being answered, and who waits for there to be none (see `idle`). */
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
+  private readonly answeredListeners: ((args: Record<string, unknown>) => void)[] = [];
 
   constructor(private readonly info: { name: string; version: string }) {}
 
@@ -97,6 +101,19 @@ export class ToolServer {
     setImmediate(() => {
       if (!this.called) task();
     });
+  }
+
+  /**
+   * Resolves once no tools/call is being answered, after requests already
+   * read have had their turn: background work waits here between slices.
+   */
+  idle(): Promise<void> {
+    return new Promise((resolve) => setImmediate(() => (this.inFlight === 0 ? resolve() : this.idleWaiters.push(resolve))));
+  }
+
+  /** Calls `listener` with the arguments of each tools/call answered without an error, once its answer is on its way. */
+  onAnswered(listener: (args: Record<string, unknown>) => void): void {
+    this.answeredListeners.push(listener);
   }
 
   registerTool(name: string, config: ToolConfig, handler: Handler): void {
@@ -214,14 +231,20 @@ export class ToolServer {
           if (typeof name !== 'string') return failure(id, INVALID_PARAMS, 'tools/call needs the name of a tool (params.name)');
           if (args !== undefined && !isObject(args))
             return failure(id, INVALID_PARAMS, "a tool's arguments must be an object of named arguments (see tools/list)");
-          await this.ready;
-          const tool = this.tools.get(name);
-          const outcome: ToolOutcome = this.failure
-            ? { error: this.failure }
-            : tool
-              ? await tool.handler(args ?? {})
-              : { error: `unknown tool ${quote(name)}: call tools/list for the tools this server has` };
-          return ok(callResult(outcome));
+          this.inFlight++;
+          try {
+            await this.ready;
+            const tool = this.tools.get(name);
+            const outcome: ToolOutcome = this.failure
+              ? { error: this.failure }
+              : tool
+                ? await tool.handler(args ?? {})
+                : { error: `unknown tool ${quote(name)}: call tools/list for the tools this server has` };
+            if (!('error' in outcome) && !outcome.isError) this.answered(args ?? {});
+            return ok(callResult(outcome));
+          } finally {
+            if (--this.inFlight === 0) for (const resume of this.idleWaiters.splice(0)) setImmediate(resume);
+          }
         }
         default:
           return failure(id, METHOD_NOT_FOUND, `method not found: ${quote(method)} (this server answers initialize, ping, tools/list and tools/call)`);
@@ -229,6 +252,14 @@ export class ToolServer {
     } catch (error) {
       return failure(id, INTERNAL_ERROR, `internal error: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** Tells the listeners of a call answered: after the answer is sent, so none of their work delays it. */
+  private answered(args: Record<string, unknown>): void {
+    if (this.answeredListeners.length === 0) return;
+    setImmediate(() => {
+      for (const listener of this.answeredListeners) listener(args);
+    });
   }
 }
 

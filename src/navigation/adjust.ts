@@ -83,9 +83,18 @@ export class Edits {
 
   /** How an indexed file stands in the worktree at `root`. */
   async fileEdit(root: string, path: string, blobSha: string): Promise<FileEdit> {
+    return this.filesAt(root).edit(path, blobSha, () => this.lookups.lines(blobSha));
+  }
+
+  /** Reads and hashes a worktree file now, as an answer's first visit to it would (see Navigation.prime). */
+  primeFile(root: string, path: string): void {
+    this.filesAt(root).current(path);
+  }
+
+  private filesAt(root: string): WorktreeFiles {
     let files = this.files.get(root);
     if (!files) this.files.set(root, (files = new WorktreeFiles(root)));
-    return files.edit(path, blobSha, () => this.lookups.lines(blobSha));
+    return files;
   }
 
   /**

@@ -56,6 +56,11 @@ import {
  */
 export type AutoReindex = (repo: Repo) => Promise<{ triggered: boolean; job: IndexJob } | null>;
 
+/** Files Navigation.prime reads ahead, per repository: below what WorktreeFiles remembers. */
+const PRIMED_FILES = 20_000;
+/** How long Navigation.prime works before it lets the server answer what came in. */
+const PRIME_SLICE_MS = 1;
+
 export class Navigation {
   readonly lookups: Lookups;
   private readonly symbolTables: SymbolTables;
@@ -85,6 +90,32 @@ export class Navigation {
   async onChangedLine(slug: string, path: string, line: number): Promise<boolean> {
     const ctx = await this.open(slug);
     return this.edits.onChangedLine(ctx, normalizeQueryPath(path), line);
+  }
+
+  /**
+   * Reads and hashes the worktree files of the index that answers for a
+   * repository, ahead of the questions: an answer's first visit to a file
+   * then costs a stat, as later visits do, instead of a read and a hash
+   * (0.1-0.4 ms a file on the held-out corpora). At most PRIMED_FILES files,
+   * in slices of about PRIME_SLICE_MS, each after `pause` resolves (the
+   * server waits there while it answers). What answers say is unchanged:
+   * each still stats every file it touches, and reads again one that moved.
+   * Returns the files primed: 0 without an index or a worktree here.
+   */
+  async prime(slug: string, pause: () => Promise<void>): Promise<number> {
+    const ctx = await openRepo(this.lookups, slug, { edits: this.edits }).catch(() => undefined);
+    const root = ctx && (await this.edits.worktree(ctx.repo))?.root;
+    if (!ctx || !root) return 0;
+    const paths = await this.lookups.filePaths(ctx.index.id, PRIMED_FILES);
+    let sliceEnd = 0;
+    for (const path of paths) {
+      if (performance.now() >= sliceEnd) {
+        await pause();
+        sliceEnd = performance.now() + PRIME_SLICE_MS;
+      }
+      this.edits.primeFile(root, path);
+    }
+    return paths.length;
   }
 
   async getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {

@@ -510,6 +510,18 @@ export class Lookups {
     return this.related(indexIds, symbols, 'is_definition', ['forward', 'backward']);
   }
 
+  /** Up to `limit` paths of an index's files, in path order. */
+  async filePaths(indexId: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('index_files')
+      .select('path')
+      .where('index_id', '=', indexId)
+      .orderBy('path')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.path);
+  }
+
   async fileCount(indexId: number): Promise<number> {
     const row = await this.db
       .selectFrom('index_files')

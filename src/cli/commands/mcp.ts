@@ -17,6 +17,8 @@ export const spec: CommandSpec = {
     'SEXTANT_LSP_MAX_MEMORY_MB (2048 per server) and SEXTANT_LSP_REQUEST_SECONDS (20 per request) bound them;',
     'a request waits SEXTANT_LSP_WAIT_SECONDS (half the budget) for a loading server, then answers partial.',
     'SEXTANT_LSP=0 turns the lsp tier off: answers come from the indexes alone.',
+    'After its first answer about a repository, the server reads and hashes that repository\'s worktree files (at most',
+    '20,000) in the background, only while no call is being answered: a first answer in a file then costs what later ones do.',
   ],
   options: {},
   maxPositionals: 0,
@@ -47,9 +49,20 @@ export async function run({ values }: Parsed): Promise<number> {
       performance.mark('sextant:registry');
       // The server is long-lived: the language servers of the lsp tier stay warm in it between calls.
       const live = lspPoolFromEnv();
-      createMcpServer(new Navigation(engine, { autoReindex: autoReindexer(engine), live }), VERSION, server);
+      const nav = new Navigation(engine, { autoReindex: autoReindexer(engine), live });
+      createMcpServer(nav, VERSION, server);
       performance.mark('sextant:ready');
       server.whenIdle(warmUp);
+      // A repository asked about is primed once, in the background and only while no call is being answered:
+      // its worktree files are hashed ahead of the questions (Navigation.prime).
+      const primed = new Set<string>();
+      server.onAnswered(({ repo }) => {
+        if (typeof repo !== 'string' || primed.has(repo)) return;
+        primed.add(repo);
+        // Forgotten when there was nothing to prime, so that names of no repository do not pile up.
+        const forget = () => primed.delete(repo);
+        void nav.prime(repo, () => server.idle()).then((files) => files === 0 && forget(), forget);
+      });
       return { engine, live };
     });
   } catch (error) {

@@ -1,0 +1,94 @@
+// Priming (Navigation.prime, started by `sextant mcp` for each repository it
+// is asked about): the worktree files of the answering index are read and
+// hashed ahead of the questions, in slices the server can interrupt. It must
+// cover every indexed file, wait where it is told to, and change nothing an
+// answer says: an edit made after priming is still followed.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ToolServer } from '../src/mcp/tool-server.js';
+import { Navigation } from '../src/navigation/index.js';
+import { openRegistry } from '../src/registry/open.js';
+import type { Engine } from '../src/registry/engine.js';
+import { z } from 'zod';
+import { fixtureRepo, removeDir } from './support/repos.js';
+import { indexOrThrow, registryFile, testHome } from './support/sextant.js';
+
+const EDITED = 'src/shapes.ts';
+const INSERTED = 3;
+const { home, env } = testHome();
+let repo: string;
+let engine: Engine;
+
+before(() => {
+  repo = fixtureRepo('ts-shapes');
+  indexOrThrow(repo, env);
+});
+
+after(async () => {
+  await engine?.close();
+  removeDir(repo);
+  removeDir(home);
+});
+
+test('prime hashes every file of the answering index, pausing between slices, and an edit made afterwards is still followed', async () => {
+  engine = await openRegistry({ registry: registryFile(home) });
+  const nav = new Navigation(engine);
+  const slug = 'ts-shapes';
+  // A symbol defined in the file to edit, and its references before the edit.
+  const symbols = await nav.documentSymbols({ repo: slug, path: EDITED });
+  const first = symbols.symbols[0]!;
+  const at = { line: first.selection_range.line, column: first.selection_range.column };
+  const refs = (line: number) => nav.findReferences({ repo: slug, path: EDITED, line, column: at.column, include_declaration: true, limit: 200 });
+  const before = await refs(at.line);
+  const inEdited = before.references.filter((r) => r.path === EDITED);
+  assert.ok(inEdited.length > 0, `${first.name} is referenced in ${EDITED}`);
+
+  let pauses = 0;
+  const primed = await nav.prime(slug, async () => {
+    pauses++;
+  });
+  const current = await nav.lookups.current(slug);
+  assert.equal(primed, await nav.lookups.fileCount(current!.repo.current_index_id!), 'every indexed file is primed');
+  assert.ok(pauses >= 1, 'prime waits for the server before its first slice');
+
+  // Lines inserted at the top after priming: the primed hash must not hide them.
+  const text = readFileSync(join(repo, EDITED), 'utf8');
+  writeFileSync(join(repo, EDITED), `${'// inserted after priming\n'.repeat(INSERTED)}${text}`);
+  const afterEdit = await refs(at.line + INSERTED);
+  assert.equal(afterEdit.index_freshness, 'stale');
+  assert.deepEqual(
+    afterEdit.references.filter((r) => r.path === EDITED).map((r) => [r.line, r.column, r.adjusted]),
+    inEdited.map((r) => [r.line + INSERTED, r.column, true]),
+  );
+  assert.equal(await nav.prime('no-such-repository', async () => {}), 0, 'nothing to prime without an index');
+});
+
+test('the tool server tells of answered calls after answering, and idle() waits while a call is in flight', async () => {
+  const server = new ToolServer({ name: 'test', version: '0' });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const schema = { description: 'x', inputSchema: z.object({ repo: z.string() }), outputSchema: () => z.object({}), annotations: {} };
+  server.registerTool('held', schema, async (args) => {
+    await held;
+    return { result: { echoed: (args as { repo: string }).repo } };
+  });
+  server.registerTool('failing', schema, async () => ({ error: 'no' }));
+  const answered: unknown[] = [];
+  server.onAnswered((args) => answered.push(args.repo));
+
+  const call = (id: number, name: string) =>
+    server.answer({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { repo: `r${id}` } } });
+  const inFlight = call(1, 'held');
+  let idled = false;
+  const idle = server.idle().then(() => (idled = true));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(idled, false, 'idle() waits while the call is answered');
+  release();
+  assert.match((await inFlight)!, /"echoed":"r1"/);
+  await idle;
+  await call(2, 'failing');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(answered, ['r1'], 'only the call answered without an error is told, after its answer');
+});
