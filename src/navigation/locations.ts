@@ -17,9 +17,16 @@ export function preview(lines: readonly string[] | null, line: number): string |
   return trimmed.length > PREVIEW_WIDTH ? trimmed.slice(0, PREVIEW_WIDTH - 1) + '…' : trimmed;
 }
 
-export function location(repo: string, path: string, r: Range0, lines: readonly string[] | null, extra: Partial<Location> = {}): Location {
+/**
+ * A location: repo, path, the range, then `extra`'s fields, then the preview.
+ * Built by assignment, not spreads: an answer builds hundreds of them.
+ */
+export function location(repo: string, path: string, r: Range0, lines: readonly string[] | null, extra?: Partial<Location>): Location {
+  const out: Location = { repo, path, line: r[0] + 1, column: r[1] + 1, end_line: r[2] + 1, end_column: r[3] + 1 };
+  if (extra) Object.assign(out, extra);
   const p = preview(lines, r[0]);
-  return { repo, path, ...range1(r), ...extra, ...(p === undefined ? {} : { preview: p }) };
+  if (p !== undefined) out.preview = p;
+  return out;
 }
 
 export function definitionRange(d: DefinitionRow): Range0 {

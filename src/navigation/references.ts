@@ -162,14 +162,19 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   }
 
   const references: Reference[] = [];
+  // Picked references come grouped by file: its lines are asked for once.
+  let linesOf: Group | undefined;
+  let lines: string[] | null = null;
   for (const { group, found, place } of picked) {
-    const lines = await lookups.lines(group.blob);
-    const reference: Reference = {
-      ...location(group.repo, group.path, found.range, lines, { symbol: found.symbol }),
-      kind: found.kind,
-      is_definition: found.kind === 'definition',
-      ...(found.derived ? { from_source: true as const } : {}),
-    };
+    if (group !== linesOf) {
+      lines = await lookups.lines(group.blob);
+      linesOf = group;
+    }
+    // Fields assigned in the order the answer lists them, not spread: there may be hundreds.
+    const reference = location(group.repo, group.path, found.range, lines, { symbol: found.symbol }) as Reference;
+    reference.kind = found.kind;
+    reference.is_definition = found.kind === 'definition';
+    if (found.derived) reference.from_source = true;
     references.push(place ? moved(reference, place) : reference);
   }
 
