@@ -2,7 +2,7 @@
 import { quote } from '../errors.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
-import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, rangeRecords, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
+import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
 import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { requirePrecise, type FileContext, type RepoContext } from './context.js';
@@ -72,7 +72,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       }
       total += group.records.length;
       for (const row of group.rows) {
-        const ints = rangeRecords(row.ranges);
+        const ints = row.ints;
         const symbol = row.symbol;
         for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
           const flags = ints[i + 4]!;
@@ -83,7 +83,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     }
     const records = [...group.records];
     for (const row of group.rows) {
-      const ints = rangeRecords(row.ranges);
+      const ints = row.ints;
       const symbol = row.symbol;
       for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
         const flags = ints[i + 4]!;
@@ -226,7 +226,7 @@ function countDistinct(group: Group, wanted: (roles: number, refKind: number, sy
   const ranges: number[] = [];
   for (const f of group.records) ranges.push(f.range[0], f.range[1], f.range[2], f.range[3]);
   for (const row of group.rows) {
-    const ints = rangeRecords(row.ranges);
+    const ints = row.ints;
     for (let i = 0; i < ints.length; i += RANGE_INTS_PER_RECORD) {
       const flags = ints[i + 4]!;
       if (wanted(rolesOf(flags), refKindOf(flags), row.symbol)) ranges.push(ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!);

@@ -2,7 +2,7 @@
 // navigation layer. Only published indexes are ever consulted.
 import { sql, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
-import { decodeOccurrences, type Occurrence } from './payload.js';
+import { decodeOccurrences, rangeRecords, type Occurrence } from './payload.js';
 import { PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
 
@@ -62,6 +62,8 @@ export interface SymbolRefsRow {
 /** A row of `symbolRefsInOrder`: `symbol` is the symbol at place `which` of the list asked about. */
 export interface RefRowInOrder extends Omit<SymbolRefsRow, 'document_id'> {
   which: number;
+  /** `ranges` as ints (payload.ts rangeRecords), made once for the cached row rather than on every walk over it. */
+  ints: Int32Array;
 }
 
 /** A repository, its current index when published, and the current index of every other repository. */
@@ -340,6 +342,7 @@ export class Lookups {
     for (const row of out) {
       row.repo = repoOf.get(row.index_id)!;
       row.symbol = symbols[row.which]!;
+      row.ints = rangeRecords(row.ranges);
     }
     this.refRowsInOrder.set(key, out);
     return out;
