@@ -1,6 +1,7 @@
 // The LRU cache the registry lookups keep rows in: bounded by entries, or by
 // the weight of its values (lists of rows, by rows), evicting the least
-// recently used first.
+// recently used first, where a hit on an entry in the younger half of the
+// cache leaves it where it is.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Lru } from '../../src/lru.js';
@@ -33,4 +34,16 @@ test('an LRU bounded by weight evicts as many old entries as a heavy new one nee
   assert.deepEqual(lru.get('e'), [1, 2, 3, 4]);
   lru.set('huge', Array.from({ length: 11 }, (_, i) => i));
   assert.equal(lru.get('huge'), undefined);
+});
+
+test('a hit in the younger half does not move its entry, and a hit survives at least half the cache in later inserts', () => {
+  const lru = new Lru<string, number>(4);
+  for (const [i, key] of ['a', 'b', 'c', 'd'].entries()) lru.set(key, i);
+  assert.equal(lru.get('c'), 2); // one insert since 'c' went in, fewer than half of 4: it stays before 'd'
+  assert.equal(lru.get('a'), 0); // three since 'a': it moves to the young end (b, c, d, a)
+  lru.set('e', 4); // evicts b
+  assert.equal(lru.get('b'), undefined);
+  lru.set('f', 5); // evicts c: read 3 inserts and moves ago, at least half of 4
+  assert.equal(lru.get('c'), undefined);
+  assert.deepEqual(['d', 'a', 'e', 'f'].map((k) => lru.get(k)), [3, 0, 4, 5]);
 });
