@@ -52,7 +52,7 @@ export class Heads {
     if (known) return known;
     let listed: string[];
     try {
-      listed = (await gitAt(root).raw(['rev-list', `--max-count=${max + 1}`, commit, '--'])).split('\n').filter(Boolean);
+      listed = (await (await gitAt(root)).raw(['rev-list', `--max-count=${max + 1}`, commit, '--'])).split('\n').filter(Boolean);
     } catch {
       listed = [commit];
     }
@@ -93,7 +93,7 @@ export class Heads {
       if (statSync(dotGit).isDirectory()) found = { gitDir: dotGit, commonDir: dotGit, linked: false };
       else {
         // A linked worktree or a submodule: git says where its directories are.
-        const [gitDir, commonDir] = (await gitAt(root).revparse(['--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
+        const [gitDir, commonDir] = (await (await gitAt(root)).revparse(['--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
         if (gitDir && commonDir) found = { gitDir, commonDir: isAbsolute(commonDir) ? commonDir : join(root, commonDir), linked: true };
       }
     } catch {
