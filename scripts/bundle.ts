@@ -59,6 +59,13 @@ await build({
   logLevel: 'warning',
 });
 
+// Node resolves every import between chunks (about 170 before a cold `sextant
+// mcp` answers) and, for each, looks for the nearest package.json to learn
+// the module format: this one answers at the chunks' own folder, instead of
+// two folders up. It says what the project's own says (ES modules) and has
+// no name, so it is not taken for the project's (src/paths.ts).
+writeFileSync(projectFile('dist', 'bundle', 'package.json'), '{"type":"module"}\n');
+
 // Rendering the schemas calls no tool: the query layer is never reached.
 const tools = await createMcpServer(undefined as unknown as Navigation, '').renderTools();
 writeFileSync(projectFile('dist', 'bundle', PREBUILT_TOOLS), JSON.stringify(tools));
