@@ -1,7 +1,10 @@
 // A worktree's HEAD and its recent ancestors, asked on every query and so
-// answered from a cache: HEAD is asked of git only when the files that
-// decide it (HEAD, the branch's loose ref, packed-refs, a reftable's list)
-// changed since the last time; the ancestors of a commit never change.
+// answered from a cache: HEAD is read again only when the files that decide
+// it (HEAD, the branch's loose ref, packed-refs, a reftable's list) changed
+// since the last time; the ancestors of a commit never change. HEAD is read
+// from those files when they name a commit plainly (a detached HEAD, a
+// branch's loose or packed ref), and asked of git otherwise: spawning git
+// was a third of a cold server's first answer.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Lru } from '../lru.js';
@@ -34,7 +37,7 @@ export class Heads {
     if (key === undefined) return undefined;
     const known = this.last.get(root);
     if (known && known.key === key) return known.head;
-    const head = await headCommit(root);
+    const head = readHead(dirs) ?? (await headCommit(root));
     this.last.set(root, { key, head });
     return head;
   }
@@ -49,7 +52,7 @@ export class Heads {
     if (known) return known;
     let listed: string[];
     try {
-      listed = (await gitAt(root).raw(['rev-list', `--max-count=${max + 1}`, commit, '--'])).split('\n').filter(Boolean);
+      listed = (await (await gitAt(root)).raw(['rev-list', `--max-count=${max + 1}`, commit, '--'])).split('\n').filter(Boolean);
     } catch {
       listed = [commit];
     }
@@ -90,7 +93,7 @@ export class Heads {
       if (statSync(dotGit).isDirectory()) found = { gitDir: dotGit, commonDir: dotGit, linked: false };
       else {
         // A linked worktree or a submodule: git says where its directories are.
-        const [gitDir, commonDir] = (await gitAt(root).revparse(['--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
+        const [gitDir, commonDir] = (await (await gitAt(root)).revparse(['--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
         if (gitDir && commonDir) found = { gitDir, commonDir: isAbsolute(commonDir) ? commonDir : join(root, commonDir), linked: true };
       }
     } catch {
@@ -104,6 +107,42 @@ export class Heads {
     this.dirs.set(root, dirs);
     return dirs;
   }
+}
+
+/** A full object name, SHA-1 or SHA-256. */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * HEAD's commit read from the files git keeps it in, when they name it
+ * plainly: HEAD holding an object name (detached), or naming a branch whose
+ * loose ref, else its line in packed-refs, holds one. Undefined for anything
+ * else (an unborn branch, a symbolic ref, a reftable, an unreadable file):
+ * git is asked then. Branches and a detached HEAD name commits (git moves
+ * them only to commits), so no peeling is needed; that the object is in the
+ * repository is not checked (git's answer differs only in a repository
+ * missing the commit its branch names).
+ */
+export function readHead(dirs: { gitDir: string; commonDir: string }): string | undefined {
+  try {
+    const head = readFileSync(join(dirs.gitDir, 'HEAD'), 'utf8').trim();
+    if (OBJECT_ID.test(head)) return head;
+    const ref = head.startsWith('ref: refs/heads/') ? head.slice(5) : undefined;
+    if (!ref) return undefined;
+    const loose = readIfExists(join(dirs.commonDir, ref))?.trim();
+    if (loose !== undefined) return OBJECT_ID.test(loose) ? loose : undefined;
+    const packed = readIfExists(join(dirs.commonDir, 'packed-refs'));
+    for (const line of packed?.split('\n') ?? []) {
+      const [id, name] = line.trimEnd().split(' ');
+      if (name === ref) return id && OBJECT_ID.test(id) ? id : undefined;
+    }
+  } catch {
+    // Unreadable: git says.
+  }
+  return undefined;
+}
+
+function readIfExists(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
 /** A file's identity and last change, or '-' when it does not exist. */

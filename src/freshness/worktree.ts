@@ -31,7 +31,7 @@ const REGULAR = /^100(644|755)$/;
 export async function readWorktree(path: string): Promise<Worktree> {
   const root = await gitRoot(path);
   // Independent questions to git, asked at once.
-  const [head, listing, changes] = await Promise.all([headCommit(root), gitAt(root).raw(['ls-files', '-z', '-s']), uncommitted(root)]);
+  const [head, listing, changes] = await Promise.all([headCommit(root), gitAt(root).then((git) => git.raw(['ls-files', '-z', '-s'])), uncommitted(root)]);
   if (!head) throw new UserError(`${root} has no commits yet: commit something first, then index`);
 
   const files = new Map<string, WorktreeFile>();
@@ -66,7 +66,7 @@ export async function worktreeState(root: string): Promise<{ head: string | unde
 /** The paths that differ from HEAD, each with its content's blob hash; undefined when deleted or not a regular file. */
 async function uncommitted(root: string): Promise<Map<string, string | undefined>> {
   // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
-  const statusText = await gitAt(root).raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+  const statusText = await (await gitAt(root)).raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
   const changes = new Map<string, string | undefined>();
   for (const entry of statusText.split('\0')) {
     if (entry.length < 4) continue;

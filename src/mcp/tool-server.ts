@@ -63,7 +63,8 @@ export const PREBUILT_TOOLS = 'tools.json';
 
 export class ToolServer {
   private readonly tools = new Map<string, { config: ToolConfig; handler: Handler }>();
-  private advertised: AdvertisedTool[] | undefined;
+  /** The tools/list answer's JSON text (its `tools` array). */
+  private advertised: string | undefined;
   /** Settles once the tools are registered (see `loading`). */
   private ready: Promise<void> = Promise.resolve();
   /** Why the tools could not be loaded, if they could not. */
@@ -146,17 +147,18 @@ export class ToolServer {
   }
 
   /**
-   * The tools/list answer: the prebuilt one (written by the same build as
-   * the code that registers the tools), else, once the tools are registered,
-   * rendered from them.
+   * The JSON text of the tools/list answer's tools: the prebuilt one (written
+   * by the same build as the code that registers the tools, with
+   * JSON.stringify, so sent as it is read rather than parsed and
+   * serialised again), else, once the tools are registered, rendered from them.
    */
-  private async listTools(): Promise<AdvertisedTool[]> {
+  private async listTools(): Promise<string> {
     if (this.advertised) return this.advertised;
     try {
-      this.advertised = JSON.parse(readFileSync(new URL(`./${PREBUILT_TOOLS}`, import.meta.url), 'utf8')) as AdvertisedTool[];
+      this.advertised = readFileSync(new URL(`./${PREBUILT_TOOLS}`, import.meta.url), 'utf8');
     } catch {
       await this.ready;
-      this.advertised = await this.renderTools();
+      this.advertised = JSON.stringify(await this.renderTools());
     }
     return this.advertised;
   }
@@ -223,7 +225,7 @@ export class ToolServer {
         case 'ping':
           return ok('{}');
         case 'tools/list':
-          return ok(JSON.stringify({ tools: await this.listTools() }));
+          return ok(`{"tools":${await this.listTools()}}`);
         case 'tools/call': {
           this.called = true;
           const name = message.params?.name;

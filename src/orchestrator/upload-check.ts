@@ -208,7 +208,7 @@ async function rootTree(dir: string, commit: string, parentsBound: number): Prom
       `${quote(root)} has ${head ? head.slice(0, 12) : 'no commit'} checked out, not ${commit.slice(0, 12)}: check it out there (git -C ${root} checkout ${commit}) so file texts match the index`,
     );
   }
-  const git = gitAt(root);
+  const git = await gitAt(root);
   const listing = await git.raw(['ls-tree', '-r', '-z', '--full-tree', commit]);
   const files = new Map<string, string>();
   for (const entry of listing.split('\0')) {

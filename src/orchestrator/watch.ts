@@ -83,7 +83,7 @@ class RepoWatcher {
   }
 
   static async start(root: string, options: WatchOptions): Promise<RepoWatcher> {
-    const git = gitAt(root);
+    const git = await gitAt(root);
     const [gitDir, ignoredText] = await Promise.all([
       git.revparse(['--absolute-git-dir']).then((d) => d.trim()),
       // What git ignores is never indexed: not watched either (build outputs can be huge).
