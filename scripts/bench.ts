@@ -1109,26 +1109,28 @@ async function benchWarm(
         await lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true));
       }
     }
-    // `settle`: sextant's asks wait for the language server's background work (see first asks below).
+    // `settle`: every ask waits for the language server's background work first (see first asks below).
     const asks = (p: Position, sextantInto: PairSet, lspInto: PairSet | null | undefined, sextantFirst: boolean, settle = false) => {
-      const lspDef = async () => {
+      const settled = (ask: () => Promise<void>) => async () => {
+        if (settle) await server?.settle();
+        await ask();
+      };
+      const lspDef = settled(async () => {
         if (!server) return;
         // A client opens a file to ask about it: just before the server's first question there, outside its timing.
         await server.open(p.path);
         await lspCall(() => server!.definition(p.path, p.line - 1, p.column - 1), lspInto?.definition);
-      };
-      const lspRefs = () =>
-        server ? lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true), lspInto?.references) : undefined;
-      const ours = (ask: () => Promise<void>) => async () => {
-        if (settle) await server?.settle();
-        await ask();
-      };
-      const def = ours(() => sextantDef(p, sextantInto.definition));
-      const refs = ours(() => sextantRefs(p, sextantInto.references));
+      });
+      const lspRefs = settled(async () => {
+        if (server) await lspCall(() => server!.references(p.path, p.line - 1, p.column - 1, true), lspInto?.references);
+      });
+      const def = settled(() => sextantDef(p, sextantInto.definition));
+      const refs = settled(() => sextantRefs(p, sextantInto.references));
       return sextantFirst ? [def, lspDef, refs, lspRefs] : [lspDef, def, lspRefs, refs];
     };
-    // After a didOpen the language server checks the file in the background for a while (its diagnostics):
-    // sextant's first asks are timed once it is done, or they would be timed against its work for the 2 cores.
+    // After a didOpen the language server checks the file in the background for a while (its diagnostics): each
+    // first ask, on either side, waits until that is done, so that neither is timed against the other's work for the
+    // 2 cores, and both come after the same pause (a call after a pause costs more than one right after another).
     for (const [i, p] of fresh.entries()) {
       if (i % 10 === 0) progress(`(c) first asks: position ${i}/${fresh.length}…`);
       for (const ask of asks(p, section.first.sextant, section.first.lsp, i % 2 === 0, true)) await ask();
