@@ -292,6 +292,25 @@ function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
   return undefined;
 }
 
+/** The kinds of node declarationOf may answer for; the walk asks about every node, and most are none of them. */
+const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+  tsc.SyntaxKind.FunctionDeclaration,
+  tsc.SyntaxKind.FunctionExpression,
+  tsc.SyntaxKind.MethodDeclaration,
+  tsc.SyntaxKind.GetAccessor,
+  tsc.SyntaxKind.SetAccessor,
+  tsc.SyntaxKind.VariableDeclaration,
+  tsc.SyntaxKind.Constructor,
+  tsc.SyntaxKind.ClassDeclaration,
+  tsc.SyntaxKind.ClassExpression,
+  tsc.SyntaxKind.InterfaceDeclaration,
+  tsc.SyntaxKind.EnumDeclaration,
+  tsc.SyntaxKind.ModuleDeclaration,
+  tsc.SyntaxKind.TypeAliasDeclaration,
+  tsc.SyntaxKind.PropertyDeclaration,
+  tsc.SyntaxKind.PropertyAssignment,
+]);
+
 /**
  * Declarations that contain code or other declarations, with the node that
  * names them (where the indexer puts the definition occurrence).
@@ -299,6 +318,7 @@ function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
 function declarationOf(
   node: ts.Node,
 ): { name: ts.Node; callable: boolean; member?: { owner: ts.Node | undefined }; typeName?: ts.Node } | undefined {
+  if (!DECLARATION_KINDS.has(node.kind)) return undefined;
   if (
     tsc.isFunctionDeclaration(node) ||
     tsc.isFunctionExpression(node) ||
