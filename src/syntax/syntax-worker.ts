@@ -2,6 +2,7 @@
 // syntax facts (see typescript.ts). Answers one message per request:
 // { id, data } or { id, error }.
 import { parentPort } from 'node:worker_threads';
+import { saveTypescriptCache } from './load-typescript.js';
 import { typescriptFacts } from './typescript.js';
 
 parentPort!.on('message', ({ id, path, text }: { id: number; path: string; text: string }) => {
@@ -12,4 +13,7 @@ parentPort!.on('message', ({ id, path, text }: { id: number; path: string; text:
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
+  // After a first file the parser's functions are compiled: the code cache
+  // saves them with the module (once, and only when there was none to use).
+  saveTypescriptCache();
 });

@@ -1,13 +1,11 @@
 // Reference kinds and declarations for TypeScript and JavaScript, from the
 // TypeScript parser (syntax only: no program, no type checker, so it is fast).
-import { createRequire } from 'node:module';
 import type * as ts from 'typescript';
 import { RefKindCode } from '../registry/payload.js';
 import { SyntaxFacts } from './facts.js';
+import { loadTypescript } from './load-typescript.js';
 
-// typescript is a 9 MB CommonJS module: imported from ESM, Node first scans
-// all of it for its exports (about 0.2 s); required, it is only compiled.
-const tsc = createRequire(import.meta.url)('typescript') as typeof ts;
+const tsc = loadTypescript();
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
