@@ -153,8 +153,10 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
  * every node that has one since TypeScript 2) is read directly instead.
  */
 function attachedDocs(node: ts.Node): readonly ts.JSDoc[] {
-  return (node as { jsDoc?: readonly ts.JSDoc[] }).jsDoc ?? [];
+  return (node as { jsDoc?: readonly ts.JSDoc[] }).jsDoc ?? NO_DOCS;
 }
+
+const NO_DOCS: readonly ts.JSDoc[] = [];
 
 /** Names a doc comment refers to: {@link X}, @see X, @param x. Links the comment's nodes to their parents (resolveInFile climbs from them). */
 function collectDocNames(doc: ts.Node, out: ts.Node[]): void {
@@ -464,32 +466,42 @@ function nameOf(node: ts.PropertyAccessExpression | ts.QualifiedName): ts.Node {
   return tsc.isPropertyAccessExpression(node) ? node.name : node.right;
 }
 
-/** Assignment targets, including destructuring assignments and ++/--. */
+/**
+ * Assignment targets, including destructuring assignments and ++/--. Asked of
+ * every name: one switch on the parent's kind, not a test per kind.
+ */
 function isWriteTarget(expr: ts.Node): boolean {
   let node = expr;
   for (;;) {
     const parent = node.parent;
-    if (tsc.isBinaryExpression(parent)) {
-      return parent.left === node && isAssignmentOperator(parent.operatorToken.kind);
+    switch (parent.kind) {
+      case tsc.SyntaxKind.BinaryExpression: {
+        const binary = parent as ts.BinaryExpression;
+        return binary.left === node && isAssignmentOperator(binary.operatorToken.kind);
+      }
+      case tsc.SyntaxKind.PrefixUnaryExpression:
+      case tsc.SyntaxKind.PostfixUnaryExpression: {
+        const operator = (parent as ts.PrefixUnaryExpression | ts.PostfixUnaryExpression).operator;
+        return operator === tsc.SyntaxKind.PlusPlusToken || operator === tsc.SyntaxKind.MinusMinusToken;
+      }
+      case tsc.SyntaxKind.ForInStatement:
+      case tsc.SyntaxKind.ForOfStatement:
+        return (parent as ts.ForInOrOfStatement).initializer === node;
+      // Destructuring assignment: climb through the literal that is the target.
+      case tsc.SyntaxKind.PropertyAssignment:
+        if ((parent as ts.PropertyAssignment).initializer !== node) return false;
+        break;
+      case tsc.SyntaxKind.ShorthandPropertyAssignment:
+      case tsc.SyntaxKind.ArrayLiteralExpression:
+      case tsc.SyntaxKind.SpreadElement:
+      case tsc.SyntaxKind.SpreadAssignment:
+      case tsc.SyntaxKind.ObjectLiteralExpression:
+      case tsc.SyntaxKind.ParenthesizedExpression:
+        break;
+      default:
+        return false;
     }
-    if (tsc.isPrefixUnaryExpression(parent) || tsc.isPostfixUnaryExpression(parent)) {
-      return parent.operator === tsc.SyntaxKind.PlusPlusToken || parent.operator === tsc.SyntaxKind.MinusMinusToken;
-    }
-    if ((tsc.isForInStatement(parent) || tsc.isForOfStatement(parent)) && parent.initializer === node) return true;
-    // Destructuring assignment: climb through the literal that is the target.
-    if (
-      tsc.isShorthandPropertyAssignment(parent) ||
-      (tsc.isPropertyAssignment(parent) && parent.initializer === node) ||
-      tsc.isArrayLiteralExpression(parent) ||
-      tsc.isSpreadElement(parent) ||
-      tsc.isSpreadAssignment(parent) ||
-      tsc.isObjectLiteralExpression(parent) ||
-      tsc.isParenthesizedExpression(parent)
-    ) {
-      node = parent;
-      continue;
-    }
-    return false;
+    node = parent;
   }
 }
 
