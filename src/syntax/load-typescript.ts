@@ -13,9 +13,9 @@
 // cache that does not fit; a missing or refused cache is written anew, and one
 // that cannot be written (a read-only install) only means the module compiles
 // as before.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
 import type * as ts from 'typescript';
@@ -77,7 +77,9 @@ function load(): { ts: typeof ts; save: (() => void) | undefined } {
     : () => {
         const temporary = `${cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}`;
         try {
-          mkdirSync(dirname(cacheFile), { recursive: true });
+          mkdirSync(dir, { recursive: true });
+          // Copies a killed process left before renaming them (a writer racing this one loses its rename, and only that).
+          for (const entry of readdirSync(dir)) if (entry.startsWith(`${basename(cacheFile)}.`)) rmSync(join(dir, entry), { force: true });
           writeFileSync(temporary, script.createCachedData());
           // Renamed into place: another process reading it never sees half a file.
           renameSync(temporary, cacheFile);

@@ -46,9 +46,11 @@ test('the first load writes the code cache, the next one uses it as it is, and a
   assert.equal(loadAndParse(dir), expected);
   assert.equal(statSync(file).ino, written.ino);
 
-  // One it refuses: TypeScript still loads and parses, and the cache is written anew.
+  // One it refuses: TypeScript still loads and parses, and the cache is written anew,
+  // clearing what a writer killed before its rename left behind.
   const garbage = Buffer.alloc(written.size, 7);
   writeFileSync(file, garbage);
+  writeFileSync(`${file}.12345.leftover`, garbage);
   const corrupt = statSync(file).ino;
   assert.equal(loadAndParse(dir), expected);
   assert.notEqual(statSync(file).ino, corrupt);
