@@ -3,9 +3,9 @@
 // (tsconfig.json before jsconfig.json in one folder) whose own file list
 // includes it, and the files no config includes belong to an inferred project.
 // Every config that owns files is indexed, each file by its owner only.
-import { createRequire } from 'node:module';
 import { posix } from 'node:path';
 import type * as ts from 'typescript';
+import { loadTypescript } from '../syntax/load-typescript.js';
 import type { IndexerManifest } from './manifests.js';
 
 /** One project as planned: its config (repository-relative; null when inferred) and the tracked files it owns. */
@@ -38,9 +38,8 @@ export interface ProjectPlan {
   gaps: ProjectGap[];
 }
 
-// Loaded only when a repository has configs to read (see syntax/typescript.ts for why require).
-let tsc: typeof ts | undefined;
-export const typescript = () => (tsc ??= createRequire(import.meta.url)('typescript') as typeof ts);
+// Loaded only when a repository has configs to read.
+export const typescript = loadTypescript;
 
 /** What scip-typescript adds to a jsconfig.json's options, as editors do (its main.ts, defaultCompilerOptions). */
 const JSCONFIG_DEFAULTS = { allowJs: true, maxNodeModuleJsDepth: 2, allowSyntheticDefaultImports: true, skipLibCheck: true, noEmit: true };

@@ -80,19 +80,47 @@ export class SyntaxFacts {
     }
   }
 
+  /** Written straight into arrays of their final size: the worker packs every file's facts beside the indexer. */
   toData(): SyntaxFactsData {
-    const declarations: number[] = [];
-    for (const [key, d] of this.declarations) {
-      declarations.push(key, ...d.extent, d.callable ? 1 : 0, d.parameters?.[0] ?? NaN, d.parameters?.[1] ?? NaN, d.heritage.length);
-      for (const [line, character] of d.heritage) declarations.push(line, character);
-      declarations.push(d.member ? 1 : 0, ...(d.member?.owner ?? [NaN, NaN]), ...(d.typeName ?? [NaN, NaN]));
-    }
-    return {
-      kinds: Float64Array.from([...this.kinds].flat()),
-      argumentCounts: Float64Array.from([...this.argumentCounts].flat()),
-      declarations: Float64Array.from(declarations),
-      aliases: Float64Array.from(this.aliases.flatMap((x) => [...x.range, ...x.target, x.call ? 1 : 0])),
+    const pairs = (map: ReadonlyMap<number, number>): Float64Array => {
+      const out = new Float64Array(2 * map.size);
+      let i = 0;
+      for (const [key, value] of map) {
+        out[i++] = key;
+        out[i++] = value;
+      }
+      return out;
     };
+    let size = 0;
+    for (const d of this.declarations.values()) size += 14 + 2 * d.heritage.length;
+    const declarations = new Float64Array(size);
+    let i = 0;
+    for (const [key, d] of this.declarations) {
+      declarations[i++] = key;
+      for (const n of d.extent) declarations[i++] = n;
+      declarations[i++] = d.callable ? 1 : 0;
+      declarations[i++] = d.parameters?.[0] ?? NaN;
+      declarations[i++] = d.parameters?.[1] ?? NaN;
+      declarations[i++] = d.heritage.length;
+      for (const [line, character] of d.heritage) {
+        declarations[i++] = line;
+        declarations[i++] = character;
+      }
+      declarations[i++] = d.member ? 1 : 0;
+      declarations[i++] = d.member?.owner?.[0] ?? NaN;
+      declarations[i++] = d.member?.owner?.[1] ?? NaN;
+      declarations[i++] = d.typeName?.[0] ?? NaN;
+      declarations[i++] = d.typeName?.[1] ?? NaN;
+    }
+    const aliases = new Float64Array(7 * this.aliases.length);
+    let j = 0;
+    for (const a of this.aliases) {
+      for (const n of a.range) aliases[j++] = n;
+      aliases[j++] = a.target[0];
+      aliases[j++] = a.target[1];
+      aliases[j++] = a.call ? 1 : 0;
+    }
+    return { kinds: pairs(this.kinds), argumentCounts: pairs(this.argumentCounts), declarations, aliases };
   }
 
   addAlias(alias: Alias): void {

@@ -1,13 +1,13 @@
 // Reference kinds and declarations for TypeScript and JavaScript, from the
 // TypeScript parser (syntax only: no program, no type checker, so it is fast).
-import { createRequire } from 'node:module';
 import type * as ts from 'typescript';
 import { RefKindCode } from '../registry/payload.js';
 import { SyntaxFacts } from './facts.js';
+import { loadTypescript } from './load-typescript.js';
 
-// typescript is a 9 MB CommonJS module: imported from ESM, Node first scans
-// all of it for its exports (about 0.2 s); required, it is only compiled.
-const tsc = createRequire(import.meta.url)('typescript') as typeof ts;
+const tsc = loadTypescript();
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const SCRIPT_KIND: Record<string, ts.ScriptKind> = {
   '.ts': tsc.ScriptKind.TS,
@@ -20,9 +20,27 @@ const SCRIPT_KIND: Record<string, ts.ScriptKind> = {
   '.jsx': tsc.ScriptKind.JSX,
 };
 
+/**
+ * Doc comments give facts only through the names their tags refer to
+ * (collectDocNames): {@link X} (and linkcode, linkplain), @see X, @param x and
+ * its synonyms @arg and @argument. TypeScript matches these tag names exactly,
+ * so a text without any of these strings has no doc comment that gives a fact,
+ * and parsing its doc comments (a quarter of the parse) can be skipped.
+ */
+const DOC_NAME_TAG = /@(?:link|see|param|arg)/;
+
 export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const ext = /\.[^./]+$/.exec(path)?.[0] ?? '.ts';
-  const file = tsc.createSourceFile(path, text, tsc.ScriptTarget.Latest, true, SCRIPT_KIND[ext] ?? tsc.ScriptKind.TS);
+  const jsDocParsingMode = DOC_NAME_TAG.test(text) ? tsc.JSDocParsingMode.ParseAll : tsc.JSDocParsingMode.ParseNone;
+  const file = tsc.createSourceFile(
+    path,
+    text,
+    { languageVersion: tsc.ScriptTarget.Latest, jsDocParsingMode },
+    // Parent pointers are set by the walk below as it goes down (what the
+    // parser's own pass would set, in a second walk over every node).
+    false,
+    SCRIPT_KIND[ext] ?? tsc.ScriptKind.TS,
+  );
   const facts = new SyntaxFacts();
   const position = (offset: number) => file.getLineAndCharacterOfPosition(offset);
   const at2 = (node: ts.Node): [number, number] => {
@@ -42,10 +60,18 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const superCalls: ts.Node[] = [];
 
   // The walk runs over every node of every file, beside the indexer: it keeps
-  // its context (inside a type? an import?) in two variables rather than in a
-  // closure per node, and tests the common case, a name, first.
+  // its context (inside a type? an import? under which node?) in variables
+  // rather than in a closure per node, and tests the common case, a name,
+  // first. It sets each child's parent before visiting it, so every node's
+  // ancestors are linked when it is visited (all that the tests of a node
+  // read), and the whole tree once the walk is done.
   let inType = false;
   let inImport = false;
+  let parent: ts.Node = file;
+  const visitChild = (child: ts.Node): void => {
+    (child as Mutable<ts.Node>).parent = parent;
+    visit(child);
+  };
   const visit = (node: ts.Node): void => {
     const kind = node.kind;
     if (kind === tsc.SyntaxKind.Identifier || kind === tsc.SyntaxKind.PrivateIdentifier) {
@@ -69,7 +95,10 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
         }
       }
     }
-    for (const doc of attachedDocs(node)) collectDocNames(doc, unrecorded);
+    for (const doc of attachedDocs(node)) {
+      (doc as Mutable<ts.Node>).parent = node;
+      collectDocNames(doc, unrecorded);
+    }
     const declared = declarationOf(node);
     if (declared) {
       const at = position(declared.name.getStart(file));
@@ -94,7 +123,10 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       kind === tsc.SyntaxKind.ImportEqualsDeclaration ||
       (kind === tsc.SyntaxKind.ExportDeclaration && (node as ts.ExportDeclaration).moduleSpecifier !== undefined);
     inType ||= kind === tsc.SyntaxKind.HeritageClause || tsc.isTypeNode(node);
-    tsc.forEachChild(node, visit);
+    const outerParent = parent;
+    parent = node;
+    tsc.forEachChild(node, visitChild);
+    parent = outerParent;
     inType = outerType;
     inImport = outerImport;
   };
@@ -121,16 +153,21 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
  * every node that has one since TypeScript 2) is read directly instead.
  */
 function attachedDocs(node: ts.Node): readonly ts.JSDoc[] {
-  return (node as { jsDoc?: readonly ts.JSDoc[] }).jsDoc ?? [];
+  return (node as { jsDoc?: readonly ts.JSDoc[] }).jsDoc ?? NO_DOCS;
 }
 
-/** Names a doc comment refers to: {@link X}, @see X, @param x. */
+const NO_DOCS: readonly ts.JSDoc[] = [];
+
+/** Names a doc comment refers to: {@link X}, @see X, @param x. Links the comment's nodes to their parents (resolveInFile climbs from them). */
 function collectDocNames(doc: ts.Node, out: ts.Node[]): void {
   const visit = (node: ts.Node): void => {
     if ((tsc.isJSDocLink(node) || tsc.isJSDocLinkCode(node) || tsc.isJSDocLinkPlain(node)) && node.name) out.push(rightmost(node.name));
     else if (tsc.isJSDocSeeTag(node) && node.name) out.push(rightmost(node.name.name));
     else if (tsc.isJSDocParameterTag(node) && tsc.isIdentifier(node.name)) out.push(node.name);
-    tsc.forEachChild(node, visit);
+    tsc.forEachChild(node, (child) => {
+      (child as Mutable<ts.Node>).parent = node;
+      visit(child);
+    });
   };
   visit(doc);
 }
@@ -255,6 +292,25 @@ function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
   return undefined;
 }
 
+/** The kinds of node declarationOf may answer for; the walk asks about every node, and most are none of them. */
+const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+  tsc.SyntaxKind.FunctionDeclaration,
+  tsc.SyntaxKind.FunctionExpression,
+  tsc.SyntaxKind.MethodDeclaration,
+  tsc.SyntaxKind.GetAccessor,
+  tsc.SyntaxKind.SetAccessor,
+  tsc.SyntaxKind.VariableDeclaration,
+  tsc.SyntaxKind.Constructor,
+  tsc.SyntaxKind.ClassDeclaration,
+  tsc.SyntaxKind.ClassExpression,
+  tsc.SyntaxKind.InterfaceDeclaration,
+  tsc.SyntaxKind.EnumDeclaration,
+  tsc.SyntaxKind.ModuleDeclaration,
+  tsc.SyntaxKind.TypeAliasDeclaration,
+  tsc.SyntaxKind.PropertyDeclaration,
+  tsc.SyntaxKind.PropertyAssignment,
+]);
+
 /**
  * Declarations that contain code or other declarations, with the node that
  * names them (where the indexer puts the definition occurrence).
@@ -262,6 +318,7 @@ function bindingNamed(name: ts.BindingName, text: string): ts.Node | undefined {
 function declarationOf(
   node: ts.Node,
 ): { name: ts.Node; callable: boolean; member?: { owner: ts.Node | undefined }; typeName?: ts.Node } | undefined {
+  if (!DECLARATION_KINDS.has(node.kind)) return undefined;
   if (
     tsc.isFunctionDeclaration(node) ||
     tsc.isFunctionExpression(node) ||
@@ -409,32 +466,42 @@ function nameOf(node: ts.PropertyAccessExpression | ts.QualifiedName): ts.Node {
   return tsc.isPropertyAccessExpression(node) ? node.name : node.right;
 }
 
-/** Assignment targets, including destructuring assignments and ++/--. */
+/**
+ * Assignment targets, including destructuring assignments and ++/--. Asked of
+ * every name: one switch on the parent's kind, not a test per kind.
+ */
 function isWriteTarget(expr: ts.Node): boolean {
   let node = expr;
   for (;;) {
     const parent = node.parent;
-    if (tsc.isBinaryExpression(parent)) {
-      return parent.left === node && isAssignmentOperator(parent.operatorToken.kind);
+    switch (parent.kind) {
+      case tsc.SyntaxKind.BinaryExpression: {
+        const binary = parent as ts.BinaryExpression;
+        return binary.left === node && isAssignmentOperator(binary.operatorToken.kind);
+      }
+      case tsc.SyntaxKind.PrefixUnaryExpression:
+      case tsc.SyntaxKind.PostfixUnaryExpression: {
+        const operator = (parent as ts.PrefixUnaryExpression | ts.PostfixUnaryExpression).operator;
+        return operator === tsc.SyntaxKind.PlusPlusToken || operator === tsc.SyntaxKind.MinusMinusToken;
+      }
+      case tsc.SyntaxKind.ForInStatement:
+      case tsc.SyntaxKind.ForOfStatement:
+        return (parent as ts.ForInOrOfStatement).initializer === node;
+      // Destructuring assignment: climb through the literal that is the target.
+      case tsc.SyntaxKind.PropertyAssignment:
+        if ((parent as ts.PropertyAssignment).initializer !== node) return false;
+        break;
+      case tsc.SyntaxKind.ShorthandPropertyAssignment:
+      case tsc.SyntaxKind.ArrayLiteralExpression:
+      case tsc.SyntaxKind.SpreadElement:
+      case tsc.SyntaxKind.SpreadAssignment:
+      case tsc.SyntaxKind.ObjectLiteralExpression:
+      case tsc.SyntaxKind.ParenthesizedExpression:
+        break;
+      default:
+        return false;
     }
-    if (tsc.isPrefixUnaryExpression(parent) || tsc.isPostfixUnaryExpression(parent)) {
-      return parent.operator === tsc.SyntaxKind.PlusPlusToken || parent.operator === tsc.SyntaxKind.MinusMinusToken;
-    }
-    if ((tsc.isForInStatement(parent) || tsc.isForOfStatement(parent)) && parent.initializer === node) return true;
-    // Destructuring assignment: climb through the literal that is the target.
-    if (
-      tsc.isShorthandPropertyAssignment(parent) ||
-      (tsc.isPropertyAssignment(parent) && parent.initializer === node) ||
-      tsc.isArrayLiteralExpression(parent) ||
-      tsc.isSpreadElement(parent) ||
-      tsc.isSpreadAssignment(parent) ||
-      tsc.isObjectLiteralExpression(parent) ||
-      tsc.isParenthesizedExpression(parent)
-    ) {
-      node = parent;
-      continue;
-    }
-    return false;
+    node = parent;
   }
 }
 
