@@ -989,7 +989,14 @@ interface WarmSection {
    * rounds above ask the same positions again, which a language server
    * answers from what its checker computed the first time.
    */
-  first: { positions: number; files: number; sextant: PairSet; lsp: PairSet | null };
+  first: {
+    positions: number;
+    files: number;
+    sextant: PairSet;
+    lsp: PairSet | null;
+    /** An MCP ping after the same pause as each first ask: the round trip's floor there (waking after idleness). */
+    ping: LatencySet;
+  };
   lsp_note?: string;
 }
 interface PairSet {
@@ -1050,6 +1057,7 @@ async function benchWarm(
       files: new Set(fresh.map((p) => p.path)).size,
       sextant: pairSet(),
       lsp: typeof Lsp === 'string' ? null : pairSet(),
+      ping: latencySet(),
     },
   };
   if (typeof Lsp === 'string') section.lsp_note = Lsp;
@@ -1134,6 +1142,10 @@ async function benchWarm(
     for (const [i, p] of fresh.entries()) {
       if (i % 10 === 0) progress(`(c) first asks: position ${i}/${fresh.length}…`);
       for (const ask of asks(p, section.first.sextant, section.first.lsp, i % 2 === 0, true)) await ask();
+      await server?.settle();
+      const t0 = performance.now();
+      await mcp.client.ping();
+      section.first.ping.ms.push(performance.now() - t0);
     }
     for (let round = 0; round < rounds; round++) {
       for (const [i, p] of positions.entries()) {
@@ -1559,6 +1571,7 @@ async function benchCorpus(
         lsp: fld && flr ? { definition: fld, references: flr } : null,
         definition_p50_ratio: firstDefRatio === null ? null : round(firstDefRatio, 3),
         references_p50_ratio: firstRefRatio === null ? null : round(firstRefRatio, 3),
+        mcp_ping_after_pause: summarizeLatency(warm.first.ping),
       },
       notes: sampleNotes,
       ...(warm.lsp_note ? { lsp_note: warm.lsp_note } : {}),
@@ -1638,6 +1651,7 @@ async function benchCorpus(
   if (fld) firstRows.push(latencyRow('', 'language server', fld));
   firstRows.push(latencyRow('findReferences', 'sextant', fsr));
   if (flr) firstRows.push(latencyRow('', 'language server', flr));
+  firstRows.push(latencyRow('MCP ping after the same pause (floor)', 'sextant', summarizeLatency(warm.first.ping)).slice(0, 6));
   print(table(firstRows, ['', '', 'p50', 'p90', 'p99', 'max', 'mean results', 'errors']));
   if (warm.first.lsp)
     print(
