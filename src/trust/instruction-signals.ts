@@ -82,6 +82,12 @@ interface Rule {
  */
 const LINE_CACHE = new Lru<string, Found[]>(8192);
 const CACHED_LINE_MAX = 500;
+/**
+ * Paths as the scan reads them, separators made spaces, kept by path: an
+ * answer names each file once per location (200 references, 200 paths), and
+ * the same string each time is looked up in LINE_CACHE by a hash it keeps.
+ */
+const PATH_WORDS = new Lru<string, string>(8192);
 
 // Words that address the reader as an AI model. Rules that would otherwise
 // fire on ordinary build instructions ("run this command") require one.
@@ -262,7 +268,7 @@ export function scanInstructionSignals(pieces: Iterable<ScanPiece>, limits: Scan
     }
     scanned += text.length;
     // Same length, so columns and offsets still point into the original.
-    if (piece.isPath) text = text.replace(/[-_/.]/g, ' ');
+    if (piece.isPath) text = pathWords(text);
     scanText(text, piece, add);
   }
   return {
@@ -302,6 +308,16 @@ interface Found {
   at: number;
   confidence: number;
   reason: string;
+}
+
+function pathWords(path: string): string {
+  if (path.length > CACHED_LINE_MAX) return path.replace(/[-_/.]/g, ' ');
+  let words = PATH_WORDS.get(path);
+  if (words === undefined) {
+    words = path.replace(/[-_/.]/g, ' ');
+    PATH_WORDS.set(path, words);
+  }
+  return words;
 }
 
 function cachedLineSignals(line: string, atStart: boolean): Found[] {
