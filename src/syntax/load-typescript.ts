@@ -5,16 +5,19 @@
 // beside the indexer, which needs the cores. What V8 compiled can be saved and
 // loaded back in about a seventh of that. The parsing worker saves it (after
 // its first file, so that it holds the parser); planning loads it too. The
-// cache lives where tools keep theirs, in node_modules/.cache/sextant (the
-// node_modules holding typescript; SEXTANT_CODE_CACHE_DIR names another
-// directory), named by TypeScript's version and V8's tag for its version,
+// cache lives in the user's cache directory, $XDG_CACHE_HOME/sextant or
+// ~/.cache/sextant (SEXTANT_CODE_CACHE_DIR names another): never beside the
+// install, which may be inside the repository being indexed, and not under
+// SEXTANT_HOME, which holds registries, not caches. Its files are named by
+// TypeScript's version and V8's tag for its version,
 // flags and CPU (each command sets flags of its own, so `index` and `watch`
 // keep a cache each). V8 checks the tag and the source again and refuses a
 // cache that does not fit; a missing or refused cache is written anew, and one
-// that cannot be written (a read-only install) only means the module compiles
+// that cannot be written (no home, a read-only one) only means the module compiles
 // as before.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
@@ -51,7 +54,7 @@ function load(): { ts: typeof ts; save: (() => void) | undefined } {
   const file = require.resolve('typescript');
   const manifest = require.resolve('typescript/package.json');
   const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-  const dir = process.env.SEXTANT_CODE_CACHE_DIR || join(dirname(manifest), '..', '.cache', 'sextant');
+  const dir = process.env.SEXTANT_CODE_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'sextant');
   const cacheFile = join(dir, `typescript-${version}-${cachedDataVersionTag().toString(16)}.v8`);
   let cachedData: Buffer | undefined;
   try {
