@@ -10,7 +10,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
-import type { Lookups } from '../registry/lookups.js';
+import type { IndexFileRow, Lookups } from '../registry/lookups.js';
 import { SyntaxLookups, type SyntaxDefinitionRow } from '../registry/syntactic.js';
 import type { Range as Range0 } from '../scip/range.js';
 import type { SymbolItem } from '../protocol/common.js';
@@ -493,8 +493,7 @@ export async function liveCallHierarchy(
  * locations in these files: a stat each (./adjust.ts), the text read and
  * hashed only when the stat moved.
  */
-async function changedSinceIndex(lookups: Lookups, ctx: RepoContext, root: string, path: string): Promise<boolean> {
-  const row = await lookups.file(ctx.index.id, path);
+async function changedSinceIndex(ctx: RepoContext, root: string, path: string, row: IndexFileRow | undefined): Promise<boolean> {
   if (!row) return readRepoFile(root, path) !== undefined;
   const edit = await ctx.adjust.file({ repo: ctx.repo.slug, path, blob: row.blob_sha });
   return edit?.state === 'edited' || edit?.state === 'unmappable';
@@ -522,9 +521,9 @@ export async function withEditedReferences(
   const language = (await lookups.file(ctx.index.id, path))?.language;
   if (!language || !live.serverFor(language)) return precise;
   const asked = new Set<string>();
-  const edited = (p: string) => {
+  const edited = async (p: string) => {
     asked.add(p);
-    return changedSinceIndex(lookups, ctx, root, p);
+    return changedSinceIndex(ctx, root, p, await lookups.file(ctx.index.id, p));
   };
   const ours = precise.references.filter((r) => r.repo === ctx.repo.slug);
   const editedPaths = new Set<string>();
@@ -596,7 +595,9 @@ export async function withEditedCalls(
   if (!language || !live.serverFor(language)) return precise;
   const editedPaths = new Set<string>();
   for (const p of precise.adjusted_files ?? []) {
-    if ((await lookups.file(ctx.index.id, p)) && (await changedSinceIndex(lookups, ctx, root, p))) editedPaths.add(p);
+    // Only this repository's indexed files: the others' are listed as repo:path.
+    const row = await lookups.file(ctx.index.id, p);
+    if (row && (await changedSinceIndex(ctx, root, p, row))) editedPaths.add(p);
   }
   // Outgoing calls all lie in the function's own file: when it was edited, its body may have been.
   const own = precise.item.repo === ctx.repo.slug && precise.item.path !== null && editedPaths.has(precise.item.path);

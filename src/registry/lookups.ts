@@ -267,7 +267,11 @@ export class Lookups {
   async symbolRefs(indexIds: readonly number[], symbols: readonly string[]): Promise<SymbolRefsRow[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
     const scope = indexIds.join(',');
-    const ordered = [...new Set(symbols)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    // Each symbol's bytes made once, not two per comparison.
+    const ordered = [...new Set(symbols)]
+      .map((symbol) => ({ symbol, bytes: Buffer.from(symbol) }))
+      .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+      .map((s) => s.symbol);
     const bySymbol = new Map<string, SymbolRefsRow[]>();
     const missing: string[] = [];
     for (const symbol of ordered) {
