@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { openRegistry } from '../src/registry/open.js';
 import type { Engine } from '../src/registry/engine.js';
 import { LEASE_MS } from '../src/registry/lease.js';
+import { Lookups } from '../src/registry/lookups.js';
 import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, startRun } from '../src/registry/repos.js';
 import { PROJECT_ROOT } from './support/paths.js';
 import { TEST_ENGINE } from './support/registry.js';
@@ -102,6 +103,30 @@ describe(`garbage collection and writers on ${TEST_ENGINE}`, () => {
       assert.equal(free, true, 'the server released the killed writer\u2019s hold');
     },
   );
+});
+
+test(`files' lines read in batches are the lines read one by one, on ${TEST_ENGINE}`, async () => {
+  // More files than one query reads, a file whose text was not kept, a hash that is not stored, and repeats.
+  const blobs = Array.from({ length: 300 }, (_, i) => ({
+    sha: `preload-${String(i).padStart(3, '0')}`,
+    content: i === 7 ? null : `line one of ${i}\r\nline two\n\nlast ${'é'.repeat(i % 3)}`,
+    byte_size: 40,
+    skipped: i === 7 ? 'binary' : null,
+  }));
+  await engine.db.insertInto('blobs').values(blobs).execute();
+  const shas = [...blobs.map((b) => b.sha), 'preload-missing', blobs[3]!.sha, blobs[299]!.sha];
+  const batched = new Lookups(engine.db);
+  const single = new Lookups(engine.db);
+  await batched.preloadLines(shas.slice(0, 5)); // a short batch first: padded to a bucket's length
+  await batched.preloadLines(shas);
+  // Rows written after the batch are not read again: the batch's answers are cached, not asked for anew.
+  await engine.db.updateTable('blobs').set({ content: 'changed' }).where('sha', '=', blobs[200]!.sha).execute();
+  for (const sha of shas) {
+    const expected = sha === blobs[200]!.sha ? `line one of 200\r\nline two\n\nlast ${'é'.repeat(2)}`.split(/\r\n|\r|\n/) : await single.lines(sha);
+    assert.deepEqual(await batched.lines(sha), expected, sha);
+  }
+  assert.equal(await batched.lines(blobs[7]!.sha), null);
+  assert.equal(await batched.lines('preload-missing'), null);
 });
 
 test('a postgres:// registry that cannot be reached: one line naming the server, without user or password', () => {

@@ -162,6 +162,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   }
 
   const references: Reference[] = [];
+  await lookups.preloadLines(picked.map((p) => p.group.blob));
   // Picked references come grouped by file: its lines are asked for once.
   let linesOf: Group | undefined;
   let lines: string[] | null = null;

@@ -77,6 +77,9 @@ export interface CurrentRepo {
 const REF_ROWS_CACHED = 20_000;
 /** Symbols whose is_reference relatives are kept. */
 const RELATIVES_CACHED = 16_384;
+/** Files whose lines one query reads (see Lookups.preloadLines), and the lengths its list is padded to. */
+const LINES_PER_QUERY = 128;
+const LINE_BATCH_SIZES = [8, 32, LINES_PER_QUERY];
 
 export class Lookups {
   private readonly documents = new Lru<number, StoredDocument>(512);
@@ -251,7 +254,31 @@ export class Lookups {
     const cached = this.lineCache.get(blobSha);
     if (cached !== undefined) return cached;
     const [row] = await this.prepared.rows('blob', [blobSha], ([v]) => this.db.selectFrom('blobs').select('content').where('sha', '=', v!));
-    const lines = row?.content == null ? null : row.content.split(/\r\n|\r|\n/);
+    return this.keepLines(blobSha, row?.content);
+  }
+
+  /**
+   * Reads the lines of the files not cached among these, a batch per query:
+   * an answer about a popular symbol previews lines in a hundred files, and
+   * a hundred round trips cost a first answer about a millisecond.
+   */
+  async preloadLines(blobShas: readonly string[]): Promise<void> {
+    const missing = [...new Set(blobShas.filter((sha) => this.lineCache.get(sha) === undefined))];
+    for (let at = 0; at < missing.length; at += LINES_PER_QUERY) {
+      const batch = missing.slice(at, at + LINES_PER_QUERY);
+      // Padded to a bucket's length with its last sha, so that few query shapes are compiled.
+      const size = LINE_BATCH_SIZES.find((n) => n >= batch.length)!;
+      const values = [...batch, ...Array<string>(size - batch.length).fill(batch.at(-1)!)];
+      const rows = await this.prepared.rows(`blobs:${size}`, values, (slots) =>
+        this.db.selectFrom('blobs').select(['sha', 'content']).where('sha', 'in', slots),
+      );
+      const found = new Map(rows.map((row) => [row.sha, row.content]));
+      for (const sha of batch) this.keepLines(sha, found.get(sha));
+    }
+  }
+
+  private keepLines(blobSha: string, content: string | null | undefined): string[] | null {
+    const lines = content == null ? null : content.split(/\r\n|\r|\n/);
     this.lineCache.set(blobSha, lines);
     return lines;
   }
