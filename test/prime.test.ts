@@ -65,7 +65,7 @@ test('prime hashes every file of the answering index, pausing between slices, an
   assert.equal(await nav.prime('no-such-repository', async () => {}), 0, 'nothing to prime without an index');
 });
 
-test('the tool server tells of answered calls after answering, and idle() waits while a call is in flight', async () => {
+test('the tool server tells of answered calls after answering, of quiet after the last, and idle() waits while a call is in flight', async () => {
   const server = new ToolServer({ name: 'test', version: '0' });
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -77,6 +77,8 @@ test('the tool server tells of answered calls after answering, and idle() waits 
   server.registerTool('failing', schema, async () => ({ error: 'no' }));
   const answered: unknown[] = [];
   server.onAnswered((args) => answered.push(args.repo));
+  let quiet = 0;
+  server.onQuiet(() => quiet++);
 
   const call = (id: number, name: string) =>
     server.answer({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { repo: `r${id}` } } });
@@ -85,10 +87,17 @@ test('the tool server tells of answered calls after answering, and idle() waits 
   const idle = server.idle().then(() => (idled = true));
   await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(idled, false, 'idle() waits while the call is answered');
+  assert.equal(server.busy, true);
+  // A second call answered while the first is held does not make the server quiet.
+  await call(3, 'failing');
+  assert.equal(quiet, 0);
   release();
   assert.match((await inFlight)!, /"echoed":"r1"/);
+  assert.equal(server.busy, false);
+  assert.equal(quiet, 1, 'quiet once the last call in flight is answered');
   await idle;
   await call(2, 'failing');
+  assert.equal(quiet, 2, 'a failed call is answered too');
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(answered, ['r1'], 'only the call answered without an error is told, after its answer');
 });

@@ -75,6 +75,7 @@ export class ToolServer {
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly answeredListeners: ((args: Record<string, unknown>) => void)[] = [];
+  private readonly quietListeners: (() => void)[] = [];
 
   constructor(private readonly info: { name: string; version: string }) {}
 
@@ -115,6 +116,16 @@ export class ToolServer {
   /** Calls `listener` with the arguments of each tools/call answered without an error, once its answer is on its way. */
   onAnswered(listener: (args: Record<string, unknown>) => void): void {
     this.answeredListeners.push(listener);
+  }
+
+  /** Calls `listener` each time the last tools/call being answered is answered. */
+  onQuiet(listener: () => void): void {
+    this.quietListeners.push(listener);
+  }
+
+  /** Whether a tools/call is being answered. */
+  get busy(): boolean {
+    return this.inFlight > 0;
   }
 
   registerTool(name: string, config: ToolConfig, handler: Handler): void {
@@ -245,7 +256,10 @@ export class ToolServer {
             if (!('error' in outcome) && !outcome.isError) this.answered(args ?? {});
             return ok(callResult(outcome));
           } finally {
-            if (--this.inFlight === 0) for (const resume of this.idleWaiters.splice(0)) setImmediate(resume);
+            if (--this.inFlight === 0) {
+              for (const resume of this.idleWaiters.splice(0)) setImmediate(resume);
+              for (const listener of this.quietListeners) listener();
+            }
           }
         }
         default:

@@ -43,12 +43,13 @@ export async function run({ values }: Parsed): Promise<number> {
       // manifests, the call's arguments), for arguments a few fields deep.
       // Set before the tools' modules build their schemas: a schema reads it when made.
       (await import('zod')).z.config({ jitless: true });
-      const [{ openRegistry }, { Navigation }, { createMcpServer, warmUp }, { autoReindexer }, { lspPoolFromEnv }] = await Promise.all([
+      const [{ openRegistry }, { Navigation }, { createMcpServer, warmUp }, { autoReindexer }, { lspPoolFromEnv }, { IdleCollector }] = await Promise.all([
         import('../../registry/open.js'),
         import('../../navigation/index.js'),
         import('../../mcp/server.js'),
         import('../../orchestrator/jobs.js'),
         import('../../lsp/pool.js'),
+        import('../../mcp/idle-collector.js'),
       ]);
       performance.mark('sextant:modules');
       const engine = await openRegistry({ registry: values.registry as string | undefined });
@@ -61,13 +62,16 @@ export async function run({ values }: Parsed): Promise<number> {
       server.whenIdle(warmUp);
       // A repository asked about is primed once, in the background and only while no call is being answered:
       // its worktree files are hashed ahead of the questions (Navigation.prime).
+      const collector = IdleCollector.create(() => server.busy);
+      if (collector) server.onQuiet(() => collector.poke());
       const primed = new Set<string>();
       server.onAnswered(({ repo }) => {
         if (typeof repo !== 'string' || primed.has(repo)) return;
         primed.add(repo);
         // Forgotten when there was nothing to prime, so that names of no repository do not pile up.
         const forget = () => primed.delete(repo);
-        void nav.prime(repo, () => server.idle()).then((files) => files === 0 && forget(), forget);
+        const pause = () => server.idle().then(() => collector?.poke());
+        void nav.prime(repo, pause).then((files) => files === 0 && forget(), forget);
       });
       return { engine, live };
     });
