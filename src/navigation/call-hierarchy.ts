@@ -186,8 +186,13 @@ class CallWalker {
     const name = definitionRange(target);
     const inFile = await this.lookups.definitionsInFile(target.index_id, target.document_id, target.path);
     const groups = new Map<string, Use[]>();
-    for (const o of document.occurrences) {
-      if (o.roles & SymbolRole.Definition || !isCallOrMention(o.refKind) || !rangeContains(extent, o.range)) continue;
+    const occ = document.occurrences;
+    for (let i = 0; i < occ.length; i++) {
+      // Lines first: the extent is a few lines of a file of thousands of occurrences.
+      if (occ.endLine(i) < extent[0] || occ.startLine(i) > extent[2]) continue;
+      if (occ.roles(i) & SymbolRole.Definition || !isCallOrMention(occ.refKind(i))) continue;
+      const o = occ.at(i);
+      if (!rangeContains(extent, o.range)) continue;
       // Decorators come before the name: they are applied by the code around the definition.
       if (comparePositions(o.range[0], o.range[1], name[0], name[1]) <= 0) continue;
       // A call inside a nested function is that function's, as its incoming side says.
@@ -320,9 +325,10 @@ class CallWalker {
         continue;
       }
       const document = await this.lookups.document(target.document_id);
-      for (const o of document.occurrences) {
-        if (document.symbols[o.symbol] !== target.symbol || !keep(o.roles, o.refKind)) continue;
-        out[i]!.push(useAt(target, o.range, o.refKind));
+      const occ = document.occurrences;
+      for (let n = 0; n < occ.length; n++) {
+        if (document.symbols[occ.symbol(n)] !== target.symbol || !keep(occ.roles(n), occ.refKind(n))) continue;
+        out[i]!.push(useAt(target, occ.range(n), occ.refKind(n)));
       }
     }
     if (globals.length === 0) return out;

@@ -182,22 +182,20 @@ export function occurrencesAt(doc: StoredDocument, line: number, column: number)
   let hi = occ.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (occ[mid]!.range[0] < line) lo = mid + 1;
+    if (occ.startLine(mid) < line) lo = mid + 1;
     else hi = mid;
   }
-  const inside: Occurrence[] = [];
-  const atEnd: Occurrence[] = [];
-  const consider = (o: Occurrence) => {
-    const r = o.range;
-    const afterStart = line > r[0] || (line === r[0] && column >= r[1]);
-    const beforeEnd = line < r[2] || (line === r[2] && column < r[3]);
-    if (afterStart && beforeEnd) inside.push(o);
-    else if (afterStart && line === r[2] && column === r[3]) atEnd.push(o);
+  const inside: number[] = [];
+  const atEnd: number[] = [];
+  const consider = (i: number) => {
+    const where = occ.where(i, line, column);
+    if (where === 'inside') inside.push(i);
+    else if (where === 'at-end') atEnd.push(i);
   };
-  for (let i = lo; i < occ.length && occ[i]!.range[0] === line; i++) consider(occ[i]!);
+  for (let i = lo; i < occ.length && occ.startLine(i) === line; i++) consider(i);
   // Ranges spanning lines are rare; only then look further back.
-  if (inside.length === 0) for (let i = 0; i < lo; i++) if (occ[i]!.range[2] >= line) consider(occ[i]!);
-  const pool = (inside.length ? inside : atEnd).filter((o) => o.range[0] !== o.range[2] || o.range[1] !== o.range[3]);
+  if (inside.length === 0) for (let i = 0; i < lo; i++) if (occ.endLine(i) >= line) consider(i);
+  const pool = (inside.length ? inside : atEnd).map((i) => occ.at(i)).filter((o) => o.range[0] !== o.range[2] || o.range[1] !== o.range[3]);
   if (pool.length === 0) return [];
   const size = (o: Occurrence) => (o.range[2] - o.range[0]) * 1e6 + (o.range[3] - o.range[1]);
   const smallest = Math.min(...pool.map(size));
@@ -206,7 +204,13 @@ export function occurrencesAt(doc: StoredDocument, line: number, column: number)
 
 /** Names on a line, to suggest when a position hits none; `shown` is its 1-based number as asked. */
 export function namesOnLine(ctx: FileContext, line: number, shown = line + 1): string {
-  const near = ctx.document.occurrences.filter((o) => o.range[0] === line && o.range[2] === line && o.range[3] > o.range[1]);
+  const occ = ctx.document.occurrences;
+  const near: Occurrence[] = [];
+  for (let i = 0; i < occ.length; i++) {
+    if (occ.startLine(i) !== line || occ.endLine(i) !== line) continue;
+    const o = occ.at(i);
+    if (o.range[3] > o.range[1]) near.push(o);
+  }
   const text = ctx.lines?.[line];
   if (!text || near.length === 0) return '';
   const names = near.slice(0, 6).map((o) => `${text.slice(o.range[1], o.range[3])} (column ${o.range[1] + 1})`);

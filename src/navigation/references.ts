@@ -111,10 +111,11 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   if (locals.length && file) {
     // Local symbols live in one document: their references are its occurrences.
     local = { repo: ctx.repo.slug, path: file.file.path, blob: file.file.blob_sha, index: ctx.index.id, rows: [], records: [] };
-    for (const o of file.document.occurrences) {
-      const symbol = file.document.symbols[o.symbol]!;
-      const kind = locals.includes(symbol) ? wanted(o.roles, o.refKind, symbol) : undefined;
-      if (kind) local.records.push({ range: o.range, kind, symbol, derived: (o.roles & DERIVED_ROLE) !== 0 });
+    const occ = file.document.occurrences;
+    for (let i = 0; i < occ.length; i++) {
+      const symbol = file.document.symbols[occ.symbol(i)]!;
+      const kind = locals.includes(symbol) ? wanted(occ.roles(i), occ.refKind(i), symbol) : undefined;
+      if (kind) local.records.push({ range: occ.range(i), kind, symbol, derived: (occ.roles(i) & DERIVED_ROLE) !== 0 });
     }
   }
   // References are walked group by group (a file of a repository), in the

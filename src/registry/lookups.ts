@@ -2,7 +2,7 @@
 // navigation layer. Only published indexes are ever consulted.
 import { sql, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
-import { decodeOccurrences, rangeRecords, type Occurrence } from './payload.js';
+import { Occurrences, rangeRecords } from './payload.js';
 import { PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
 
@@ -10,7 +10,7 @@ export interface StoredDocument {
   id: number;
   symbols: string[];
   /** Sorted by start position. */
-  occurrences: Occurrence[];
+  occurrences: Occurrences;
 }
 
 export interface IndexFileRow {
@@ -244,7 +244,7 @@ export class Lookups {
       this.db.selectFrom('documents').select(['symbols', 'payload']).where('id', '=', v!),
     );
     if (!row) throw new Error(`document ${id} is not in the registry`);
-    const doc = { id, symbols: JSON.parse(row.symbols) as string[], occurrences: decodeOccurrences(row.payload) };
+    const doc = { id, symbols: JSON.parse(row.symbols) as string[], occurrences: new Occurrences(row.payload) };
     this.documents.set(id, doc);
     return doc;
   }

@@ -51,21 +51,77 @@ export function encodeOccurrences(occurrences: readonly Occurrence[]): Buffer {
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
 
-export function decodeOccurrences(payload: Uint8Array): Occurrence[] {
-  const ints = int32View(payload);
-  const out: Occurrence[] = new Array(ints.length / OCCURRENCE_INTS);
-  for (let i = 0, n = 0; i < ints.length; i += OCCURRENCE_INTS, n++) {
-    const flags = ints[i + 5]!;
-    out[n] = {
-      range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!],
-      symbol: ints[i + 4]!,
+/**
+ * A document's occurrences, read in place from its payload: an occurrence
+ * becomes an object only when asked for (`at`). A large file's document has
+ * thousands; an answer reads a few of them, or scans them for one symbol or
+ * one line, and decoding all of them as objects cost a first answer in such
+ * a file up to a millisecond and its garbage.
+ */
+export class Occurrences {
+  readonly length: number;
+  private readonly ints: Int32Array;
+
+  constructor(payload: Uint8Array) {
+    this.ints = int32View(payload);
+    if (this.ints.length % OCCURRENCE_INTS !== 0) throw new Error('corrupt payload: not a whole number of occurrences');
+    this.length = this.ints.length / OCCURRENCE_INTS;
+  }
+
+  startLine(i: number): number {
+    return this.ints[i * OCCURRENCE_INTS]!;
+  }
+
+  endLine(i: number): number {
+    return this.ints[i * OCCURRENCE_INTS + 2]!;
+  }
+
+  /** Index into the document's symbol list. */
+  symbol(i: number): number {
+    return this.ints[i * OCCURRENCE_INTS + 4]!;
+  }
+
+  roles(i: number): number {
+    return this.ints[i * OCCURRENCE_INTS + 5]! & 0xff;
+  }
+
+  refKind(i: number): number {
+    return (this.ints[i * OCCURRENCE_INTS + 5]! >>> 8) & 0xff;
+  }
+
+  range(i: number): Range {
+    const at = i * OCCURRENCE_INTS;
+    return [this.ints[at]!, this.ints[at + 1]!, this.ints[at + 2]!, this.ints[at + 3]!];
+  }
+
+  /** Whether the i-th range contains the 0-based position, or ends exactly there. */
+  where(i: number, line: number, column: number): 'inside' | 'at-end' | undefined {
+    const at = i * OCCURRENCE_INTS;
+    const [startLine, startColumn, endLine, endColumn] = [this.ints[at]!, this.ints[at + 1]!, this.ints[at + 2]!, this.ints[at + 3]!];
+    const afterStart = line > startLine || (line === startLine && column >= startColumn);
+    if (!afterStart) return undefined;
+    if (line < endLine || (line === endLine && column < endColumn)) return 'inside';
+    return line === endLine && column === endColumn ? 'at-end' : undefined;
+  }
+
+  at(i: number): Occurrence {
+    const at = i * OCCURRENCE_INTS;
+    const ints = this.ints;
+    const flags = ints[at + 5]!;
+    return {
+      range: [ints[at]!, ints[at + 1]!, ints[at + 2]!, ints[at + 3]!],
+      symbol: ints[at + 4]!,
       roles: flags & 0xff,
       refKind: (flags >>> 8) & 0xff,
       argumentCount: ((flags >>> 16) & 0xff) - 1,
-      enclosing: ints[i + 6]! < 0 ? undefined : [ints[i + 6]!, ints[i + 7]!, ints[i + 8]!, ints[i + 9]!],
+      enclosing: ints[at + 6]! < 0 ? undefined : [ints[at + 6]!, ints[at + 7]!, ints[at + 8]!, ints[at + 9]!],
     };
   }
-  return out;
+
+  /** Every occurrence as an object, in order (where allocation does not matter). */
+  *[Symbol.iterator](): IterableIterator<Occurrence> {
+    for (let i = 0; i < this.length; i++) yield this.at(i);
+  }
 }
 
 export interface SymbolRange {
