@@ -23,17 +23,19 @@ const scratch = tempDir('sextant-hierarchy-');
 let session: McpSession;
 let ts: string;
 let py: string;
+let members: string;
 
 before(async () => {
   ts = fixtureRepo('ts-shapes');
   py = fixtureRepo('py-shapes');
-  for (const root of [ts, py]) indexOrThrow(root, env);
+  members = fixtureRepo('ts-members');
+  for (const root of [ts, py, members]) indexOrThrow(root, env);
   session = await mcpSession(env);
 });
 
 after(async () => {
   await session?.close();
-  for (const root of [ts, py]) if (root) removeDir(join(root, '..'));
+  for (const root of [ts, py, members]) if (root) removeDir(join(root, '..'));
   removeDir(scratch);
   removeDir(home);
 });
@@ -345,6 +347,42 @@ describe('callHierarchy: TypeScript', () => {
       end_column: lines[48]!.indexOf('}') + 2,
     });
     assert.equal(origin.item.range_source, 'syntax');
+  });
+});
+
+describe('callHierarchy: accessors', () => {
+  const C = 'src/counter.ts';
+  const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);
+  const R = (line: number, needle: string, nth = 0) => range(members, C, line, needle, 'call', nth);
+  const MODULE = 'module counter.ts src/counter.ts:1:1';
+
+  test('reading a property runs its getter: the getter is called there, and a write is not its call', async () => {
+    const r = await incoming('ts-members', members, C, 5, 'value');
+    assert.equal(label(r.item), T('method', 5, 'value', 'Counter'));
+    // Line 19 writes counter.value (the setter's call), then reads it.
+    assert.deepEqual(calls(r.calls), [
+      { from: T('method', 13, 'doubled', 'Counter'), ranges: [R(14, 'value')] },
+      { from: T('function', 18, 'bump'), ranges: [R(19, 'value', 1)] },
+    ]);
+    assert.equal(r.references_omitted, 2);
+  });
+
+  test('assigning a property runs its setter, and not its getter', async () => {
+    const r = await incoming('ts-members', members, C, 9, 'value');
+    assert.equal(label(r.item), T('method', 9, 'value', 'Counter'));
+    assert.deepEqual(calls(r.calls), [
+      { from: MODULE, ranges: [R(27, 'value')] },
+      { from: T('function', 18, 'bump'), ranges: [R(19, 'value')] },
+    ]);
+  });
+
+  test('outgoing: the getters a function reads and the setter it assigns through are its callees', async () => {
+    const r = await outgoing('ts-members', members, C, 18, 'bump');
+    assert.deepEqual(calls(r.calls), [
+      { to: T('method', 5, 'value', 'Counter'), ranges: [R(19, 'value', 1)] },
+      { to: T('method', 9, 'value', 'Counter'), ranges: [R(19, 'value')] },
+      { to: T('method', 13, 'doubled', 'Counter'), ranges: [R(20, 'doubled')] },
+    ]);
   });
 });
 

@@ -93,9 +93,24 @@ interface Use {
   isCall: boolean;
 }
 
-function useAt(file: UseFile, range: Range0, refKind: number): Use {
-  return { file, range, isCall: refKind === RefKindCode.call };
+function useAt(file: UseFile, range: Range0, symbol: string, refKind: number): Use {
+  return { file, range, isCall: isCallOf(symbol, refKind) };
 }
+
+/**
+ * Whether a use of `symbol` runs it. Beside calls, reading a getter runs the
+ * getter and assigning through a setter runs the setter, as TypeScript's own
+ * call hierarchy counts them; scip-typescript names a class's accessors
+ * `` `<get>name`(). `` and `` `<set>name`(). ``.
+ */
+function isCallOf(symbol: string, refKind: number): boolean {
+  if (refKind === RefKindCode.call) return true;
+  if (refKind === RefKindCode.identifier) return ACCESSOR.get.test(symbol);
+  if (refKind === RefKindCode.write) return ACCESSOR.set.test(symbol);
+  return false;
+}
+
+const ACCESSOR = { get: /`<get>[^`]+`\(\)\.$/, set: /`<set>[^`]+`\(\)\.$/ };
 
 class CallWalker {
   count = 0;
@@ -201,7 +216,7 @@ class CallWalker {
       const symbol = document.symbols[o.symbol]!;
       let uses = groups.get(symbol);
       if (!uses) groups.set(symbol, (uses = []));
-      uses.push(useAt(target, o.range, o.refKind));
+      uses.push(useAt(target, o.range, symbol, o.refKind));
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[]; ranges: CallRange[] }[] = [];
@@ -322,7 +337,7 @@ class CallWalker {
       const document = await this.lookups.document(target.document_id);
       for (const o of document.occurrences) {
         if (document.symbols[o.symbol] !== target.symbol || !keep(o.roles, o.refKind)) continue;
-        out[i]!.push(useAt(target, o.range, o.refKind));
+        out[i]!.push(useAt(target, o.range, target.symbol, o.refKind));
       }
     }
     if (globals.length === 0) return out;
@@ -348,8 +363,11 @@ class CallWalker {
         const callsOnly = family.callsOnly.has(symbol);
         for (const row of symbolRows) {
           for (const r of decodeRanges(row.ranges)) {
-            if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
-            out[i]!.push(useAt(row, r.range, r.refKind));
+            if (!keep(r.roles, r.refKind)) continue;
+            // Reading a property the getter implements or overrides reads through it: it is the target's use.
+            const use = useAt(row, r.range, targets[i]!.symbol, r.refKind);
+            if (callsOnly && !use.isCall) continue;
+            out[i]!.push(use);
           }
         }
       }
