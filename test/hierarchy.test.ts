@@ -350,11 +350,10 @@ describe('callHierarchy: TypeScript', () => {
   });
 });
 
-describe('callHierarchy: accessors', () => {
+describe('callHierarchy: accessors and named function expressions', () => {
   const C = 'src/counter.ts';
   const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);
   const R = (line: number, needle: string, nth = 0) => range(members, C, line, needle, 'call', nth);
-  const MODULE = 'module counter.ts src/counter.ts:1:1';
 
   test('reading a property runs its getter: the getter is called there, and a write is not its call', async () => {
     const r = await incoming('ts-members', members, C, 5, 'value');
@@ -371,8 +370,8 @@ describe('callHierarchy: accessors', () => {
     const r = await incoming('ts-members', members, C, 9, 'value');
     assert.equal(label(r.item), T('method', 9, 'value', 'Counter'));
     assert.deepEqual(calls(r.calls), [
-      { from: MODULE, ranges: [R(27, 'value')] },
       { from: T('function', 18, 'bump'), ranges: [R(19, 'value')] },
+      { from: T('function', 25, 'startAt'), ranges: [R(27, 'value')] },
     ]);
   });
 
@@ -383,6 +382,18 @@ describe('callHierarchy: accessors', () => {
       { to: T('method', 9, 'value', 'Counter'), ranges: [R(19, 'value')] },
       { to: T('method', 13, 'doubled', 'Counter'), ranges: [R(20, 'doubled')] },
     ]);
+  });
+
+  test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
+    // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
+    const r = await outgoing('ts-members', members, C, 25, 'startAt');
+    assert.equal(label(r.item), T('function', 25, 'startAt'));
+    assert.deepEqual(calls(r.calls), [
+      { to: T('class', 2, 'Counter'), ranges: [R(26, 'Counter')] },
+      { to: T('method', 9, 'value', 'Counter'), ranges: [R(27, 'value')] },
+    ]);
+    const counter = await incoming('ts-members', members, C, 2, 'Counter');
+    assert.deepEqual(calls(counter.calls), [{ from: T('function', 25, 'startAt'), ranges: [R(26, 'Counter')] }]);
   });
 });
 
