@@ -384,6 +384,16 @@ describe('callHierarchy: accessors and named function expressions', () => {
     ]);
   });
 
+  test('overloads: the item is the implementation that follows the signatures, though a signature extends further', async () => {
+    for (const line of [37, 40, 43]) {
+      const r = await incoming('ts-members', members, C, line, 'concat');
+      assert.equal(label(r.item), T('method', 43, 'concat', 'Tuple'), `asked at line ${line}`);
+      assert.deepEqual(calls(r.calls), [{ from: T('function', 48, 'pair'), ranges: [R(49, 'concat')] }]);
+    }
+    const callees = calls((await outgoing('ts-members', members, C, 48, 'pair')).calls).map((c) => c.to);
+    assert.ok(callees.includes(T('method', 43, 'concat', 'Tuple')), callees.join(', '));
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');

@@ -54,10 +54,22 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   };
 }
 
-/** Among a symbol's definitions, the one with a body: an overload's implementation, not its signatures. */
+/**
+ * Among a symbol's definitions, the one with a body: an overload's
+ * implementation, not its signatures. The implementation's extent may be no
+ * larger than a signature's (`concat(...arr: any[]) { return ... }` after
+ * signatures with long types), but TypeScript requires it to follow them: it
+ * is the last definition in its file. The file is the one holding the largest.
+ */
 function pickCallable(definitions: readonly DefinitionRow[]): DefinitionRow | undefined {
   const candidates = definitions.filter((d) => d.callable || d.kind === 'class');
-  return candidates.sort((a, b) => extentSize(b) - extentSize(a))[0];
+  const largest = candidates.sort((a, b) => extentSize(b) - extentSize(a))[0];
+  if (!largest) return undefined;
+  let last = largest;
+  for (const d of candidates) {
+    if (d.repo === largest.repo && d.path === largest.path && comparePositions(d.start_line, d.start_char, last.start_line, last.start_char) > 0) last = d;
+  }
+  return last;
 }
 
 function extentSize(d: DefinitionRow): number {
