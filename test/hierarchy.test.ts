@@ -394,6 +394,18 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.ok(callees.includes(T('method', 43, 'concat', 'Tuple')), callees.join(', '));
   });
 
+  test('an accessor implementing an interface property: reads through the interface call it, and are its references', async () => {
+    const r = await incoming('ts-members', members, C, 60, 'size');
+    assert.equal(label(r.item), T('method', 60, 'size', 'Bag'));
+    assert.deepEqual(calls(r.calls), [{ from: T('function', 65, 'measure'), ranges: [R(66, 'size', 1)] }]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, C, 60, 'size') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line}:${x.column} ${x.kind}`),
+      // `sized.size` on line 66: the second "size" of the line.
+      [54, 60, 66].map((line) => `${line}:${at(members, C, line, 'size', { nth: line === 66 ? 1 : 0 }).column} ${line === 66 ? 'identifier' : 'definition'}`),
+    );
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');
