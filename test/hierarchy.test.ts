@@ -406,6 +406,13 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
+    const r = await incoming('ts-members', members, C, 65, 'measure');
+    assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);
+    const callees = calls((await outgoing('ts-members', members, C, 73, 'record')).calls).map((c) => c.to);
+    assert.ok(callees.includes(T('function', 65, 'measure')), callees.join(', '));
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');

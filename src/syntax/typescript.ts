@@ -358,17 +358,18 @@ function declarationOf(
   ) {
     return node.name ? { name: node.name, callable: false } : undefined;
   }
-  // `const f = () => ...` is a function by another name, and a caller, as the
-  // TypeScript language service's call hierarchy has it; a function held by a
-  // `let`, a class field or an object-literal property calls on behalf of the
-  // function or class around it. Any of them holding a function, an object or
-  // a class expression contains declarations.
+  // `const f = () => ...` and a class field `f = () => ...` are functions by
+  // another name, and callers, as the TypeScript language service's call
+  // hierarchy has it; a function held by a `let` or an object-literal property
+  // calls on behalf of the function or class around it. Any of them holding a
+  // function, an object or a class expression contains declarations.
   if ((tsc.isVariableDeclaration(node) || tsc.isPropertyDeclaration(node) || tsc.isPropertyAssignment(node)) && node.initializer) {
     const value = skipOuterExpressions(node.initializer);
     const isFunction = tsc.isArrowFunction(value) || tsc.isFunctionExpression(value);
     if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
       const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
-      return { name: node.name, callable: isFunction && isConst };
+      const isField = tsc.isPropertyDeclaration(node) && tsc.isIdentifier(node.name);
+      return { name: node.name, callable: isFunction && (isConst || isField) };
     }
   }
   return undefined;
