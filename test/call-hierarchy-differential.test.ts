@@ -382,6 +382,13 @@ const DISAGREEMENTS: DisagreementKind[] = [
     matches: (x) => allRanges(x, (r) => nodeAt(r).kind === ts.SyntaxKind.SuperKeyword),
   },
   {
+    name: 'asked at an overload signature: sextant answers for the implementation that follows it (the calls in its body), tsserver for the signature (no calls)',
+    matches: (x) => {
+      const target = declarationAt(x.target);
+      return x.direction === 'outgoing' && x.side === 'sextant' && ts.isFunctionLike(target) && !(target as ts.FunctionLikeDeclaration).body;
+    },
+  },
+  {
     name: 'a call through a union type (`this.destination.next()` with destination: Subscriber | Observer): SCIP records the member of each type and sextant lists them all, tsserver resolves no declaration',
     matches: (x) =>
       x.direction === 'outgoing' &&
@@ -720,7 +727,7 @@ test('sextant agrees with typescript-language-server on call hierarchies', async
   assert.deepEqual(itemMismatches, [], "sextant's item is the declaration tsserver prepares");
   assert.ok(noCallers.both >= 5, `the sample should hold callables without callers; it has ${noCallers.both}`);
   // Floors a little under what rxjs measured with 90 targets (callers: precision 0.997 micro / 1.000 macro, recall 0.969 / 0.949;
-  // incoming ranges: 1.000 / 1.000, 0.961 / 0.943; callees: 0.995 / 0.985, 0.974 / 0.972; outgoing ranges: 0.995 / 0.985,
+  // incoming ranges: 1.000 / 1.000, 0.961 / 0.943; callees: 0.989 / 0.970, 0.974 / 0.972; outgoing ranges: 0.991 / 0.970,
   // 0.959 / 0.969), so that losing a kind of call, or listing what is not one, fails.
   const floors: [string, number, number][] = [
     ['caller precision (micro)', summaries.callers.microPrecision, 0.97],

@@ -23,17 +23,19 @@ const scratch = tempDir('sextant-hierarchy-');
 let session: McpSession;
 let ts: string;
 let py: string;
+let members: string;
 
 before(async () => {
   ts = fixtureRepo('ts-shapes');
   py = fixtureRepo('py-shapes');
-  for (const root of [ts, py]) indexOrThrow(root, env);
+  members = fixtureRepo('ts-members');
+  for (const root of [ts, py, members]) indexOrThrow(root, env);
   session = await mcpSession(env);
 });
 
 after(async () => {
   await session?.close();
-  for (const root of [ts, py]) if (root) removeDir(join(root, '..'));
+  for (const root of [ts, py, members]) if (root) removeDir(join(root, '..'));
   removeDir(scratch);
   removeDir(home);
 });
@@ -345,6 +347,82 @@ describe('callHierarchy: TypeScript', () => {
       end_column: lines[48]!.indexOf('}') + 2,
     });
     assert.equal(origin.item.range_source, 'syntax');
+  });
+});
+
+describe('callHierarchy: accessors and named function expressions', () => {
+  const C = 'src/counter.ts';
+  const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);
+  const R = (line: number, needle: string, nth = 0) => range(members, C, line, needle, 'call', nth);
+
+  test('reading a property runs its getter: the getter is called there, and a write is not its call', async () => {
+    const r = await incoming('ts-members', members, C, 5, 'value');
+    assert.equal(label(r.item), T('method', 5, 'value', 'Counter'));
+    // Line 19 writes counter.value (the setter's call), then reads it.
+    assert.deepEqual(calls(r.calls), [
+      { from: T('method', 13, 'doubled', 'Counter'), ranges: [R(14, 'value')] },
+      { from: T('function', 18, 'bump'), ranges: [R(19, 'value', 1)] },
+    ]);
+    assert.equal(r.references_omitted, 2);
+  });
+
+  test('assigning a property runs its setter, and not its getter', async () => {
+    const r = await incoming('ts-members', members, C, 9, 'value');
+    assert.equal(label(r.item), T('method', 9, 'value', 'Counter'));
+    assert.deepEqual(calls(r.calls), [
+      { from: T('function', 18, 'bump'), ranges: [R(19, 'value')] },
+      { from: T('function', 25, 'startAt'), ranges: [R(27, 'value')] },
+    ]);
+  });
+
+  test('outgoing: the getters a function reads and the setter it assigns through are its callees', async () => {
+    const r = await outgoing('ts-members', members, C, 18, 'bump');
+    assert.deepEqual(calls(r.calls), [
+      { to: T('method', 5, 'value', 'Counter'), ranges: [R(19, 'value', 1)] },
+      { to: T('method', 9, 'value', 'Counter'), ranges: [R(19, 'value')] },
+      { to: T('method', 13, 'doubled', 'Counter'), ranges: [R(20, 'doubled')] },
+    ]);
+  });
+
+  test('overloads: the item is the implementation that follows the signatures, though a signature extends further', async () => {
+    for (const line of [37, 40, 43]) {
+      const r = await incoming('ts-members', members, C, line, 'concat');
+      assert.equal(label(r.item), T('method', 43, 'concat', 'Tuple'), `asked at line ${line}`);
+      assert.deepEqual(calls(r.calls), [{ from: T('function', 48, 'pair'), ranges: [R(49, 'concat')] }]);
+    }
+    const callees = calls((await outgoing('ts-members', members, C, 48, 'pair')).calls).map((c) => c.to);
+    assert.ok(callees.includes(T('method', 43, 'concat', 'Tuple')), callees.join(', '));
+  });
+
+  test('an accessor implementing an interface property: reads through the interface call it, and are its references', async () => {
+    const r = await incoming('ts-members', members, C, 60, 'size');
+    assert.equal(label(r.item), T('method', 60, 'size', 'Bag'));
+    assert.deepEqual(calls(r.calls), [{ from: T('function', 65, 'measure'), ranges: [R(66, 'size', 1)] }]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, C, 60, 'size') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line}:${x.column} ${x.kind}`),
+      // `sized.size` on line 66: the second "size" of the line.
+      [54, 60, 66].map((line) => `${line}:${at(members, C, line, 'size', { nth: line === 66 ? 1 : 0 }).column} ${line === 66 ? 'identifier' : 'definition'}`),
+    );
+  });
+
+  test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
+    const r = await incoming('ts-members', members, C, 65, 'measure');
+    assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);
+    const callees = calls((await outgoing('ts-members', members, C, 73, 'record')).calls).map((c) => c.to);
+    assert.ok(callees.includes(T('function', 65, 'measure')), callees.join(', '));
+  });
+
+  test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
+    // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
+    const r = await outgoing('ts-members', members, C, 25, 'startAt');
+    assert.equal(label(r.item), T('function', 25, 'startAt'));
+    assert.deepEqual(calls(r.calls), [
+      { to: T('class', 2, 'Counter'), ranges: [R(26, 'Counter')] },
+      { to: T('method', 9, 'value', 'Counter'), ranges: [R(27, 'value')] },
+    ]);
+    const counter = await incoming('ts-members', members, C, 2, 'Counter');
+    assert.deepEqual(calls(counter.calls), [{ from: T('function', 25, 'startAt'), ranges: [R(26, 'Counter')] }]);
   });
 });
 

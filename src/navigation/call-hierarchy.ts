@@ -54,10 +54,22 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   };
 }
 
-/** Among a symbol's definitions, the one with a body: an overload's implementation, not its signatures. */
+/**
+ * Among a symbol's definitions, the one with a body: an overload's
+ * implementation, not its signatures. The implementation's extent may be no
+ * larger than a signature's (`concat(...arr: any[]) { return ... }` after
+ * signatures with long types), but TypeScript requires it to follow them: it
+ * is the last definition in its file. The file is the one holding the largest.
+ */
 function pickCallable(definitions: readonly DefinitionRow[]): DefinitionRow | undefined {
   const candidates = definitions.filter((d) => d.callable || d.kind === 'class');
-  return candidates.sort((a, b) => extentSize(b) - extentSize(a))[0];
+  const largest = candidates.sort((a, b) => extentSize(b) - extentSize(a))[0];
+  if (!largest) return undefined;
+  let last = largest;
+  for (const d of candidates) {
+    if (d.repo === largest.repo && d.path === largest.path && comparePositions(d.start_line, d.start_char, last.start_line, last.start_char) > 0) last = d;
+  }
+  return last;
 }
 
 function extentSize(d: DefinitionRow): number {
@@ -93,9 +105,24 @@ interface Use {
   isCall: boolean;
 }
 
-function useAt(file: UseFile, range: Range0, refKind: number): Use {
-  return { file, range, isCall: refKind === RefKindCode.call };
+function useAt(file: UseFile, range: Range0, symbol: string, refKind: number): Use {
+  return { file, range, isCall: isCallOf(symbol, refKind) };
 }
+
+/**
+ * Whether a use of `symbol` runs it. Beside calls, reading a getter runs the
+ * getter and assigning through a setter runs the setter, as TypeScript's own
+ * call hierarchy counts them; scip-typescript names a class's accessors
+ * `` `<get>name`(). `` and `` `<set>name`(). ``.
+ */
+function isCallOf(symbol: string, refKind: number): boolean {
+  if (refKind === RefKindCode.call) return true;
+  if (refKind === RefKindCode.identifier) return ACCESSOR.get.test(symbol);
+  if (refKind === RefKindCode.write) return ACCESSOR.set.test(symbol);
+  return false;
+}
+
+const ACCESSOR = { get: /`<get>[^`]+`\(\)\.$/, set: /`<set>[^`]+`\(\)\.$/ };
 
 class CallWalker {
   count = 0;
@@ -206,7 +233,7 @@ class CallWalker {
       const symbol = document.symbols[o.symbol]!;
       let uses = groups.get(symbol);
       if (!uses) groups.set(symbol, (uses = []));
-      uses.push(useAt(target, o.range, o.refKind));
+      uses.push(useAt(target, o.range, symbol, o.refKind));
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[]; ranges: CallRange[] }[] = [];
@@ -328,7 +355,7 @@ class CallWalker {
       const occ = document.occurrences;
       for (let n = 0; n < occ.length; n++) {
         if (document.symbols[occ.symbol(n)] !== target.symbol || !keep(occ.roles(n), occ.refKind(n))) continue;
-        out[i]!.push(useAt(target, occ.range(n), occ.refKind(n)));
+        out[i]!.push(useAt(target, occ.range(n), target.symbol, occ.refKind(n)));
       }
     }
     if (globals.length === 0) return out;
@@ -354,8 +381,11 @@ class CallWalker {
         const callsOnly = family.callsOnly.has(symbol);
         for (const row of symbolRows) {
           for (const r of decodeRanges(row.ranges)) {
-            if (!keep(r.roles, r.refKind) || (callsOnly && r.refKind !== RefKindCode.call)) continue;
-            out[i]!.push(useAt(row, r.range, r.refKind));
+            if (!keep(r.roles, r.refKind)) continue;
+            // Reading a property the getter implements or overrides reads through it: it is the target's use.
+            const use = useAt(row, r.range, targets[i]!.symbol, r.refKind);
+            if (callsOnly && !use.isCall) continue;
+            out[i]!.push(use);
           }
         }
       }

@@ -9,6 +9,10 @@
 //   its calls;
 // - TypeScript merges declarations of one name (an interface and a const,
 //   a namespace and a function): each is a definition of the other.
+// - a class's accessor answers with the member of that name of each supertype
+//   the class implements or extends (`get size()` of a class implementing
+//   Set): scip-typescript relates a class's methods and properties to those
+//   members, but not its accessors.
 import type { Lookups } from '../registry/lookups.js';
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 
@@ -58,6 +62,19 @@ export async function referenceFamilies(
     }
     return { family, usesOnly, callsOnly, frontier: [...family] };
   });
+  const accessors = [...new Set(families.flatMap((f) => f.frontier.filter((s) => ACCESSOR.test(s))))];
+  if (accessors.length > 0) {
+    const targets = await accessorTargets(lookups, indexIds, accessors);
+    for (const f of families) {
+      for (const s of [...f.frontier]) {
+        for (const t of targets.get(s) ?? []) {
+          if (f.family.has(t)) continue;
+          f.family.add(t);
+          f.frontier.push(t);
+        }
+      }
+    }
+  }
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const asked = [...new Set(families.flatMap((f) => f.frontier))];
     if (asked.length === 0) break;
@@ -81,6 +98,32 @@ export async function referenceFamilies(
     }
   }
   return families.map((f) => ({ symbols: [...f.family], usesOnly: f.usesOnly, callsOnly: f.callsOnly }));
+}
+
+/** A class's accessor as scip-typescript names it: the class, `get` or `set`, and the (escaped) name. */
+const ACCESSOR = /^(.*#)`<([gs]et)>((?:[^`]|``)+)`\(\)\.$/;
+
+/**
+ * For each accessor, the members it implements or overrides: in each
+ * supertype its class's relationships name (scip-typescript lists them all,
+ * transitively), the property of its name (`Set#size.`) and the accessor of
+ * its kind (a base class's getter). Candidates no index defines have no
+ * references, and so add nothing.
+ */
+async function accessorTargets(lookups: Lookups, indexIds: readonly number[], accessors: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const supertypes = new Map<string, Promise<string[]>>();
+  for (const accessor of accessors) {
+    const [, owner, kind, escaped] = ACCESSOR.exec(accessor)!;
+    let ancestors = supertypes.get(owner!);
+    if (!ancestors) supertypes.set(owner!, (ancestors = lookups.supertypesOf(indexIds, [owner!])));
+    const property = /^[\w$+-]+$/.test(escaped!) ? `${escaped}.` : `\`${escaped}\`.`;
+    out.set(
+      accessor,
+      (await ancestors).filter((t) => t.endsWith('#')).flatMap((t) => [t + property, `${t}\`<${kind}>${escaped}\`().`]),
+    );
+  }
+  return out;
 }
 
 /**

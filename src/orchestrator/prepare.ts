@@ -62,6 +62,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     });
   }
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
+  if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -101,7 +102,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const signature = signatureOf(info) ?? null;
     const declaration = facts?.declarationAt(o.range[0], o.range[1]);
     const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
-    const kind = symbolKind(parsed, info, signature ?? undefined);
+    // A named function expression's local reads as a variable in the indexer's signature (`var flow: ...`).
+    const kind = declaration?.namedExpression ? 'function' : symbolKind(parsed, info, signature ?? undefined);
     definitions.push({
       symbol,
       name: info?.displayName || nameInSource(lines, o.range) || displayName(parsed),
@@ -218,6 +220,20 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
         enclosing: undefined,
       });
     }
+  }
+}
+
+/**
+ * A named function expression no variable holds (`Object.assign(function
+ * flow() {...}, ...)`) is a caller of its own, as TypeScript's call hierarchy
+ * has it, but scip-typescript records its name only as a use of a local
+ * symbol: that use becomes the local's definition, so that the calls in the
+ * function are its own and not the enclosing function's or the file's.
+ */
+function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly string[], facts: SyntaxFacts): void {
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    if (facts.declarationAt(o.range[0], o.range[1])?.namedExpression) o.roles |= SymbolRole.Definition;
   }
 }
 

@@ -21,6 +21,13 @@ export interface Declaration {
    * freeze({ create() {...} })`), when it does.
    */
   member?: { owner: [number, number] | undefined } | undefined;
+  /**
+   * A named function expression no variable or property holds
+   * (`Object.assign(function flow() {...}, ...)`, `xs.map(function visit() {...})`):
+   * TypeScript's call hierarchy names it the caller of the calls in it, but
+   * scip-typescript records its name only as a use.
+   */
+  namedExpression?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
   typeName?: [number, number] | undefined;
 }
@@ -43,7 +50,7 @@ export interface SyntaxFactsData {
   kinds: Float64Array;
   /** key, count, ... */
   argumentCounts: Float64Array;
-  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (0/1), owner (2), type name (2), ... (NaN: none) */
+  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1) and named expression (2) flags, owner (2), type name (2), ... (NaN: none) */
   declarations: Float64Array;
   /** range (4), target (2), call, ... */
   aliases: Float64Array;
@@ -70,8 +77,9 @@ export class SyntaxFacts {
       for (let h = 0; h < count; h++) heritage.push([d[i + 9 + 2 * h]!, d[i + 10 + 2 * h]!]);
       const j = i + 9 + 2 * count;
       const position = (at: number): [number, number] | undefined => (Number.isNaN(d[at]!) ? undefined : [d[at]!, d[at + 1]!]);
-      const member = d[j] === 1 ? { owner: position(j + 1) } : undefined;
-      this.declarations.set(key, { extent, callable, heritage, parameters, member, typeName: position(j + 3) });
+      const member = d[j]! & 1 ? { owner: position(j + 1) } : undefined;
+      const namedExpression = (d[j]! & 2) !== 0;
+      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, typeName: position(j + 3) });
       i = j + 5;
     }
     const a = data.aliases;
@@ -106,7 +114,7 @@ export class SyntaxFacts {
         declarations[i++] = line;
         declarations[i++] = character;
       }
-      declarations[i++] = d.member ? 1 : 0;
+      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;

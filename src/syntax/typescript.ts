@@ -113,6 +113,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
         }),
         parameters: tsc.isFunctionLike(node) ? parameterCounts(node) : undefined,
         member: declared.member ? { owner: declared.member.owner && at2(declared.member.owner) } : undefined,
+        namedExpression: declared.namedExpression,
         typeName: declared.typeName && at2(declared.typeName),
       });
     }
@@ -317,7 +318,7 @@ const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
  */
 function declarationOf(
   node: ts.Node,
-): { name: ts.Node; callable: boolean; member?: { owner: ts.Node | undefined }; typeName?: ts.Node } | undefined {
+): { name: ts.Node; callable: boolean; member?: { owner: ts.Node | undefined }; namedExpression?: boolean; typeName?: ts.Node } | undefined {
   if (!DECLARATION_KINDS.has(node.kind)) return undefined;
   if (
     tsc.isFunctionDeclaration(node) ||
@@ -327,9 +328,10 @@ function declarationOf(
     tsc.isSetAccessorDeclaration(node)
   ) {
     if (!node.name) return undefined;
-    return tsc.isObjectLiteralExpression(node.parent)
-      ? { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } }
-      : { name: node.name, callable: true };
+    if (tsc.isObjectLiteralExpression(node.parent)) return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
+    // A variable or property holding the function is its caller's name, as for an arrow function.
+    if (tsc.isFunctionExpression(node) && !isHeld(node)) return { name: node.name, callable: true, namedExpression: true };
+    return { name: node.name, callable: true };
   }
   // `declare const X: XFactory` (a declaration file's view of a const built from a literal).
   if (
@@ -356,17 +358,18 @@ function declarationOf(
   ) {
     return node.name ? { name: node.name, callable: false } : undefined;
   }
-  // `const f = () => ...` is a function by another name, and a caller, as the
-  // TypeScript language service's call hierarchy has it; a function held by a
-  // `let`, a class field or an object-literal property calls on behalf of the
-  // function or class around it. Any of them holding a function, an object or
-  // a class expression contains declarations.
+  // `const f = () => ...` and a class field `f = () => ...` are functions by
+  // another name, and callers, as the TypeScript language service's call
+  // hierarchy has it; a function held by a `let` or an object-literal property
+  // calls on behalf of the function or class around it. Any of them holding a
+  // function, an object or a class expression contains declarations.
   if ((tsc.isVariableDeclaration(node) || tsc.isPropertyDeclaration(node) || tsc.isPropertyAssignment(node)) && node.initializer) {
     const value = skipOuterExpressions(node.initializer);
     const isFunction = tsc.isArrowFunction(value) || tsc.isFunctionExpression(value);
     if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
       const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
-      return { name: node.name, callable: isFunction && isConst };
+      const isField = tsc.isPropertyDeclaration(node) && tsc.isIdentifier(node.name);
+      return { name: node.name, callable: isFunction && (isConst || isField) };
     }
   }
   return undefined;
@@ -376,6 +379,17 @@ function declarationOf(
  * The name of the const an object literal initializes, directly or through
  * the calls that wrap it (`const X = freeze({...})`, `Object.freeze`).
  */
+/** A function expression that initializes a variable or property, or is assigned to a name, through parentheses and casts. */
+function isHeld(expression: ts.FunctionExpression): boolean {
+  let node: ts.Node = expression;
+  while (tsc.isParenthesizedExpression(node.parent) || tsc.isAsExpression(node.parent) || tsc.isSatisfiesExpression(node.parent)) node = node.parent;
+  const parent = node.parent;
+  return (
+    ((tsc.isVariableDeclaration(parent) || tsc.isPropertyAssignment(parent) || tsc.isPropertyDeclaration(parent)) && parent.initializer === node) ||
+    (tsc.isBinaryExpression(parent) && parent.operatorToken.kind === tsc.SyntaxKind.EqualsToken && parent.right === node)
+  );
+}
+
 function literalOwner(literal: ts.ObjectLiteralExpression): ts.Node | undefined {
   let node: ts.Node = literal;
   for (;;) {
