@@ -426,6 +426,16 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 });
 
+describe('an import from a package not installed', () => {
+  test('goToDefinition finds nothing and says why, naming the unresolved import first; a call hierarchy there is refused with it', async () => {
+    const r = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy') }));
+    assert.equal(r.found, false);
+    assert.match(r.message, /^the index records no declaration for this local name: an import from a module the indexer could not resolve/);
+    const error = await toolError(session, 'callHierarchy', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy'), direction: 'incoming' });
+    assert.match(error, /could not resolve \(a package not installed\)/);
+  });
+});
+
 describe('callHierarchy: Python', () => {
   const P = (kind: string, path: string, line: number, name: string, container?: string) => def(py, kind, path, line, name, container);
   const R = (path: string, line: number, needle: string, kind: 'call' | 'reference' = 'call', nth = 0) =>

@@ -239,7 +239,11 @@ export function whatItIs(d: DefinitionRow): string {
 /** Says where an undefined symbol comes from: an external package, usually. */
 export function undefinedSymbolMessage(symbols: readonly string[]): string {
   if (symbols.every(isLocalSymbol)) {
-    return 'the index records no declaration for this local name (the indexer gave its declaration another symbol, as scip-typescript does for methods of object literals)';
+    return (
+      'the index records no declaration for this local name: an import from a module the indexer could not resolve ' +
+      '(a package not installed), or a member whose declaration the indexer gave another symbol (a method of an object ' +
+      'literal, used from another file)'
+    );
   }
   const packages = new Set<string>();
   for (const s of symbols) {
