@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../errors.js';
+import { MethodNotImplemented, UserError } from '../errors.js';
 import type { IndexFileRow, Lookups } from '../registry/lookups.js';
 import { SyntaxLookups, type SyntaxDefinitionRow } from '../registry/syntactic.js';
 import type { Range as Range0 } from '../scip/range.js';
@@ -418,6 +418,62 @@ function callItem(ctx: RepoContext, server: string, files: WorktreeLines, item: 
   };
 }
 
+/**
+ * Places the ranges of a server's call hierarchy answer. The LSP puts every
+ * range of a call in one file (the caller's, for incoming calls), but clangd
+ * groups the calls made from same-named functions of different files (each
+ * program's `main`) under one of them, with the others' ranges: read in that
+ * file they point at other text, or past its end. A range is kept where it
+ * reads the called name, or, for incoming calls (a call spelled inside a
+ * macro is reported at the macro's name), where the server lists a reference
+ * to the function at that very place; the rest are left out and counted.
+ */
+class CallRangePlacer {
+  private references: Promise<Set<string>> | undefined;
+  private misplaced = 0;
+
+  constructor(
+    private readonly slug: string,
+    private readonly files: WorktreeLines,
+    private readonly askReferences: () => Promise<{ value: LspLocation[] | null }>,
+  ) {}
+
+  async place(path: string, ranges: LspRange[], callee: string, incoming: boolean): Promise<CallHierarchy.CallRange[]> {
+    const lines = this.files.lines(path);
+    const out: CallHierarchy.CallRange[] = [];
+    for (const r of ranges) {
+      const at = toRange0(r);
+      const named = at[0] === at[2] && nameAt(lines, at) === callee;
+      if (named || (incoming && (await this.referenced(path, at)))) {
+        out.push({ ...location(this.slug, path, at, lines, { source: 'lsp' as const }), kind: 'call' as const });
+      } else this.misplaced++;
+    }
+    return out;
+  }
+
+  /** What the answer says of the ranges it left out. */
+  notes(server: string): string[] {
+    if (this.misplaced === 0) return [];
+    return [
+      `${this.misplaced} call range${this.misplaced > 1 ? 's' : ''} ${server} gave under a caller in another file (same-named functions of different files, as each program's main) left out: findReferences lists every call site with its file`,
+    ];
+  }
+
+  private async referenced(path: string, at: Range0): Promise<boolean> {
+    this.references ??= this.askReferences().then(
+      ({ value }) =>
+        new Set(
+          (value ?? []).flatMap((l) => {
+            const where = 'targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l;
+            const p = this.files.pathOf(where.uri);
+            return p === undefined ? [] : [`${p}:${where.range.start.line}:${where.range.start.character}`];
+          }),
+        ),
+    );
+    return (await this.references).has(`${path}:${at[0]}:${at[1]}`);
+  }
+}
+
 /** callHierarchy at a position of a file in the lsp tier: one level, from the server's own call hierarchy. */
 export async function liveCallHierarchy(
   ctx: RepoContext,
@@ -437,33 +493,44 @@ export async function liveCallHierarchy(
     );
   }
   const method = params.direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
-  const answer = await live.ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(
-    repo,
-    file.language,
-    file.path,
-    method,
-    () => ({ item }),
-  );
+  const answer = await live
+    .ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(repo, file.language, file.path, method, () => ({ item }))
+    .catch((error: unknown) => {
+      if (!(error instanceof MethodNotImplemented) || params.direction !== 'outgoing') throw error;
+      throw new UserError(
+        `${error.server} (the version installed here) does not answer outgoing calls: ask direction "incoming" at each callee, ` +
+          `install a newer ${error.server}, or build a precise index of ${file.language} with \`sextant index --lsp\`, whose call hierarchy answers both directions`,
+      );
+    });
   const files = new WorktreeLines(file.root);
   const limit = Math.min(params.limit, CALLS_CAP);
   const all = answer.value ?? [];
-  const calls: CallHierarchy.Call[] = all.slice(0, limit).map((c) => {
+  const placing = new CallRangePlacer(ctx.repo.slug, files, () =>
+    live.ask<LspLocation[] | null>(repo, file.language, file.path, 'textDocument/references', (uri) => ({
+      textDocument: { uri },
+      position: position(params),
+      context: { includeDeclaration: true },
+    })),
+  );
+  const calls: CallHierarchy.Call[] = [];
+  let misplaced = 0;
+  for (const c of all.slice(0, limit)) {
     const other = (c.from ?? c.to)!;
-    // Incoming: the ranges are in the caller; outgoing: in the item's own file.
+    // Incoming: the ranges are in the caller, on the item's name; outgoing: in the item's own file, on the callee's.
     const rangesIn = files.pathOf(c.from ? c.from.uri : item.uri);
-    const ranges =
-      rangesIn === undefined
-        ? []
-        : c.fromRanges.map((r) => ({
-            ...location(ctx.repo.slug, rangesIn, toRange0(r), files.lines(rangesIn), { source: 'lsp' as const }),
-            kind: 'call' as const,
-          }));
+    const ranges = rangesIn === undefined ? [] : await placing.place(rangesIn, c.fromRanges, c.from ? item.name : other.name, Boolean(c.from));
+    // Not one of its ranges in the caller's file: not a call from it.
+    if (rangesIn !== undefined && c.fromRanges.length > 0 && ranges.length === 0) {
+      misplaced++;
+      continue;
+    }
     const end = callItem(ctx, answer.server, files, other);
-    return { ...(c.from ? { from: end } : { to: end }), ranges };
-  });
+    calls.push({ ...(c.from ? { from: end } : { to: end }), ranges });
+  }
   const notes = [
     ...(params.depth > 1 ? [`${answer.server} answers one level at a time: ask again at a caller for the next`] : []),
     ...(params.include_references ? [`${answer.server}'s call hierarchy lists calls only`] : []),
+    ...placing.notes(answer.server),
   ];
   const loading = answer.loadingSeconds ?? prepared.loadingSeconds;
   return {
@@ -475,8 +542,8 @@ export async function liveCallHierarchy(
     depth: 1,
     ...(params.depth > 1 ? { depth_clamped: true } : {}),
     calls,
-    total: all.length,
-    truncated: all.length > calls.length,
+    total: all.length - misplaced,
+    truncated: all.length > limit,
     limit,
     ...(params.limit > CALLS_CAP ? { limit_clamped: true } : {}),
     references_omitted: 0,
@@ -633,17 +700,21 @@ export async function withEditedCalls(
     () => ({ item }),
   );
   const files = new WorktreeLines(root);
+  const placing = new CallRangePlacer(ctx.repo.slug, files, () =>
+    live.ask<LspLocation[] | null>(repo, language, path, 'textDocument/references', (uri) => ({
+      textDocument: { uri },
+      position: position(params),
+      context: { includeDeclaration: true },
+    })),
+  );
   const fromServer: CallHierarchy.Call[] = [];
   for (const c of answer.value ?? []) {
     const callerPath = files.pathOf(c.from.uri);
     if (callerPath === undefined || !editedPaths.has(callerPath)) continue;
-    fromServer.push({
-      from: callItem(ctx, answer.server, files, c.from),
-      ranges: c.fromRanges.map((r) => ({
-        ...location(ctx.repo.slug, callerPath, toRange0(r), files.lines(callerPath), { source: 'lsp' as const }),
-        kind: 'call' as const,
-      })),
-    });
+    const ranges = await placing.place(callerPath, c.fromRanges, item.name, true);
+    // Not one of its ranges in the caller's file: not a call from it.
+    if (c.fromRanges.length > 0 && ranges.length === 0) continue;
+    fromServer.push({ from: callItem(ctx, answer.server, files, c.from), ranges });
   }
   const inEdited = (c: CallHierarchy.Call) => c.from?.repo === ctx.repo.slug && c.from.path !== null && editedPaths.has(c.from.path);
   // A mixed answer: every range says where it came from, the index's as the answer's own source.
@@ -667,6 +738,7 @@ export async function withEditedCalls(
     notes: [
       ...precise.notes,
       ...(fromServer.length && precise.depth > 1 ? [`${answer.server}'s callers in edited files are listed one level deep`] : []),
+      ...placing.notes(answer.server),
     ],
     ...partial(answer.server, ctx.repo.slug, answer.loadingSeconds ?? prepared.loadingSeconds, 'callers in edited files'),
   };
