@@ -1,6 +1,6 @@
 // searchCode: text search over the stored files of every indexed repository.
 import { z } from 'zod';
-import { arg, Location, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, params, stringList, tooLong } from './common.js';
+import { arg, FreshnessFields, Location, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, params, stringList, tooLong } from './common.js';
 
 export const name = 'searchCode';
 export const LIMIT = 100;
@@ -55,6 +55,8 @@ export const Match = Location.pick({ repo: true, path: true, line: true, column:
   preview_column: z.int().optional(),
   before: z.array(z.string()).optional(),
   after: z.array(z.string()).optional(),
+  /** The file was edited since the index: the match moved to its line now (its preview and context are the indexed text's). */
+  adjusted: z.boolean().optional(),
 });
 export type Match = z.infer<typeof Match>;
 
@@ -74,5 +76,7 @@ export const Result = z.object({
   limit: z.int(),
   limit_clamped: z.boolean().optional(),
   duration_ms: z.int(),
+  /** Set when a file with matches was edited since the index (see followEdits in src/search/code.ts). */
+  ...FreshnessFields,
 });
 export type Result = z.infer<typeof Result>;
