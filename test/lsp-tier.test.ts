@@ -261,6 +261,7 @@ describe('lsp tier: call hierarchy ranges where clangd groups same-named callers
   writeFileSync(join(staging, 'one.c'), '#include "lib.h"\nint main(void) {\n  return twice(1);\n}\n');
   writeFileSync(join(staging, 'two.c'), `#include "lib.h"\n${pad(20)}\nint main(void) {\n  int a = twice(2);\n  return a;\n}\n`);
   writeFileSync(join(staging, 'three.c'), `#include "lib.h"\n${pad(40)}\nint main(void) {\n  int a = twice(3);\n  return twice(a);\n}\n`);
+  writeFileSync(join(staging, 'off.c'), '#if 0\nint unused(void) { return 0; }\n#endif\n');
   const repo = gitRepoFrom(staging, 'mains');
   removeDir(staging);
   const { home, env } = testHome();
@@ -315,5 +316,13 @@ describe('lsp tier: call hierarchy ranges where clangd groups same-named callers
     const message = await toolError(session, 'callHierarchy', { repo: 'mains', path: 'one.c', line: 2, column: 5, direction: 'outgoing' });
     assert.match(message, /^clangd \(the version installed here\) does not answer outgoing calls: ask direction "incoming".*`sextant index --lsp`/);
     assert.doesNotMatch(message, /method not found/);
+  });
+
+  test('a position in code an #if leaves out is explained in one line, not a bare "no function"', async () => {
+    const message = await toolError(session, 'callHierarchy', { repo: 'mains', path: 'off.c', line: 2, column: 5, direction: 'incoming' });
+    assert.equal(message, "clangd finds no function at off.c:2:5: place the position on a function's name (code an #if leaves out has none)");
+    const d = await session.ok('goToDefinition', { repo: 'mains', path: 'off.c', line: 2, column: 5 });
+    assert.equal(d.found, false);
+    assert.match(d.message, /code an #if leaves out has none/);
   });
 });

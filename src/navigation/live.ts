@@ -61,6 +61,15 @@ interface LspRange {
 }
 type LspLocation = { uri: string; range: LspRange } | { targetUri: string; targetSelectionRange: LspRange; targetRange: LspRange };
 
+/** Languages whose servers see only the code the preprocessor keeps: a name under a false #if is none to them. */
+const PREPROCESSED = new Set(['c', 'cpp']);
+
+/** What has no definition, as a message says it for a language. */
+const NAMELESS = (language: string) =>
+  PREPROCESSED.has(language)
+    ? 'a keyword, a literal, a macro-generated name or code an #if leaves out'
+    : 'a keyword, literal or macro-generated name';
+
 /** The worktree of a repository on this machine, if it has one. */
 function worktree(ctx: RepoContext): string | undefined {
   const root = ctx.repo.root_path;
@@ -297,7 +306,7 @@ export async function liveDefinition(
       ? {
           message:
             `${server} found no definition at ${file.path}:${params.line}:${params.column} in the worktree` +
-            (note ? ` (${note})` : ' (place the position on a name; a keyword, literal or macro-generated name has none)'),
+            (note ? ` (${note})` : ` (place the position on a name; ${NAMELESS(file.language)} has none)`),
         }
       : note
         ? { message: note }
@@ -489,7 +498,8 @@ export async function liveCallHierarchy(
   const item = prepared.value?.[0];
   if (!item) {
     throw new UserError(
-      `${prepared.server} finds no function at ${file.path}:${params.line}:${params.column}: place the position on a function's name`,
+      `${prepared.server} finds no function at ${file.path}:${params.line}:${params.column}: place the position on a function's name` +
+        (PREPROCESSED.has(file.language) ? ' (code an #if leaves out has none)' : ''),
     );
   }
   const method = params.direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
