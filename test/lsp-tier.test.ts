@@ -325,4 +325,10 @@ describe('lsp tier: call hierarchy ranges where clangd groups same-named callers
     assert.equal(d.found, false);
     assert.match(d.message, /code an #if leaves out has none/);
   });
+
+  test('typeHierarchy in the lsp tier says what answers there instead, in one line naming the fix', async () => {
+    const message = await toolError(session, 'typeHierarchy', { repo: 'mains', path: 'lib.c', line: 3, column: 5, direction: 'supertypes' });
+    assert.match(message, /^typeHierarchy needs a precise index: lib\.c is c, which mains answers in the lsp tier \(clangd, live: goToDefinition, findReferences and callHierarchy\), without type relations; for them, .*SEXTANT_INDEXERS/);
+    assert.doesNotMatch(message, /whole-word text matches/);
+  });
 });
