@@ -428,14 +428,14 @@ function callItem(ctx: RepoContext, server: string, files: WorktreeLines, item: 
 }
 
 /**
- * Places the ranges of a server's call hierarchy answer. The LSP puts every
- * range of a call in one file (the caller's, for incoming calls), but clangd
+ * Places the ranges of a server's incoming calls. The LSP puts every range
+ * of an incoming call in its caller's file, but clangd
  * groups the calls made from same-named functions of different files (each
  * program's `main`) under one of them, with the others' ranges: read in that
  * file they point at other text, or past its end. A range is kept where it
- * reads the called name, or, for incoming calls (a call spelled inside a
- * macro is reported at the macro's name), where the server lists a reference
- * to the function at that very place; the rest are left out and counted.
+ * reads the called name, or (a call spelled inside a macro is reported at the
+ * macro's name) where the server lists a reference to the function at that
+ * very place; the rest are left out and counted.
  */
 class CallRangePlacer {
   private references: Promise<Set<string>> | undefined;
@@ -452,8 +452,9 @@ class CallRangePlacer {
     const out: CallHierarchy.CallRange[] = [];
     for (const r of ranges) {
       const at = toRange0(r);
-      const named = at[0] === at[2] && nameAt(lines, at) === callee;
-      if (named || (incoming && (await this.referenced(path, at)))) {
+      // Outgoing calls lie in the body of the function asked about, in its own file: taken as they are.
+      const named = !incoming || (at[0] === at[2] && nameAt(lines, at) === callee);
+      if (named || (await this.referenced(path, at))) {
         out.push({ ...location(this.slug, path, at, lines, { source: 'lsp' as const }), kind: 'call' as const });
       } else this.misplaced++;
     }
@@ -526,9 +527,9 @@ export async function liveCallHierarchy(
   let misplaced = 0;
   for (const c of all.slice(0, limit)) {
     const other = (c.from ?? c.to)!;
-    // Incoming: the ranges are in the caller, on the item's name; outgoing: in the item's own file, on the callee's.
+    // Incoming: the ranges are in the caller, on the item's name; outgoing: in the item's own file, the one asked about.
     const rangesIn = files.pathOf(c.from ? c.from.uri : item.uri);
-    const ranges = rangesIn === undefined ? [] : await placing.place(rangesIn, c.fromRanges, c.from ? item.name : other.name, Boolean(c.from));
+    const ranges = rangesIn === undefined ? [] : await placing.place(rangesIn, c.fromRanges, item.name, Boolean(c.from));
     // Not one of its ranges in the caller's file: not a call from it.
     if (rangesIn !== undefined && c.fromRanges.length > 0 && ranges.length === 0) {
       misplaced++;
