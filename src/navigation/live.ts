@@ -432,13 +432,14 @@ function callItem(ctx: RepoContext, server: string, files: WorktreeLines, item: 
  * of an incoming call in its caller's file, but clangd
  * groups the calls made from same-named functions of different files (each
  * program's `main`) under one of them, with the others' ranges: read in that
- * file they point at other text, or past its end. A range is kept where it
- * reads the called name, or (a call spelled inside a macro is reported at the
- * macro's name) where the server lists a reference to the function at that
- * very place; the rest are left out and counted.
+ * file they point at other text, or past its end. A range that does not
+ * read the called name (a call spelled inside a macro is reported at the
+ * macro's name; a constructor is called by its class's) is left out, and
+ * counted, when it belongs to another file (see `elsewhere`).
  */
 class CallRangePlacer {
-  private references: Promise<Set<string>> | undefined;
+  /** Where the server lists references to the function: by `line:character`, the files. */
+  private references: Promise<Map<string, Set<string>>> | undefined;
   private misplaced = 0;
 
   constructor(
@@ -453,10 +454,11 @@ class CallRangePlacer {
     for (const r of ranges) {
       const at = toRange0(r);
       // Outgoing calls lie in the body of the function asked about, in its own file: taken as they are.
-      const named = !incoming || (at[0] === at[2] && nameAt(lines, at) === callee);
-      if (named || (await this.referenced(path, at))) {
-        out.push({ ...location(this.slug, path, at, lines, { source: 'lsp' as const }), kind: 'call' as const });
-      } else this.misplaced++;
+      if (incoming && !(at[0] === at[2] && nameAt(lines, at) === callee) && (await this.elsewhere(path, at, lines))) {
+        this.misplaced++;
+        continue;
+      }
+      out.push({ ...location(this.slug, path, at, lines, { source: 'lsp' as const }), kind: 'call' as const });
     }
     return out;
   }
@@ -469,18 +471,28 @@ class CallRangePlacer {
     ];
   }
 
-  private async referenced(path: string, at: Range0): Promise<boolean> {
-    this.references ??= this.askReferences().then(
-      ({ value }) =>
-        new Set(
-          (value ?? []).flatMap((l) => {
-            const where = 'targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l;
-            const p = this.files.pathOf(where.uri);
-            return p === undefined ? [] : [`${p}:${where.range.start.line}:${where.range.start.character}`];
-          }),
-        ),
-    );
-    return (await this.references).has(`${path}:${at[0]}:${at[1]}`);
+  /**
+   * Whether a range that does not read the called name belongs to another
+   * file: it lies past the end of this one's line, or the server lists a
+   * reference to the function there and none here. A range with no evidence
+   * either way (a constructor called by its class's name) stays.
+   */
+  private async elsewhere(path: string, at: Range0, lines: string[] | null): Promise<boolean> {
+    const line = lines?.[at[0]];
+    if (line === undefined || at[1] > line.length || (at[2] === at[0] && at[3] > line.length)) return true;
+    this.references ??= this.askReferences().then(({ value }) => {
+      const byPlace = new Map<string, Set<string>>();
+      for (const l of value ?? []) {
+        const where = 'targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l;
+        const p = this.files.pathOf(where.uri);
+        if (p === undefined) continue;
+        const place = `${where.range.start.line}:${where.range.start.character}`;
+        (byPlace.get(place) ?? byPlace.set(place, new Set()).get(place)!).add(p);
+      }
+      return byPlace;
+    });
+    const paths = (await this.references).get(`${at[0]}:${at[1]}`);
+    return paths !== undefined && !paths.has(path);
   }
 }
 
