@@ -17,6 +17,21 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A request the running language server does not implement (JSON-RPC "method not
+ * found"), though it may advertise the capability: clangd 14 advertises a call
+ * hierarchy but answers only incoming calls. Callers that know another way to
+ * the answer say so; this message alone names the upgrade.
+ */
+export class MethodNotImplemented extends UserError {
+  constructor(
+    readonly server: string,
+    readonly method: string,
+  ) {
+    super(`${server} does not implement ${method} in the version installed here: install a newer ${server} and ask again`);
+  }
+}
+
 /** Longest piece of a caller's argument a message quotes. */
 export const QUOTE_MAX = 100;
 /** Longest error message any answer carries (a last bound on text echoed from elsewhere). */

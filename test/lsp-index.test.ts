@@ -3,11 +3,13 @@
 // references, call sites from its call hierarchy), published with origin
 // `lsp`. The index's answers are held against clangd asked directly.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Clangd } from './support/clangd.js';
 import { treeSitterCRepo } from './support/corpus.js';
 import { functionDefinitions, identifierUses } from './support/c-positions.js';
-import { removeDir } from './support/repos.js';
+import { gitRepoFrom, removeDir, tempDir } from './support/repos.js';
 import { prng, shuffle } from './support/stats.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 
@@ -99,5 +101,43 @@ describe('sextant index --lsp: a precise C index built through clangd', () => {
     }
     assert.equal(asked, 20);
     assert.ok(withCallers >= 5, `${withCallers} functions with callers`);
+  });
+});
+
+describe('sextant index --lsp: call sites where clangd groups same-named callers', () => {
+  // Two programs, each with its own main calling twice(). clangd lists both
+  // mains' calls under one of them, with the other file's ranges: each call
+  // must still be a call in its own file, and nothing in the other.
+  const staging = tempDir('sextant-lsp-mains-');
+  writeFileSync(join(staging, 'lib.h'), 'int twice(int x);\n');
+  writeFileSync(join(staging, 'lib.c'), '#include "lib.h"\nint twice(int x) { return 2 * x; }\n');
+  writeFileSync(join(staging, 'one.c'), '#include "lib.h"\nint main(void) {\n  return twice(1);\n}\n');
+  writeFileSync(join(staging, 'two.c'), '#include "lib.h"\n/* a comment */\n\nint main(void) {\n  int a = 2;\n  return twice(a);\n}\n');
+  const repo = gitRepoFrom(staging, 'lsp-mains');
+  removeDir(staging);
+  const { home, env } = testHome();
+  let session: McpSession;
+
+  before(async () => {
+    indexOrThrow(repo, env, '--lsp');
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(join(repo, '..'));
+  });
+
+  test('each main’s call of twice is a call in its own file', async () => {
+    const calls = await session.ok('findReferences', { repo: 'lsp-mains', path: 'lib.c', line: 2, column: 5, kind: 'call' });
+    assert.deepEqual(
+      calls.references.map((r: any) => `${r.path}:${r.line}:${r.column}`).sort(),
+      ['one.c:3:10', 'two.c:6:10'],
+    );
+    // The callers: each call under a caller in its own file. (Which one: clangd answers the definition of either
+    // main with the same one, so the build keeps one main and the other file's call is the file's own.)
+    const callers = await session.ok('callHierarchy', { repo: 'lsp-mains', path: 'lib.c', line: 2, column: 5, direction: 'incoming' });
+    const ranges = callers.calls.flatMap((c: any) => c.ranges.map((r: any) => (r.path === c.from.path ? `${r.path}:${r.line}:${r.column}` : 'elsewhere')));
+    assert.deepEqual(ranges.sort(), ['one.c:3:10', 'two.c:6:10']);
   });
 });

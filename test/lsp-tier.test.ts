@@ -5,14 +5,16 @@
 // real server (killed mid-request, 20 concurrent requests, warm-up, idle
 // stop, the server cap and the memory cap).
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Clangd } from './support/clangd.js';
 import { treeSitterCRepo } from './support/corpus.js';
 import { functionDefinitions, identifierUses } from './support/c-positions.js';
 import { linesOf } from './support/positions.js';
-import { removeDir } from './support/repos.js';
+import { gitRepoFrom, removeDir, tempDir } from './support/repos.js';
 import { prng, shuffle } from './support/stats.js';
-import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+import { indexOrThrow, mcpSession, testHome, toolError, type McpSession } from './support/sextant.js';
 
 const MAX_MEMORY_MB = 1024;
 
@@ -244,5 +246,89 @@ describe('lsp tier bounds: warm-up, the server cap, idle stop, the memory cap', 
       return server.state === 'failed' ? server : undefined;
     });
     assert.match(s.reason, /^clangd used \d+ MiB, over the cap of 1 MiB \(SEXTANT_LSP_MAX_MEMORY_MB\)$/);
+  });
+});
+
+describe('lsp tier: call hierarchy ranges where clangd groups same-named callers', () => {
+  // Three programs, each with its own main calling twice(): clangd (14, at
+  // least) lists the calls of every main under one of them, with ranges from
+  // the other files. Those ranges read in the caller's file point at other
+  // text or past its end; the answer must never place a call there.
+  const staging = tempDir('sextant-mains-');
+  const pad = (n: number) => Array.from({ length: n }, (_, i) => `/* line ${i + 2} */`).join('\n');
+  writeFileSync(join(staging, 'lib.h'), 'int twice(int x);\n');
+  writeFileSync(join(staging, 'lib.c'), '#include "lib.h"\n\nint twice(int x) { return 2 * x; }\n');
+  writeFileSync(join(staging, 'one.c'), '#include "lib.h"\nint main(void) {\n  return twice(1);\n}\n');
+  writeFileSync(join(staging, 'two.c'), `#include "lib.h"\n${pad(20)}\nint main(void) {\n  int a = twice(2);\n  return a;\n}\n`);
+  writeFileSync(join(staging, 'three.c'), `#include "lib.h"\n${pad(40)}\nint main(void) {\n  int a = twice(3);\n  return twice(a);\n}\n`);
+  writeFileSync(join(staging, 'off.c'), '#if 0\nint unused(void) { return 0; }\n#endif\n');
+  const repo = gitRepoFrom(staging, 'mains');
+  removeDir(staging);
+  const { home, env } = testHome();
+  let session: McpSession;
+  const calls = ['one.c', 'two.c', 'three.c'].flatMap((path) =>
+    linesOf(repo, path).flatMap((text, i) => (/twice\(/.test(text) ? [`${path}:${i + 1}:${text.indexOf('twice') + 1}`] : [])),
+  );
+  const at = { repo: 'mains', path: 'lib.c', line: 3, column: 5 };
+
+  before(async () => {
+    indexOrThrow(repo, env);
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(join(repo, '..'));
+  });
+
+  test('incoming calls list only ranges that read the callee in the caller’s file, and count the ones left out', async () => {
+    assert.equal(calls.length, 4);
+    // Until clangd has indexed every file: its callers come from its background index.
+    const r = await until('clangd to index the three programs', async () => {
+      const answer = await session.ok('callHierarchy', { ...at, direction: 'incoming' });
+      if (answer.partial) return undefined;
+      const listed = answer.calls.reduce((n: number, c: any) => n + c.ranges.length, 0);
+      const left = Number(/^(\d+) call ranges? clangd gave under a caller in another file/.exec(answer.notes.join('\n'))?.[1] ?? 0);
+      return listed + left === calls.length ? answer : undefined;
+    });
+    assert.equal(r.source, 'lsp');
+    for (const c of r.calls) {
+      assert.equal(c.from.name, 'main');
+      for (const range of c.ranges) {
+        const text = linesOf(repo, range.path)[range.line - 1] ?? '';
+        assert.equal(range.path, c.from.path, 'a call range lies in its caller’s file');
+        assert.equal(text.slice(range.column - 1, range.end_column - 1), 'twice', `${range.path}:${range.line}:${range.column} reads the callee`);
+        assert.ok(calls.includes(`${range.path}:${range.line}:${range.column}`));
+      }
+    }
+    assert.equal(r.total, r.calls.length, 'total counts the calls listed, not those left out');
+  });
+
+  test('outgoing calls are clangd’s own, or, where the installed clangd lacks them, one line naming the fix', async () => {
+    const r = await session.call('callHierarchy', { repo: 'mains', path: 'one.c', line: 2, column: 5, direction: 'outgoing' });
+    if (!r.isError) {
+      assert.deepEqual(
+        r.result.calls.map((c: any) => c.to.name),
+        ['twice'],
+      );
+      return;
+    }
+    const message = await toolError(session, 'callHierarchy', { repo: 'mains', path: 'one.c', line: 2, column: 5, direction: 'outgoing' });
+    assert.match(message, /^clangd \(the version installed here\) does not answer outgoing calls: ask direction "incoming".*`sextant index --lsp`/);
+    assert.doesNotMatch(message, /method not found/);
+  });
+
+  test('a position in code an #if leaves out is explained in one line, not a bare "no function"', async () => {
+    const message = await toolError(session, 'callHierarchy', { repo: 'mains', path: 'off.c', line: 2, column: 5, direction: 'incoming' });
+    assert.equal(message, "clangd finds no function at off.c:2:5: place the position on a function's name (code an #if leaves out has none)");
+    const d = await session.ok('goToDefinition', { repo: 'mains', path: 'off.c', line: 2, column: 5 });
+    assert.equal(d.found, false);
+    assert.match(d.message, /code an #if leaves out has none/);
+  });
+
+  test('typeHierarchy in the lsp tier says what answers there instead, in one line naming the fix', async () => {
+    const message = await toolError(session, 'typeHierarchy', { repo: 'mains', path: 'lib.c', line: 3, column: 5, direction: 'supertypes' });
+    assert.match(message, /^typeHierarchy needs a precise index: lib\.c is c, which mains answers in the lsp tier \(clangd, live: goToDefinition, findReferences and callHierarchy\), without type relations; for them, .*SEXTANT_INDEXERS/);
+    assert.doesNotMatch(message, /whole-word text matches/);
   });
 });

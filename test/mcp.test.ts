@@ -302,3 +302,39 @@ describe('positions are 1-based UTF-16 columns', () => {
     assert.equal(call.end_column, use.column + 'greet'.length);
   });
 });
+
+describe('names of members keyed by string literals', () => {
+  let quoted: string;
+  before(() => {
+    quoted = join(tempDir(), 'quoted');
+    mkdirSync(quoted);
+    writeFileSync(
+      join(quoted, 'headers.ts'),
+      "export const headers = {\n  'content-type': 'application/json',\n  \"x-trace\": 1,\n  plain: 2,\n};\n",
+    );
+    git(quoted, 'init', '-q', '-b', 'main');
+    commitAll(quoted, 'initial');
+    indexOrThrow(quoted, env);
+  });
+  after(() => removeDir(join(quoted, '..')));
+
+  test('documentSymbols names each as written, never with the indexer’s counter after it', async () => {
+    const r = await session.ok('documentSymbols', { repo: 'quoted', path: 'headers.ts' });
+    const headers = r.symbols.find((s: any) => s.name === 'headers');
+    assert.ok(headers, JSON.stringify(r.symbols));
+    assert.deepEqual(
+      headers.children.map((c: any) => c.name),
+      ["'content-type'", '"x-trace"', 'plain'],
+    );
+    const lines = ["export const headers = {", "  'content-type': 'application/json',", '  "x-trace": 1,', '  plain: 2,'];
+    for (const c of headers.children) {
+      const s = c.selection_range;
+      assert.equal(lines[s.line - 1]!.slice(s.column - 1, s.end_column - 1), c.name, `${c.name} is the text its selection_range covers`);
+    }
+    const w = await session.ok('workspaceSymbols', { repo: 'quoted', query: 'content-type' });
+    assert.deepEqual(
+      w.symbols.map((s: any) => s.name),
+      ["'content-type'"],
+    );
+  });
+});

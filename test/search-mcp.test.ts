@@ -2,7 +2,7 @@
 // repositories, searchCode searches one or all of them, coverage is reported,
 // and neither a pathological regex nor a huge result set stops the server.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openRegistry } from '../src/registry/open.js';
@@ -204,5 +204,59 @@ describe('search over MCP', () => {
     const bad = sextant(['search', 'x', '--colour'], { env });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Unknown option '--colour'/);
+  });
+});
+
+describe('searchCode after edits made since the index', () => {
+  // The search reads the indexed text; the worktree has moved on. No match may
+  // point at a line that now holds other text, and the answer says it is stale.
+  const { home, env } = testHome();
+  let session: McpSession;
+  const staging = tempDir('sextant-search-edits-');
+  writeFileSync(join(staging, 'a.ts'), 'export const alpha = 1;\nexport const beta = 2;\nexport function gamma() {\n  return alpha + beta;\n}\n');
+  writeFileSync(join(staging, 'b.ts'), "import { alpha } from './a';\n");
+  writeFileSync(join(staging, 'c.ts'), "export { alpha } from './a';\n");
+  const repo = gitRepoFrom(staging, 'edited');
+  const lineOf = (path: string, n: number) => readFileSync(join(repo, path), 'utf8').split('\n')[n - 1] ?? '';
+
+  before(async () => {
+    indexOrThrow(repo, env);
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    for (const dir of [home, staging, join(repo, '..')]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a clean worktree: matches as indexed, no freshness claimed', async () => {
+    const r = await session.ok('searchCode', { repo: 'edited', query: 'alpha' });
+    assert.deepEqual(
+      r.matches.map((m: any) => `${m.path}:${m.line}`),
+      ['a.ts:1', 'a.ts:4', 'b.ts:1', 'c.ts:1'],
+    );
+    assert.ok(r.matches.every((m: any) => m.adjusted === undefined));
+    assert.equal(r.index_freshness, undefined);
+  });
+
+  test('matches move with inserted lines, and those on changed lines or in deleted files are dropped and counted', async () => {
+    writeFileSync(join(repo, 'a.ts'), '// one\n// two\nexport const alpha = 1;\nexport const beta = 2;\nexport function gamma() {\n  return 0;\n}\n');
+    rmSync(join(repo, 'c.ts'));
+    const r = await session.ok('searchCode', { repo: 'edited', query: 'alpha' });
+    assert.deepEqual(
+      r.matches.map((m: any) => [`${m.path}:${m.line}:${m.column}`, m.adjusted ?? false]),
+      [
+        ['a.ts:3:14', true],
+        ['b.ts:1:10', false],
+      ],
+    );
+    for (const m of r.matches) assert.equal(lineOf(m.path, m.line).slice(m.column - 1, m.end_column - 1), 'alpha', `${m.path}:${m.line} reads the match now`);
+    assert.equal(r.total, 2);
+    assert.equal(r.index_freshness, 'stale');
+    assert.equal(r.stale, true);
+    assert.equal(r.meta.index_freshness, 'stale');
+    assert.deepEqual(r.adjusted_files, ['a.ts']);
+    assert.equal(r.dropped_locations.on_changed_lines, 1);
+    assert.equal(r.dropped_locations.in_deleted_files, 1);
+    assert.match(r.dropped_locations.reason, /reindex/);
   });
 });

@@ -135,11 +135,15 @@ async function build(pool: LspPool, request: LspIndexRequest & { callHierarchy: 
   }
   const definitions = new Map<string, Definition>();
   const occurrences = new Map<string, Map<string, ScipOccurrence>>(paths.map((p) => [p, new Map()]));
+  /** The files where a symbol has an occurrence starting at a place, by `line:character\0symbol`. */
+  const starts = new Map<string, Set<string>>();
   const add = (path: string, o: ScipOccurrence) => {
     const at = `${o.range.join(',')}\0${o.symbol}`;
     const existing = occurrences.get(path)!.get(at);
     if (existing) existing.symbolRoles |= o.symbolRoles;
     else occurrences.get(path)!.set(at, o);
+    const place = `${o.range[0]}:${o.range[1]}\0${o.symbol}`;
+    (starts.get(place) ?? starts.set(place, new Set()).get(place)!).add(path);
   };
   let filesWithSymbols = 0;
   let filesReached = 0;
@@ -256,11 +260,17 @@ async function build(pool: LspPool, request: LspIndexRequest & { callHierarchy: 
       () => ({ item }),
     );
     for (const call of incoming ?? []) {
-      const path = pathOf(call.from.uri);
-      if (path === undefined) continue;
-      const sites = callSites.get(path) ?? callSites.set(path, []).get(path)!;
+      const caller = pathOf(call.from.uri);
+      if (caller === undefined) continue;
       for (const r of call.fromRanges) {
-        sites.push([r.start.line, r.start.character]);
+        // clangd groups the calls made from same-named functions of different files (each program's main) under one
+        // of them, with the others' ranges. A call lies where this function has a reference starting at its range:
+        // in the caller's file, else in the one other file that has one there; taken at its word in the caller's
+        // file it would make whatever occurrence stands at that place a call.
+        const files = starts.get(`${r.start.line}:${r.start.character}\0${d.symbol}`);
+        const path = files?.has(caller) ? caller : files?.size === 1 ? [...files][0]! : undefined;
+        if (path === undefined) continue;
+        (callSites.get(path) ?? callSites.set(path, []).get(path)!).push([r.start.line, r.start.character]);
         calls++;
       }
     }

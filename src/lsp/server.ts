@@ -12,14 +12,16 @@ import {
   DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  ErrorCodes,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
   ShutdownRequest,
   StreamMessageReader,
+  ResponseError,
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node.js';
-import { UserError } from '../errors.js';
+import { MethodNotImplemented, UserError } from '../errors.js';
 import { watchGroup, type WatchedGroup } from '../process-group.js';
 import { initializationOptions, type ServerManifest } from './manifests.js';
 
@@ -302,6 +304,7 @@ export class LanguageServer {
           // A dying server closes its pipes just before it exits: wait a moment to say which it was.
           await Promise.race([this.exited, sleep(500)]);
           if (!this.alive) throw died();
+          if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) throw new MethodNotImplemented(this.name, method);
           throw new UserError(`${this.describe()} failed ${method}: ${lastLine(error.message)}`);
         }),
         this.exited.then(() => {

@@ -99,7 +99,7 @@ export function createMcpServer(nav: Navigation, version: string, server = new T
   // behind them. Search (re2js, picomatch) and reindexing load then too, not
   // before a cold server's first answer.
   let search: Promise<Search> | undefined;
-  const searching = () => (search ??= import('../search/index.js').then(({ Search }) => new Search(nav.engine, version)));
+  const searching = () => (search ??= import('../search/index.js').then(({ Search }) => new Search(nav.engine, version, (root) => nav.edits.filesAt(root))));
   register(SearchCode, async (p) => (await searching()).searchCode(p), 'local-analysis');
   register(FindFiles, async (p) => (await searching()).findFiles(p), 'local-filesystem');
   register(CountFiles, async (p) => (await searching()).countFiles(p), 'local-filesystem');

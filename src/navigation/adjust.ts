@@ -91,7 +91,8 @@ export class Edits {
     this.filesAt(root).current(path);
   }
 
-  private filesAt(root: string): WorktreeFiles {
+  /** The worktree files of `root`, as every answer of this Navigation sees them (searches share them too). */
+  filesAt(root: string): WorktreeFiles {
     let files = this.files.get(root);
     if (!files) this.files.set(root, (files = new WorktreeFiles(root)));
     return files;

@@ -192,6 +192,17 @@ export class Navigation {
 
   async typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {
     const ctx = await this.open(params.repo);
+    // A language of the lsp tier has no index to read type relations from, and its server is asked for none.
+    const live = await this.liveFile(ctx, params.path, params.line);
+    if (live && !live.edited) {
+      const server = this.options.live!.tierServer(live.language)!.name;
+      const recovery = ctx.languages[live.language]?.recovery;
+      throw new UserError(
+        `typeHierarchy needs a precise index: ${live.path} is ${live.language}, which ${ctx.repo.slug} answers in the lsp tier ` +
+          `(${server}, live: goToDefinition, findReferences and callHierarchy), without type relations` +
+          (recovery ? `; for them, ${recovery}` : ''),
+      );
+    }
     await refuseHierarchy(this.lookups, ctx, params.path, 'typeHierarchy');
     return typeHierarchy(this.lookups, ctx, params);
   }

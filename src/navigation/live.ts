@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../errors.js';
+import { MethodNotImplemented, UserError } from '../errors.js';
 import type { IndexFileRow, Lookups } from '../registry/lookups.js';
 import { SyntaxLookups, type SyntaxDefinitionRow } from '../registry/syntactic.js';
 import type { Range as Range0 } from '../scip/range.js';
@@ -60,6 +60,15 @@ interface LspRange {
   end: LspPosition;
 }
 type LspLocation = { uri: string; range: LspRange } | { targetUri: string; targetSelectionRange: LspRange; targetRange: LspRange };
+
+/** Languages whose servers see only the code the preprocessor keeps: a name under a false #if is none to them. */
+const PREPROCESSED = new Set(['c', 'cpp']);
+
+/** What has no definition, as a message says it for a language. */
+const NAMELESS = (language: string) =>
+  PREPROCESSED.has(language)
+    ? 'a keyword, a literal, a macro-generated name or code an #if leaves out'
+    : 'a keyword, literal or macro-generated name';
 
 /** The worktree of a repository on this machine, if it has one. */
 function worktree(ctx: RepoContext): string | undefined {
@@ -297,7 +306,7 @@ export async function liveDefinition(
       ? {
           message:
             `${server} found no definition at ${file.path}:${params.line}:${params.column} in the worktree` +
-            (note ? ` (${note})` : ' (place the position on a name; a keyword, literal or macro-generated name has none)'),
+            (note ? ` (${note})` : ` (place the position on a name; ${NAMELESS(file.language)} has none)`),
         }
       : note
         ? { message: note }
@@ -418,6 +427,75 @@ function callItem(ctx: RepoContext, server: string, files: WorktreeLines, item: 
   };
 }
 
+/**
+ * Places the ranges of a server's incoming calls. The LSP puts every range
+ * of an incoming call in its caller's file, but clangd
+ * groups the calls made from same-named functions of different files (each
+ * program's `main`) under one of them, with the others' ranges: read in that
+ * file they point at other text, or past its end. A range that does not
+ * read the called name (a call spelled inside a macro is reported at the
+ * macro's name; a constructor is called by its class's) is left out, and
+ * counted, when it belongs to another file (see `elsewhere`).
+ */
+class CallRangePlacer {
+  /** Where the server lists references to the function: by `line:character`, the files. */
+  private references: Promise<Map<string, Set<string>>> | undefined;
+  private misplaced = 0;
+
+  constructor(
+    private readonly slug: string,
+    private readonly files: WorktreeLines,
+    private readonly askReferences: () => Promise<{ value: LspLocation[] | null }>,
+  ) {}
+
+  async place(path: string, ranges: LspRange[], callee: string, incoming: boolean): Promise<CallHierarchy.CallRange[]> {
+    const lines = this.files.lines(path);
+    const out: CallHierarchy.CallRange[] = [];
+    for (const r of ranges) {
+      const at = toRange0(r);
+      // Outgoing calls lie in the body of the function asked about, in its own file: taken as they are.
+      if (incoming && !(at[0] === at[2] && nameAt(lines, at) === callee) && (await this.elsewhere(path, at, lines))) {
+        this.misplaced++;
+        continue;
+      }
+      out.push({ ...location(this.slug, path, at, lines, { source: 'lsp' as const }), kind: 'call' as const });
+    }
+    return out;
+  }
+
+  /** What the answer says of the ranges it left out. */
+  notes(server: string): string[] {
+    if (this.misplaced === 0) return [];
+    return [
+      `${this.misplaced} call range${this.misplaced > 1 ? 's' : ''} ${server} gave under a caller in another file (same-named functions of different files, as each program's main) left out: findReferences lists every call site with its file`,
+    ];
+  }
+
+  /**
+   * Whether a range that does not read the called name belongs to another
+   * file: it lies past the end of this one's line, or the server lists a
+   * reference to the function there and none here. A range with no evidence
+   * either way (a constructor called by its class's name) stays.
+   */
+  private async elsewhere(path: string, at: Range0, lines: string[] | null): Promise<boolean> {
+    const line = lines?.[at[0]];
+    if (line === undefined || at[1] > line.length || (at[2] === at[0] && at[3] > line.length)) return true;
+    this.references ??= this.askReferences().then(({ value }) => {
+      const byPlace = new Map<string, Set<string>>();
+      for (const l of value ?? []) {
+        const where = 'targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l;
+        const p = this.files.pathOf(where.uri);
+        if (p === undefined) continue;
+        const place = `${where.range.start.line}:${where.range.start.character}`;
+        (byPlace.get(place) ?? byPlace.set(place, new Set()).get(place)!).add(p);
+      }
+      return byPlace;
+    });
+    const paths = (await this.references).get(`${at[0]}:${at[1]}`);
+    return paths !== undefined && !paths.has(path);
+  }
+}
+
 /** callHierarchy at a position of a file in the lsp tier: one level, from the server's own call hierarchy. */
 export async function liveCallHierarchy(
   ctx: RepoContext,
@@ -433,37 +511,49 @@ export async function liveCallHierarchy(
   const item = prepared.value?.[0];
   if (!item) {
     throw new UserError(
-      `${prepared.server} finds no function at ${file.path}:${params.line}:${params.column}: place the position on a function's name`,
+      `${prepared.server} finds no function at ${file.path}:${params.line}:${params.column}: place the position on a function's name` +
+        (PREPROCESSED.has(file.language) ? ' (code an #if leaves out has none)' : ''),
     );
   }
   const method = params.direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
-  const answer = await live.ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(
-    repo,
-    file.language,
-    file.path,
-    method,
-    () => ({ item }),
-  );
+  const answer = await live
+    .ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(repo, file.language, file.path, method, () => ({ item }))
+    .catch((error: unknown) => {
+      if (!(error instanceof MethodNotImplemented) || params.direction !== 'outgoing') throw error;
+      throw new UserError(
+        `${error.server} (the version installed here) does not answer outgoing calls: ask direction "incoming" at each callee, ` +
+          `install a newer ${error.server}, or build a precise index of ${file.language} with \`sextant index --lsp\`, whose call hierarchy answers both directions`,
+      );
+    });
   const files = new WorktreeLines(file.root);
   const limit = Math.min(params.limit, CALLS_CAP);
   const all = answer.value ?? [];
-  const calls: CallHierarchy.Call[] = all.slice(0, limit).map((c) => {
+  const placing = new CallRangePlacer(ctx.repo.slug, files, () =>
+    live.ask<LspLocation[] | null>(repo, file.language, file.path, 'textDocument/references', (uri) => ({
+      textDocument: { uri },
+      position: position(params),
+      context: { includeDeclaration: true },
+    })),
+  );
+  const calls: CallHierarchy.Call[] = [];
+  let misplaced = 0;
+  for (const c of all.slice(0, limit)) {
     const other = (c.from ?? c.to)!;
-    // Incoming: the ranges are in the caller; outgoing: in the item's own file.
+    // Incoming: the ranges are in the caller, on the item's name; outgoing: in the item's own file, the one asked about.
     const rangesIn = files.pathOf(c.from ? c.from.uri : item.uri);
-    const ranges =
-      rangesIn === undefined
-        ? []
-        : c.fromRanges.map((r) => ({
-            ...location(ctx.repo.slug, rangesIn, toRange0(r), files.lines(rangesIn), { source: 'lsp' as const }),
-            kind: 'call' as const,
-          }));
+    const ranges = rangesIn === undefined ? [] : await placing.place(rangesIn, c.fromRanges, item.name, Boolean(c.from));
+    // Not one of its ranges in the caller's file: not a call from it.
+    if (rangesIn !== undefined && c.fromRanges.length > 0 && ranges.length === 0) {
+      misplaced++;
+      continue;
+    }
     const end = callItem(ctx, answer.server, files, other);
-    return { ...(c.from ? { from: end } : { to: end }), ranges };
-  });
+    calls.push({ ...(c.from ? { from: end } : { to: end }), ranges });
+  }
   const notes = [
     ...(params.depth > 1 ? [`${answer.server} answers one level at a time: ask again at a caller for the next`] : []),
     ...(params.include_references ? [`${answer.server}'s call hierarchy lists calls only`] : []),
+    ...placing.notes(answer.server),
   ];
   const loading = answer.loadingSeconds ?? prepared.loadingSeconds;
   return {
@@ -475,8 +565,8 @@ export async function liveCallHierarchy(
     depth: 1,
     ...(params.depth > 1 ? { depth_clamped: true } : {}),
     calls,
-    total: all.length,
-    truncated: all.length > calls.length,
+    total: all.length - misplaced,
+    truncated: all.length > limit,
     limit,
     ...(params.limit > CALLS_CAP ? { limit_clamped: true } : {}),
     references_omitted: 0,
@@ -633,17 +723,21 @@ export async function withEditedCalls(
     () => ({ item }),
   );
   const files = new WorktreeLines(root);
+  const placing = new CallRangePlacer(ctx.repo.slug, files, () =>
+    live.ask<LspLocation[] | null>(repo, language, path, 'textDocument/references', (uri) => ({
+      textDocument: { uri },
+      position: position(params),
+      context: { includeDeclaration: true },
+    })),
+  );
   const fromServer: CallHierarchy.Call[] = [];
   for (const c of answer.value ?? []) {
     const callerPath = files.pathOf(c.from.uri);
     if (callerPath === undefined || !editedPaths.has(callerPath)) continue;
-    fromServer.push({
-      from: callItem(ctx, answer.server, files, c.from),
-      ranges: c.fromRanges.map((r) => ({
-        ...location(ctx.repo.slug, callerPath, toRange0(r), files.lines(callerPath), { source: 'lsp' as const }),
-        kind: 'call' as const,
-      })),
-    });
+    const ranges = await placing.place(callerPath, c.fromRanges, item.name, true);
+    // Not one of its ranges in the caller's file: not a call from it.
+    if (c.fromRanges.length > 0 && ranges.length === 0) continue;
+    fromServer.push({ from: callItem(ctx, answer.server, files, c.from), ranges });
   }
   const inEdited = (c: CallHierarchy.Call) => c.from?.repo === ctx.repo.slug && c.from.path !== null && editedPaths.has(c.from.path);
   // A mixed answer: every range says where it came from, the index's as the answer's own source.
@@ -667,6 +761,7 @@ export async function withEditedCalls(
     notes: [
       ...precise.notes,
       ...(fromServer.length && precise.depth > 1 ? [`${answer.server}'s callers in edited files are listed one level deep`] : []),
+      ...placing.notes(answer.server),
     ],
     ...partial(answer.server, ctx.repo.slug, answer.loadingSeconds ?? prepared.loadingSeconds, 'callers in edited files'),
   };

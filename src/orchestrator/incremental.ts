@@ -11,7 +11,7 @@
 // project runs whole, and the report says why (ProjectReport.fallback).
 // Anything that can change what an unchanged file means — a deleted or
 // renamed file, a changed config or package manifest, an indexer that did not
-// succeed last time — makes every project run. References from an unchanged
+// succeed last time, documents derived by another version of sextant — makes every project run. References from an unchanged
 // project to a changed one keep pointing at symbols by name, as SCIP links
 // documents; only a renamed symbol leaves them behind until the next full run.
 import { posix } from 'node:path';
@@ -19,12 +19,13 @@ import type { Engine } from '../registry/engine.js';
 import type { IndexerManifest } from './manifests.js';
 import { typescript, type PlannedProject, type ProjectPlan } from './projects.js';
 import { isLocalSymbol } from '../scip/symbol.js';
+import { DERIVATION_VERSION } from './prepare.js';
 
 export interface PreviousIndex {
   /** Each file of the current index: its blob and its document. */
   files: Map<string, { blob: string; document: number | null }>;
-  /** The indexers that built it, with how they ended. */
-  tools: { name: string; version: string | null; status: string }[];
+  /** The indexers that built it, with how they ended and the derivation version of their documents (absent before it was recorded). */
+  tools: { name: string; version: string | null; status: string; derivation?: number }[];
 }
 
 export async function loadPrevious(engine: Engine, indexId: number | null): Promise<PreviousIndex | null> {
@@ -69,6 +70,11 @@ export function planCarryOver(
   const before = previous.tools.find((t) => t.name === manifest.name);
   if (!before) return { reason: `${manifest.name} did not index the previous commit` };
   if (before.status !== 'ok') return { reason: `${manifest.name} ended ${before.status} on the previous commit` };
+  // Kept documents keep what was derived from them: derived otherwise, they are derived again.
+  if (before.derivation !== DERIVATION_VERSION)
+    return {
+      reason: `the previous index's documents were derived by another version of sextant (derivation ${before.derivation ?? 'unrecorded'}, now ${DERIVATION_VERSION})`,
+    };
   const changed = new Set<string>();
   for (const [path, sha] of files) if (previous.files.get(path)?.blob !== sha) changed.add(path);
   for (const path of previous.files.keys()) if (!files.has(path)) return { reason: `${path} was deleted or renamed` };

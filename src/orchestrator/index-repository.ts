@@ -23,6 +23,7 @@ import { storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from './languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
 import { Ingest, normalizeDocumentPath } from './ingest.js';
+import { DERIVATION_VERSION } from './prepare.js';
 import { planProjects, type PlannedProject, type ProjectGap, type ProjectPlan } from './projects.js';
 import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
@@ -411,7 +412,14 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       dirty: worktree.fingerprint !== null,
       fingerprint: worktree.fingerprint,
       languages,
-      tools: indexerReports.map((r) => ({ name: r.name, version: r.version, status: r.status, projects: r.projects })),
+      // The derivation version says how the documents were derived, so that a later run of another sextant re-derives them (see planCarryOver).
+      tools: indexerReports.map((r) => ({
+        name: r.name,
+        version: r.version,
+        status: r.status,
+        projects: r.projects,
+        derivation: DERIVATION_VERSION,
+      })),
       files,
       documentCount: counters.documents,
       occurrenceCount: counters.occurrences,

@@ -15,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 7;
+export const DERIVATION_VERSION = 8;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -106,7 +106,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const kind = declaration?.namedExpression ? 'function' : symbolKind(parsed, info, signature ?? undefined);
     definitions.push({
       symbol,
-      name: info?.displayName || nameInSource(lines, o.range) || displayName(parsed),
+      name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),
       kind,
       callable: CALLABLE_KINDS.has(kind) || declaration?.callable === true,
       container: containerName(symbol, parsed, parse),
@@ -191,6 +191,17 @@ function nameInSource(lines: readonly string[], r: Range): string | undefined {
   if (r[0] !== r[2]) return undefined;
   const text = lines[r[0]]?.slice(r[1], r[3]);
   return text && /^#?[\p{L}\p{N}_$]+$/u.test(text) ? text : undefined;
+}
+
+/**
+ * A member named by a string literal (`'content-type': …`), as written,
+ * quotes included: scip-typescript's descriptor is that text with a counter
+ * after it (`'content-type'0`), which no one wrote.
+ */
+function quotedNameInSource(lines: readonly string[], r: Range): string | undefined {
+  if (r[0] !== r[2]) return undefined;
+  const text = lines[r[0]]?.slice(r[1], r[3]);
+  return text && /^(['"])[^'"\\]*\1$/.test(text) ? text : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 // searchCode: text search over the stored files of every indexed repository.
 import { z } from 'zod';
-import { arg, Location, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, params, stringList, tooLong } from './common.js';
+import { arg, FreshnessFields, Location, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, params, stringList, tooLong } from './common.js';
 
 export const name = 'searchCode';
 export const LIMIT = 100;
@@ -17,7 +17,8 @@ export const description =
   `Returns one match per matching span with its line; limit defaults to ${LIMIT}, at most ${CAP}. total counts the ` +
   'matches (a lower bound when total_exact is false: counting past limit stops after 8 MiB more text); truncated and ' +
   'truncated_reason say when the answer is partial (limit reached, match or time budget spent). ' +
-  'Files whose text is not stored (binary, over 1 MiB) are not searched: getIndexStatus reports them in searchCoverage.';
+  'Files whose text is not stored (binary, over 1 MiB) are not searched: getIndexStatus reports them in searchCoverage. ' +
+  'A match in a file edited since the index moves to its line now (adjusted: true), or, on a changed line, is dropped and counted (dropped_locations).';
 
 export const Params = params({
   query: z
@@ -55,6 +56,8 @@ export const Match = Location.pick({ repo: true, path: true, line: true, column:
   preview_column: z.int().optional(),
   before: z.array(z.string()).optional(),
   after: z.array(z.string()).optional(),
+  /** The file was edited since the index: the match moved to its line now (its preview and context are the indexed text's). */
+  adjusted: z.boolean().optional(),
 });
 export type Match = z.infer<typeof Match>;
 
@@ -74,5 +77,7 @@ export const Result = z.object({
   limit: z.int(),
   limit_clamped: z.boolean().optional(),
   duration_ms: z.int(),
+  /** Set when a file with matches was edited since the index (see followEdits in src/search/code.ts). */
+  ...FreshnessFields,
 });
 export type Result = z.infer<typeof Result>;

@@ -2,9 +2,12 @@
 // real matcher finds the matches. Every search has a time budget and a match
 // budget; past either, the answer says it is partial and why.
 import { isAscii } from 'node:buffer';
+import { existsSync } from 'node:fs';
 import type { Engine } from '../registry/engine.js';
 import { candidateFiles, currentIndexes, type CandidateFile, type SearchedIndex } from '../registry/search.js';
 import { UserError } from '../errors.js';
+import { WorktreeFiles, type FileEdit } from '../freshness/worktree-files.js';
+import type { Freshness } from '../protocol/common.js';
 import { CAP, Params, PREVIEW_CHARS, type Match, type Result } from '../protocol/search-code.js';
 import { createMatcher, type Span } from './matcher.js';
 import { parseParams } from './params.js';
@@ -30,7 +33,32 @@ const COUNT_BYTES_AFTER_LIMIT = 8 << 20;
 const TEXT_BATCH_FILES = 64;
 const TEXT_BATCH_BYTES = 1 << 20;
 
-export async function searchCode(engine: Engine, input: Params, budget: SearchBudget = DEFAULT_BUDGET): Promise<Result> {
+/** At most this many adjusted files are named in an answer (as navigation answers name them). */
+const LISTED_FILES = 100;
+
+/**
+ * The worktree files of a root, kept across answers so that a file seen
+ * before costs a stat (see WorktreeFiles). The MCP server shares its
+ * navigation's, which it primes in the background.
+ */
+export type WorktreeFilesOf = (root: string) => WorktreeFiles;
+
+/** A WorktreeFilesOf of its own, for a search not given one. */
+export function ownWorktreeFiles(): WorktreeFilesOf {
+  const byRoot = new Map<string, WorktreeFiles>();
+  return (root) => {
+    let files = byRoot.get(root);
+    if (!files) byRoot.set(root, (files = new WorktreeFiles(root)));
+    return files;
+  };
+}
+
+export async function searchCode(
+  engine: Engine,
+  input: Params,
+  budget: SearchBudget = DEFAULT_BUDGET,
+  worktreeFiles: WorktreeFilesOf = ownWorktreeFiles(),
+): Promise<Result> {
   const started = performance.now();
   const deadline = started + budget.timeMs;
   const expired = () => performance.now() > deadline;
@@ -56,6 +84,8 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
     .sort((a, b) => rank.get(a.indexId)! - rank.get(b.indexId)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const matches: Match[] = [];
+  /** The file of each match, by its index in `matches`. */
+  const matchFiles: CandidateFile[] = [];
   let total = 0;
   let stopped: Result['truncated_reason'] = null;
   let filesSearched = 0;
@@ -94,7 +124,10 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
         text,
         (span) => {
           total++;
-          if (matches.length < limit) matches.push(toMatch(repoOf.get(file.indexId)!, file, lines, span, params.context));
+          if (matches.length < limit) {
+            matches.push(toMatch(repoOf.get(file.indexId)!, file, lines, span, params.context));
+            matchFiles.push(file);
+          }
           if (total >= budget.matches) {
             stopped = 'match_budget';
             return false;
@@ -109,10 +142,12 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
       }
     }
   }
-  const truncatedReason = stopped ?? (total > matches.length ? 'limit' : null);
+  const rootOf = new Map(indexes.map((i) => [i.indexId, i.root]));
+  const followed = await followEdits(engine, worktreeFiles, matches, matchFiles, (f) => rootOf.get(f.indexId) ?? null, indexes.length > 1);
+  const truncatedReason = stopped ?? (total > matches.length + followed.dropped ? 'limit' : null);
   return {
-    matches,
-    total,
+    matches: followed.matches,
+    total: total - followed.dropped,
     total_exact: stopped === null,
     truncated: truncatedReason !== null,
     truncated_reason: truncatedReason,
@@ -123,6 +158,85 @@ export async function searchCode(engine: Engine, input: Params, budget: SearchBu
     limit,
     ...(params.limit > CAP ? { limit_clamped: true } : {}),
     duration_ms: Math.round(performance.now() - started),
+    ...followed.freshness,
+  };
+}
+
+/**
+ * Matches are found in the indexed text; a file edited since the index no
+ * longer has them where that text did. Each file with a match is compared
+ * with its worktree copy (a stat; read and hashed only when it moved), as
+ * navigation answers are (src/navigation/adjust.ts): a match on a line
+ * unchanged since moves to that line's place now, marked `adjusted`; one on a
+ * changed line, or in a file deleted or changed beyond mapping since, is
+ * dropped and counted. The search itself stays of the indexed text: text
+ * added in the worktree is not searched until a reindex.
+ */
+async function followEdits(
+  engine: Engine,
+  worktreeFiles: WorktreeFilesOf,
+  matches: Match[],
+  files: CandidateFile[],
+  rootOf: (file: CandidateFile) => string | null,
+  /** The search spans several repositories: files are named repo:path. */
+  manyRepos: boolean,
+): Promise<{ matches: Match[]; dropped: number; freshness: Partial<Freshness> }> {
+  const edits = new Map<string, FileEdit | undefined>();
+  const editOf = async (file: CandidateFile): Promise<FileEdit | undefined> => {
+    const key = `${file.indexId}\0${file.path}`;
+    if (edits.has(key)) return edits.get(key);
+    const root = rootOf(file);
+    let edit: FileEdit | undefined;
+    if (root && existsSync(root)) {
+      edit = await worktreeFiles(root).edit(file.path, file.blobSha, async () => {
+        const text = (await engine.blobBytes([file.blobSha])).get(file.blobSha);
+        return text === undefined ? null : text.toString('utf8').split(/\r\n|\r|\n/);
+      });
+    }
+    edits.set(key, edit);
+    return edit;
+  };
+  const out: Match[] = [];
+  const adjusted = new Set<string>();
+  let onChangedLines = 0;
+  let inDeletedFiles = 0;
+  for (let i = 0; i < matches.length; i++) {
+    const match = matches[i]!;
+    const edit = await editOf(files[i]!);
+    if (edit === undefined || edit.state === 'unchanged') {
+      out.push(match);
+      continue;
+    }
+    const line = edit.state === 'edited' ? edit.map.toNew(match.line - 1) : undefined;
+    if (line === undefined) {
+      if (edit.state === 'edited') onChangedLines++;
+      else inDeletedFiles++;
+      continue;
+    }
+    adjusted.add(manyRepos ? `${match.repo}:${match.path}` : match.path);
+    out.push({ ...match, line: line + 1, end_line: line + 1, adjusted: true });
+  }
+  const dropped = onChangedLines + inDeletedFiles;
+  if (adjusted.size === 0 && dropped === 0) return { matches: out, dropped, freshness: {} };
+  return {
+    matches: out,
+    dropped,
+    freshness: {
+      index_freshness: 'stale',
+      stale: true,
+      adjusted_files: [...adjusted].sort().slice(0, LISTED_FILES),
+      ...(dropped
+        ? {
+            dropped_locations: {
+              on_changed_lines: onChangedLines,
+              in_deleted_files: inDeletedFiles,
+              reason:
+                'these matches are on lines changed, or in files deleted or changed beyond mapping, since the index: ' +
+                'the search reads the indexed text; reindex (`sextant reindex`) to search the worktree as it is',
+            },
+          }
+        : {}),
+    },
   };
 }
 

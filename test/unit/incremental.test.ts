@@ -3,7 +3,10 @@
 // statements export what a file does not declare (part of its surface).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { declaresGlobals, exportAliases, firstMention } from '../../src/orchestrator/incremental.js';
+import { declaresGlobals, exportAliases, firstMention, planCarryOver, type PreviousIndex } from '../../src/orchestrator/incremental.js';
+import type { IndexerManifest } from '../../src/orchestrator/manifests.js';
+import { DERIVATION_VERSION } from '../../src/orchestrator/prepare.js';
+import type { ProjectPlan } from '../../src/orchestrator/projects.js';
 
 test('a script, a global declaration or a module augmentation declares globals; a plain module does not', () => {
   assert.equal(declaresGlobals("import { a } from './a';\nexport const b = a;\n"), false);
@@ -43,4 +46,31 @@ test('a name is mentioned as a word, not inside another', async () => {
   assert.equal(await firstMention(['a.ts', 'b.ts'], ['square'], read), 'b.ts');
   assert.equal(await firstMention(['a.ts'], ['missing', 'squared'], read), 'a.ts');
   assert.equal(await firstMention(['gone.ts'], ['x'], read), 'gone.ts', 'an unreadable file might mention anything');
+});
+
+test('documents derived by another version of sextant are not kept: every project runs again', () => {
+  const manifest = { name: 'scip-typescript', projects: { configFiles: ['tsconfig.json'] } } as unknown as IndexerManifest;
+  const plan = { planned: [{ files: ['a.ts', 'b.ts'] }] } as unknown as ProjectPlan;
+  const files = new Map([
+    ['a.ts', 'blob-a'],
+    ['b.ts', 'blob-b'],
+  ]);
+  const previous = (derivation?: number): PreviousIndex => ({
+    files: new Map([
+      ['a.ts', { blob: 'blob-a', document: 1 }],
+      ['b.ts', { blob: 'blob-b', document: 2 }],
+    ]),
+    tools: [{ name: 'scip-typescript', version: '0.4.0', status: 'ok', ...(derivation === undefined ? {} : { derivation }) }],
+  });
+  const same = planCarryOver(manifest, plan, previous(DERIVATION_VERSION), files);
+  assert.ok('run' in same, JSON.stringify(same));
+  assert.deepEqual([...same.documents], [
+    ['a.ts', 1],
+    ['b.ts', 2],
+  ]);
+  for (const older of [undefined, DERIVATION_VERSION - 1]) {
+    const again = planCarryOver(manifest, plan, previous(older), files);
+    assert.ok(!('run' in again));
+    assert.match(again.reason!, /derived by another version of sextant/);
+  }
 });
