@@ -11,6 +11,13 @@ export interface RegistryOptions {
   /** --registry: a file path or a postgres:// URL. */
   registry?: string | undefined;
   env?: NodeJS.ProcessEnv;
+  /**
+   * For a long-lived reader (sextant mcp): a SQLite registry is mapped into
+   * memory from the start, so that reads copy pages straight out of the OS's
+   * cache. Left off where memory is measured and pages are touched once
+   * (indexing, the CLI's queries).
+   */
+  mapped?: boolean;
 }
 
 /** Where the registry lives: --registry, then SEXTANT_REGISTRY, then $SEXTANT_HOME/registry.db. */
@@ -32,7 +39,7 @@ export async function openRegistry(options: RegistryOptions = {}): Promise<Engin
   const dialect = postgres ? await import('./dialect/postgres/engine.js') : undefined;
   let engine: Engine;
   try {
-    engine = dialect ? dialect.openPostgres(location) : openSqlite(location);
+    engine = dialect ? dialect.openPostgres(location) : openSqlite(location, { mapped: options.mapped === true });
   } catch (error) {
     const where = dialect ? dialect.displayLocation(location) : location;
     throw new UserError(`cannot open the registry at ${where}: ${(error as Error).message}; pass another path with --registry`);

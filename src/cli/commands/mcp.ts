@@ -19,6 +19,8 @@ export const spec: CommandSpec = {
     'SEXTANT_LSP=0 turns the lsp tier off: answers come from the indexes alone.',
     'After its first answer about a repository, the server reads and hashes that repository\'s worktree files (at most',
     '20,000) in the background, only while no call is being answered: a first answer in a file then costs what later ones do.',
+    'A SQLite registry is read through a memory map (its pages count in the server\'s resident memory, shared with the OS\'s',
+    'cache), and once no call has come for 10 ms the server collects its young garbage, so that answers are not stopped for it.',
   ],
   options: {},
   maxPositionals: 0,
@@ -52,7 +54,7 @@ export async function run({ values }: Parsed): Promise<number> {
         import('../../mcp/idle-collector.js'),
       ]);
       performance.mark('sextant:modules');
-      const engine = await openRegistry({ registry: values.registry as string | undefined });
+      const engine = await openRegistry({ registry: values.registry as string | undefined, mapped: true });
       performance.mark('sextant:registry');
       // The server is long-lived: the language servers of the lsp tier stay warm in it between calls.
       const live = lspPoolFromEnv();
