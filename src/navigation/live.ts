@@ -264,6 +264,11 @@ function position(params: { line?: number | undefined; column?: number | undefin
   return { line: params.line! - 1, character: params.column! - 1 };
 }
 
+/** A textDocument/references request at `at`, for the document's URI. */
+function referencesAt(at: LspPosition, includeDeclaration: boolean) {
+  return (uri: string) => ({ textDocument: { uri }, position: at, context: { includeDeclaration } });
+}
+
 async function definitionsAt(
   lookups: Lookups,
   ctx: RepoContext,
@@ -336,11 +341,7 @@ export async function liveReferences(
       file.language,
       file.path,
       'textDocument/references',
-      (uri) => ({
-        textDocument: { uri },
-        position: at,
-        context: { includeDeclaration: params.include_declaration },
-      }),
+      referencesAt(at, params.include_declaration),
     ),
   ]);
   const files = defs.files;
@@ -517,7 +518,9 @@ export async function liveCallHierarchy(
   }
   const method = params.direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
   const answer = await live
-    .ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(repo, file.language, file.path, method, () => ({ item }))
+    .ask<{ from?: LspCallItem; to?: LspCallItem; fromRanges: LspRange[] }[] | null>(repo, file.language, file.path, method, () => ({
+      item,
+    }))
     .catch((error: unknown) => {
       if (!(error instanceof MethodNotImplemented) || params.direction !== 'outgoing') throw error;
       throw new UserError(
@@ -529,11 +532,7 @@ export async function liveCallHierarchy(
   const limit = Math.min(params.limit, CALLS_CAP);
   const all = answer.value ?? [];
   const placing = new CallRangePlacer(ctx.repo.slug, files, () =>
-    live.ask<LspLocation[] | null>(repo, file.language, file.path, 'textDocument/references', (uri) => ({
-      textDocument: { uri },
-      position: position(params),
-      context: { includeDeclaration: true },
-    })),
+    live.ask<LspLocation[] | null>(repo, file.language, file.path, 'textDocument/references', referencesAt(position(params), true)),
   );
   const calls: CallHierarchy.Call[] = [];
   let misplaced = 0;
@@ -619,11 +618,13 @@ export async function withEditedReferences(
   const editedPaths = new Set<string>();
   for (const p of new Set(ours.map((r) => r.path))) if (await edited(p)) editedPaths.add(p);
   if (editedPaths.size === 0) return precise;
-  const answer = await live.ask<LspLocation[] | null>({ slug: ctx.repo.slug, root }, language, path, 'textDocument/references', (uri) => ({
-    textDocument: { uri },
-    position: position(params),
-    context: { includeDeclaration: params.include_declaration },
-  }));
+  const answer = await live.ask<LspLocation[] | null>(
+    { slug: ctx.repo.slug, root },
+    language,
+    path,
+    'textDocument/references',
+    referencesAt(position(params), params.include_declaration),
+  );
   const files = new WorktreeLines(root);
   const fromServer: References.Reference[] = [];
   for (const p of place(answer.value, files).inside) {
@@ -724,11 +725,7 @@ export async function withEditedCalls(
   );
   const files = new WorktreeLines(root);
   const placing = new CallRangePlacer(ctx.repo.slug, files, () =>
-    live.ask<LspLocation[] | null>(repo, language, path, 'textDocument/references', (uri) => ({
-      textDocument: { uri },
-      position: position(params),
-      context: { includeDeclaration: true },
-    })),
+    live.ask<LspLocation[] | null>(repo, language, path, 'textDocument/references', referencesAt(position(params), true)),
   );
   const fromServer: CallHierarchy.Call[] = [];
   for (const c of answer.value ?? []) {

@@ -97,7 +97,10 @@ export class Occurrences {
   /** Whether the i-th range contains the 0-based position, or ends exactly there. */
   where(i: number, line: number, column: number): 'inside' | 'at-end' | undefined {
     const at = i * OCCURRENCE_INTS;
-    const [startLine, startColumn, endLine, endColumn] = [this.ints[at]!, this.ints[at + 1]!, this.ints[at + 2]!, this.ints[at + 3]!];
+    const startLine = this.ints[at]!;
+    const startColumn = this.ints[at + 1]!;
+    const endLine = this.ints[at + 2]!;
+    const endColumn = this.ints[at + 3]!;
     const afterStart = line > startLine || (line === startLine && column >= startColumn);
     if (!afterStart) return undefined;
     if (line < endLine || (line === endLine && column < endColumn)) return 'inside';
