@@ -355,24 +355,20 @@ describe('callHierarchy: accessors and named function expressions', () => {
   const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);
   const R = (line: number, needle: string, nth = 0) => range(members, C, line, needle, 'call', nth);
 
-  test('reading a property runs its getter: the getter is called there, and a write is not its call', async () => {
-    const r = await incoming('ts-members', members, C, 5, 'value');
-    assert.equal(label(r.item), T('method', 5, 'value', 'Counter'));
-    // Line 19 writes counter.value (the setter's call), then reads it.
-    assert.deepEqual(calls(r.calls), [
+  test('an accessor is called wherever its property is read or assigned, as TypeScript counts it: the getter and the setter are one property', async () => {
+    // Line 19 writes counter.value (the setter runs), then reads it (the getter runs); line 14 reads it; line 27 writes it.
+    // TypeScript's call hierarchy counts every member access of the property as a call of either accessor.
+    const callers = [
       { from: T('method', 13, 'doubled', 'Counter'), ranges: [R(14, 'value')] },
-      { from: T('function', 18, 'bump'), ranges: [R(19, 'value', 1)] },
-    ]);
-    assert.equal(r.references_omitted, 2);
-  });
-
-  test('assigning a property runs its setter, and not its getter', async () => {
-    const r = await incoming('ts-members', members, C, 9, 'value');
-    assert.equal(label(r.item), T('method', 9, 'value', 'Counter'));
-    assert.deepEqual(calls(r.calls), [
-      { from: T('function', 18, 'bump'), ranges: [R(19, 'value')] },
+      { from: T('function', 18, 'bump'), ranges: [R(19, 'value'), R(19, 'value', 1)] },
       { from: T('function', 25, 'startAt'), ranges: [R(27, 'value')] },
-    ]);
+    ];
+    for (const line of [5, 9]) {
+      const r = await incoming('ts-members', members, C, line, 'value');
+      assert.equal(label(r.item), T('method', line, 'value', 'Counter'));
+      assert.deepEqual(calls(r.calls), callers, `asked at line ${line}`);
+      assert.equal(r.references_omitted, 0);
+    }
   });
 
   test('outgoing: the getters a function reads and the setter it assigns through are its callees', async () => {
@@ -411,6 +407,19 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);
     const callees = calls((await outgoing('ts-members', members, C, 73, 'record')).calls).map((c) => c.to);
     assert.ok(callees.includes(T('function', 65, 'measure')), callees.join(', '));
+  });
+
+  test('naming a method without calling it is a call of it, as TypeScript counts it; reading a data property is not', async () => {
+    // `greeter.greet.bind(greeter)` on line 90 hands greet on; `greeter.label` on line 89 reads a string.
+    const greet = await incoming('ts-members', members, C, 83, 'greet');
+    assert.deepEqual(calls(greet.calls), [{ from: T('function', 88, 'handlers'), ranges: [R(90, 'greet', 1)] }]);
+    assert.equal(greet.references_omitted, 0);
+    const callees = calls((await outgoing('ts-members', members, C, 88, 'handlers')).calls);
+    const names = callees.map((c) => c.to!);
+    assert.ok(names.includes(T('method', 83, 'greet', 'Greeter')), names.join(', '));
+    // Function.prototype.bind, a method of the standard library, is named the same way.
+    assert.ok(names.includes('external bind'), names.join(', '));
+    assert.ok(!names.some((n) => / label /.test(n)), `a data property is not a callee: ${names.join(', ')}`);
   });
 
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {

@@ -103,11 +103,37 @@ interface Use {
   file: UseFile;
   range: Range0;
   isCall: boolean;
+  /** A call only as a member access (`a.f` without a call): see useAt. */
+  byAccess: boolean;
 }
 
-function useAt(file: UseFile, range: Range0, symbol: string, refKind: number): Use {
-  return { file, range, isCall: isCallOf(symbol, refKind) };
+/**
+ * A use of `symbol` at `range`. TypeScript's call hierarchy, which agents
+ * and editors know, counts as a call of a function every member access that
+ * names it, called or not (`immer.produce.bind(immer)`, `def.onStart`,
+ * `x.handler = ...`): sextant counts them too, marked `byAccess` so that a
+ * callee is listed for them only when it is a declared function (below).
+ */
+function useAt(file: UseFile, range: Range0, symbol: string, refKind: number, memberAccess: boolean): Use {
+  const isCall = isCallOf(symbol, refKind);
+  const byAccess = !isCall && memberAccess && (refKind === RefKindCode.identifier || refKind === RefKindCode.write);
+  return { file, range, isCall: isCall || byAccess, byAccess };
 }
+
+/**
+ * Whether a callee is called by naming it in a member access: what TypeScript
+ * resolves such an access to a call hierarchy declaration for, a function,
+ * method or class, or a const holding a function. A data property is only
+ * read. Outside the index, a method's symbol says it is one.
+ */
+function calledByAccess(symbol: string, definition: DefinitionRow | undefined): boolean {
+  // An accessor is called as isCallOf says: a read runs the getter, not the setter the same name also has.
+  if (ACCESSOR.get.test(symbol) || ACCESSOR.set.test(symbol)) return false;
+  if (!definition) return METHOD_SYMBOL.test(symbol);
+  return definition.kind === 'class' || (definition.callable !== 0 && definition.kind !== 'property');
+}
+
+const METHOD_SYMBOL = /\)\.$/;
 
 /**
  * Whether a use of `symbol` runs it. Beside calls, reading a getter runs the
@@ -233,7 +259,7 @@ class CallWalker {
       const symbol = document.symbols[o.symbol]!;
       let uses = groups.get(symbol);
       if (!uses) groups.set(symbol, (uses = []));
-      uses.push(useAt(target, o.range, symbol, o.refKind));
+      uses.push(useAt(target, o.range, symbol, o.refKind, o.memberAccess));
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[]; ranges: CallRange[] }[] = [];
@@ -248,7 +274,8 @@ class CallWalker {
         ? definition.callable || definition.kind === 'class'
         : !isLocalSymbol(symbol) && !isParameterSymbol(symbol);
       if (!callable) continue;
-      const uses = this.includeReferences ? all : all.filter((u) => u.isCall);
+      const byAccess = calledByAccess(symbol, definition);
+      const uses = this.includeReferences ? all : all.filter((u) => u.isCall && (byAccess || !u.byAccess));
       this.omitted += all.length - uses.length;
       if (uses.length === 0) continue;
       const first = uses[0]!.range;
@@ -355,7 +382,7 @@ class CallWalker {
       const occ = document.occurrences;
       for (let n = 0; n < occ.length; n++) {
         if (document.symbols[occ.symbol(n)] !== target.symbol || !keep(occ.roles(n), occ.refKind(n))) continue;
-        out[i]!.push(useAt(target, occ.range(n), target.symbol, occ.refKind(n)));
+        out[i]!.push(useAt(target, occ.range(n), target.symbol, occ.refKind(n), occ.memberAccess(n)));
       }
     }
     if (globals.length === 0) return out;
@@ -383,7 +410,7 @@ class CallWalker {
           for (const r of decodeRanges(row.ranges)) {
             if (!keep(r.roles, r.refKind)) continue;
             // Reading a property the getter implements or overrides reads through it: it is the target's use.
-            const use = useAt(row, r.range, targets[i]!.symbol, r.refKind);
+            const use = useAt(row, r.range, targets[i]!.symbol, r.refKind, r.memberAccess);
             if (callsOnly && !use.isCall) continue;
             out[i]!.push(use);
           }

@@ -15,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 8;
+export const DERIVATION_VERSION = 9;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -57,6 +57,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       symbol: index,
       roles: o.symbolRoles,
       refKind: refKindOf(o.symbolRoles, range, facts),
+      memberAccess: facts?.memberAccessAt(range[0], range[1]) ?? false,
       argumentCount: o.symbolRoles & SymbolRole.Definition ? -1 : (facts?.argumentCountAt(range[0], range[1]) ?? -1),
       enclosing: enclosingRaw ? convert(enclosingRaw) : undefined,
     });
@@ -92,7 +93,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     if (!isLocalSymbol(symbol)) {
       let list = rangesBySymbol.get(o.symbol);
       if (!list) rangesBySymbol.set(o.symbol, (list = []));
-      list.push({ range: o.range, roles: o.roles, refKind: o.refKind });
+      list.push({ range: o.range, roles: o.roles, refKind: o.refKind, memberAccess: o.memberAccess });
       if (isDefinition) definedHere.add(o.symbol);
     }
     if (!isDefinition) continue;
@@ -227,6 +228,7 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
         symbol,
         roles: DERIVED_ROLE,
         refKind: alias.call ? RefKindCode.call : RefKindCode.identifier,
+        memberAccess: false,
         argumentCount: -1,
         enclosing: undefined,
       });

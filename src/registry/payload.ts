@@ -20,14 +20,24 @@ export interface Occurrence {
   symbol: number;
   roles: number;
   refKind: number;
+  /**
+   * The name of a member access (`a.name`, read or written): TypeScript's
+   * call hierarchy counts every such use of a function as a call of it.
+   */
+  memberAccess: boolean;
   /** Arguments passed, when this is a call the parse could count (no spread); -1 otherwise. */
   argumentCount: number;
   enclosing: Range | undefined;
 }
 
-/** flags: roles in bits 0-7, the reference kind in 8-15, a call's argument count + 1 in 16-23 (0: unknown). */
-function packFlags(roles: number, refKind: number, argumentCount: number): number {
-  return (roles & 0xff) | ((refKind & 0xff) << 8) | ((Math.min(argumentCount, 254) + 1) << 16);
+const MEMBER_ACCESS = 1 << 24;
+
+/**
+ * flags: roles in bits 0-7, the reference kind in 8-15, a call's argument
+ * count + 1 in 16-23 (0: unknown), whether the name is a member access in 24.
+ */
+function packFlags(roles: number, refKind: number, memberAccess: boolean, argumentCount: number): number {
+  return (roles & 0xff) | ((refKind & 0xff) << 8) | ((Math.min(argumentCount, 254) + 1) << 16) | (memberAccess ? MEMBER_ACCESS : 0);
 }
 
 const OCCURRENCE_INTS = 10;
@@ -41,7 +51,7 @@ export function encodeOccurrences(occurrences: readonly Occurrence[]): Buffer {
     out[i++] = o.range[2];
     out[i++] = o.range[3];
     out[i++] = o.symbol;
-    out[i++] = packFlags(o.roles, o.refKind, o.argumentCount);
+    out[i++] = packFlags(o.roles, o.refKind, o.memberAccess, o.argumentCount);
     const e = o.enclosing;
     out[i++] = e ? e[0] : -1;
     out[i++] = e ? e[1] : -1;
@@ -89,6 +99,10 @@ export class Occurrences {
     return (this.ints[i * OCCURRENCE_INTS + 5]! >>> 8) & 0xff;
   }
 
+  memberAccess(i: number): boolean {
+    return (this.ints[i * OCCURRENCE_INTS + 5]! & MEMBER_ACCESS) !== 0;
+  }
+
   range(i: number): Range {
     const at = i * OCCURRENCE_INTS;
     return [this.ints[at]!, this.ints[at + 1]!, this.ints[at + 2]!, this.ints[at + 3]!];
@@ -116,6 +130,7 @@ export class Occurrences {
       symbol: ints[at + 4]!,
       roles: flags & 0xff,
       refKind: (flags >>> 8) & 0xff,
+      memberAccess: (flags & MEMBER_ACCESS) !== 0,
       argumentCount: ((flags >>> 16) & 0xff) - 1,
       enclosing: ints[at + 6]! < 0 ? undefined : [ints[at + 6]!, ints[at + 7]!, ints[at + 8]!, ints[at + 9]!],
     };
@@ -131,6 +146,7 @@ export interface SymbolRange {
   range: Range;
   roles: number;
   refKind: number;
+  memberAccess: boolean;
 }
 
 const RANGE_INTS = 5;
@@ -143,7 +159,7 @@ export function encodeRanges(ranges: readonly SymbolRange[]): Buffer {
     out[i++] = r.range[1];
     out[i++] = r.range[2];
     out[i++] = r.range[3];
-    out[i++] = packFlags(r.roles, r.refKind, -1);
+    out[i++] = packFlags(r.roles, r.refKind, r.memberAccess, -1);
   }
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
@@ -168,7 +184,12 @@ export function decodeRanges(payload: Uint8Array): SymbolRange[] {
   const out: SymbolRange[] = [];
   for (let i = 0; i < ints.length; i += RANGE_INTS) {
     const flags = ints[i + 4]!;
-    out.push({ range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!], roles: flags & 0xff, refKind: (flags >>> 8) & 0xff });
+    out.push({
+      range: [ints[i]!, ints[i + 1]!, ints[i + 2]!, ints[i + 3]!],
+      roles: flags & 0xff,
+      refKind: (flags >>> 8) & 0xff,
+      memberAccess: (flags & MEMBER_ACCESS) !== 0,
+    });
   }
   return out;
 }

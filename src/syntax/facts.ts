@@ -45,8 +45,11 @@ export interface Alias {
  * SyntaxFacts packed into numbers, to cross from the parsing worker as
  * transferred buffers: cloning maps of objects cost more than the parse.
  */
+/** A bit beside a name's kind in `kinds`: reference kinds fit in a byte. */
+const MEMBER_ACCESS = 0x100;
+
 export interface SyntaxFactsData {
-  /** key, kind, key, kind, ... */
+  /** key, kind (| MEMBER_ACCESS), key, kind, ... */
   kinds: Float64Array;
   /** key, count, ... */
   argumentCounts: Float64Array;
@@ -135,8 +138,9 @@ export class SyntaxFacts {
     this.aliases.push(alias);
   }
 
-  setKind(line: number, character: number, kind: number): void {
-    this.kinds.set(key(line, character), kind);
+  /** `memberAccess`: the name is the member of an access, `a.name` (see Occurrence.memberAccess). */
+  setKind(line: number, character: number, kind: number, memberAccess = false): void {
+    this.kinds.set(key(line, character), memberAccess ? kind | MEMBER_ACCESS : kind);
   }
 
   setDeclaration(line: number, character: number, declaration: Declaration): void {
@@ -154,7 +158,12 @@ export class SyntaxFacts {
 
   /** The reference kind of the name starting at (line, character); identifier when syntax says nothing more. */
   kindAt(line: number, character: number): number {
-    return this.kinds.get(key(line, character)) ?? RefKindCode.identifier;
+    return (this.kinds.get(key(line, character)) ?? RefKindCode.identifier) & ~MEMBER_ACCESS;
+  }
+
+  /** Whether the name starting at (line, character) is the member of an access (`a.name`). */
+  memberAccessAt(line: number, character: number): boolean {
+    return ((this.kinds.get(key(line, character)) ?? 0) & MEMBER_ACCESS) !== 0;
   }
 
   /** The declaration whose name starts at (line, character). */

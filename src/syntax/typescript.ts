@@ -47,10 +47,10 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     const p = position(node.getStart(file));
     return [p.line, p.character];
   };
-  const record = (node: ts.Node, kind: number) => {
-    if (kind === RefKindCode.identifier) return;
+  const record = (node: ts.Node, kind: number, memberAccess = false) => {
+    if (kind === RefKindCode.identifier && !memberAccess) return;
     const { line, character } = position(node.getStart(file));
-    facts.setKind(line, character, kind);
+    facts.setKind(line, character, kind, memberAccess);
   };
 
   // Names that refer to something without the indexer recording it: the
@@ -75,7 +75,8 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const visit = (node: ts.Node): void => {
     const kind = node.kind;
     if (kind === tsc.SyntaxKind.Identifier || kind === tsc.SyntaxKind.PrivateIdentifier) {
-      record(node, inImport ? RefKindCode.import : usage(node as ts.Identifier, inType));
+      const memberAccess = tsc.isPropertyAccessExpression(node.parent) && node.parent.name === node;
+      record(node, inImport ? RefKindCode.import : usage(node as ts.Identifier, inType), memberAccess);
       return;
     }
     if (inImport && kind === tsc.SyntaxKind.StringLiteral) {

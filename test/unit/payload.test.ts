@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import { encodeOccurrences, Occurrences, type Occurrence } from '../../src/registry/payload.js';
 
 const written: Occurrence[] = [
-  { range: [0, 0, 0, 6], symbol: 0, roles: 0x1, refKind: 0, argumentCount: -1, enclosing: [0, 0, 4, 1] },
-  { range: [2, 4, 2, 10], symbol: 1, roles: 0x80, refKind: 1, argumentCount: 2, enclosing: undefined },
+  { range: [0, 0, 0, 6], symbol: 0, roles: 0x1, refKind: 0, memberAccess: false, argumentCount: -1, enclosing: [0, 0, 4, 1] },
+  { range: [2, 4, 2, 10], symbol: 1, roles: 0x80, refKind: 1, memberAccess: true, argumentCount: 2, enclosing: undefined },
   // Spans lines: a template literal, a multi-line name.
-  { range: [3, 8, 5, 2], symbol: 2, roles: 0x8, refKind: 4, argumentCount: 254, enclosing: undefined },
-  { range: [7, 0, 7, 0], symbol: 1, roles: 0, refKind: 3, argumentCount: 0, enclosing: undefined },
+  { range: [3, 8, 5, 2], symbol: 2, roles: 0x8, refKind: 4, memberAccess: true, argumentCount: 254, enclosing: undefined },
+  { range: [7, 0, 7, 0], symbol: 1, roles: 0, refKind: 3, memberAccess: false, argumentCount: 0, enclosing: undefined },
 ];
 
 test('occurrences read in place are the occurrences written, field by field', () => {
@@ -24,6 +24,7 @@ test('occurrences read in place are the occurrences written, field by field', ()
     assert.equal(occ.symbol(i), o.symbol);
     assert.equal(occ.roles(i), o.roles);
     assert.equal(occ.refKind(i), o.refKind);
+    assert.equal(occ.memberAccess(i), o.memberAccess);
   });
   assert.deepEqual([...occ], written, 'iterated in order');
 });
