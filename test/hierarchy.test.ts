@@ -422,6 +422,23 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.ok(!names.some((n) => / label /.test(n)), `a data property is not a callee: ${names.join(', ')}`);
   });
 
+  test("a method of a class declared in a function overrides Map's: a Map's `set` in its project calls it, one in another project does not", async () => {
+    const D = 'src/drafts.ts';
+    const r = await incoming('ts-members', members, D, 4, 'set');
+    assert.equal(r.item.symbol.startsWith('local '), true, r.item.symbol);
+    assert.deepEqual(calls(r.calls), [
+      // `super.set(...)` in the override itself, and `cache.set(...)` in remember.
+      { from: def(members, 'method', D, 4, 'set'), ranges: [range(members, D, 5, 'set')] },
+      { from: def(members, 'function', D, 11, 'remember'), ranges: [range(members, D, 12, 'set')] },
+    ]);
+    // other/ is a project of its own (other/tsconfig.json): its `new Map().set(...)` is not listed.
+    const status = withoutMeta(await session.ok('getIndexStatus', { repo: 'ts-members' }));
+    assert.deepEqual(
+      status.projects.map((p: any) => p.config),
+      ['other/tsconfig.json', 'tsconfig.json'],
+    );
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');

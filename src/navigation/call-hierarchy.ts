@@ -11,6 +11,7 @@ import { isLocalSymbol, isParameterSymbol } from '../scip/symbol.js';
 import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
 import { decodeRanges, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.js';
+import type { IndexRow } from '../registry/schema.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
 import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
@@ -135,6 +136,27 @@ function calledByAccess(symbol: string, definition: DefinitionRow | undefined): 
 
 const METHOD_SYMBOL = /\)\.$/;
 
+/** TypeScript's standard library, as scip-typescript names it: `lib/\`lib.es2015.collection.d.ts\`/Map#set().` */
+const STANDARD_LIBRARY = /^scip-typescript npm typescript \S+ lib\//;
+
+/** The directories (with a trailing slash, '' for the root) of the project configs an index records. */
+function projectConfigs(index: IndexRow): string[] {
+  const tools = JSON.parse(index.tools) as { projects?: { config: string | null }[] }[];
+  const configs = tools.flatMap((t) => t.projects ?? []).flatMap((p) => (p.config === null ? [] : [p.config]));
+  return configs.map((c) => (c.includes('/') ? c.slice(0, c.lastIndexOf('/') + 1) : ''));
+}
+
+/**
+ * The project a file belongs to: the config nearest above it, as the planner
+ * assigns files (undefined: the project inferred for files no config covers).
+ * A config that leaves a file out of its includes is not known here.
+ */
+function projectOf(directories: readonly string[], path: string): string | undefined {
+  let best: string | undefined;
+  for (const d of directories) if (path.startsWith(d) && (best === undefined || d.length > best.length)) best = d;
+  return best;
+}
+
 /**
  * Whether a use of `symbol` runs it. Beside calls, reading a getter runs the
  * getter and assigning through a setter runs the setter, as TypeScript's own
@@ -157,6 +179,8 @@ class CallWalker {
   readonly notes = new Set<string>();
   /** The uses of each target read so far (see usesKey). */
   private readonly uses = new Map<string, Promise<Use[]>>();
+  /** The directories of the index's project configs, read when first needed (see sameProject). */
+  private configs: string[] | undefined;
 
   constructor(
     private readonly lookups: Lookups,
@@ -372,10 +396,12 @@ class CallWalker {
   private async usesOfAll(targets: readonly DefinitionRow[]): Promise<Use[][]> {
     const out: Use[][] = targets.map(() => []);
     const keep = (roles: number, refKind: number) => (roles & SymbolRole.Definition) === 0 && isCallOrMention(refKind);
-    const globals: number[] = [];
+    // For each target, the global symbols whose references are its uses: its own, and for a local, those of what
+    // it overrides (`set` of a class declared in a function, extending Map: every `map.set(...)`, as TypeScript counts).
+    const shared: { i: number; symbols: string[]; local?: true }[] = [];
     for (const [i, target] of targets.entries()) {
       if (!isLocalSymbol(target.symbol)) {
-        globals.push(i);
+        shared.push({ i, symbols: [target.symbol] });
         continue;
       }
       const document = await this.lookups.document(target.document_id);
@@ -384,13 +410,15 @@ class CallWalker {
         if (document.symbols[occ.symbol(n)] !== target.symbol || !keep(occ.roles(n), occ.refKind(n))) continue;
         out[i]!.push(useAt(target, occ.range(n), target.symbol, occ.refKind(n), occ.memberAccess(n)));
       }
+      const overridden = await this.lookups.localReferenceTargets(target.document_id, target.symbol);
+      if (overridden.length > 0) shared.push({ i, symbols: overridden, local: true });
     }
-    if (globals.length === 0) return out;
+    if (shared.length === 0) return out;
     const indexes = this.allIndexes();
     const families = await referenceFamilies(
       this.lookups,
       indexes,
-      globals.map((i) => [targets[i]!.symbol]),
+      shared.map((s) => s.symbols),
     );
     // One query for every family: each takes its own rows, in the order the query gave them (a symbol's rows
     // come together), without every family scanning every row.
@@ -400,13 +428,18 @@ class CallWalker {
       if (list) list.push(row);
       else bySymbol.set(row.symbol, [row]);
     }
-    globals.forEach((i, k) => {
+    shared.forEach(({ i, local }, k) => {
       const family = families[k]!;
       const members = new Set(family.symbols);
       for (const [symbol, symbolRows] of bySymbol) {
         if (!members.has(symbol)) continue;
         const callsOnly = family.callsOnly.has(symbol);
+        // Every Map's `set` in the repository is not a call of the override in one function's class: for a local,
+        // a standard-library member's uses count in its own project, the program a language server answers from.
+        // (A global override's count everywhere, as its own references do: the projects that import it see them.)
+        const ownProjectOnly = local === true && STANDARD_LIBRARY.test(symbol);
         for (const row of symbolRows) {
+          if (ownProjectOnly && !this.sameProject(row, targets[i]!)) continue;
           for (const r of decodeRanges(row.ranges)) {
             if (!keep(r.roles, r.refKind)) continue;
             // Reading a property the getter implements or overrides reads through it: it is the target's use.
@@ -418,6 +451,13 @@ class CallWalker {
       }
     });
     return out;
+  }
+
+  /** Whether two files are of one project of this repository's index (see projectOf). */
+  private sameProject(a: UseFile, b: UseFile): boolean {
+    if (a.index_id !== this.ctx.index.id || b.index_id !== this.ctx.index.id) return false;
+    this.configs ??= projectConfigs(this.ctx.index);
+    return projectOf(this.configs, a.path) === projectOf(this.configs, b.path);
   }
 
   /** This repository's index and every other repository's current one. */

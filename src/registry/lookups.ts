@@ -2,6 +2,7 @@
 // navigation layer. Only published indexes are ever consulted.
 import { sql, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
+import { isLocalSymbol } from '../scip/symbol.js';
 import { Occurrences, rangeRecords } from './payload.js';
 import { PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
@@ -422,6 +423,25 @@ export class Lookups {
     );
     this.documentDefinitions.set(key, rows);
     return rows;
+  }
+
+  /**
+   * The global symbols a local symbol of one document shares references with
+   * (is_reference): a method of a class declared inside a function overrides
+   * `Map#set` as any other class's would. Locals are their document's own.
+   */
+  async localReferenceTargets(documentId: number, symbol: string): Promise<string[]> {
+    const rows = await this.prepared.rows('localReferenceTargets', [documentId, symbol], ([d, s]) =>
+      this.db
+        .selectFrom('relationships as r')
+        .innerJoin('symbols as s', 's.id', 'r.symbol_id')
+        .innerJoin('symbols as t', 't.id', 'r.target_symbol_id')
+        .select('t.symbol')
+        .where('r.document_id', '=', d!)
+        .where('s.symbol', '=', s!)
+        .where('r.is_reference', '=', 1),
+    );
+    return rows.map((r) => r.symbol).filter((t) => !isLocalSymbol(t));
   }
 
   /** Symbols these symbols implement or extend (supertypes, overridden methods). */
