@@ -439,6 +439,25 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test('a member of an unnamed type used from another file is the callee its name leaves no doubt about, and no callee when two share it', async () => {
+    // scip-typescript gives `settle` and each `cancel` (members of type literals in intersections) a local symbol, and
+    // consume.ts a new local symbol for each use: the file has no declaration of its own for them.
+    const R2 = 'src/results.ts';
+    const out = await outgoing('ts-members', members, 'src/consume.ts', 3, 'consume');
+    const names = calls(out.calls).map((c) => c.to!);
+    assert.ok(names.includes(def(members, 'method', R2, 6, 'settle')), names.join(', '));
+    assert.ok(!names.some((n) => / cancel /.test(n)), `Timed and Queued both declare cancel: ${names.join(', ')}`);
+  });
+
+  test('a function held through a cast calls on behalf of the function around it, as in TypeScript', async () => {
+    const L = 'src/listeners.ts';
+    // `const listen = ((name) => {... remove(name) ...}) as Listen` on lines 7-10.
+    const callers = await incoming('ts-members', members, L, 6, 'remove');
+    assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', L, 4, 'createListeners'), ranges: [range(members, L, 9, 'remove')] }]);
+    const err = await toolError(session, 'callHierarchy', { repo: 'ts-members', ...at(members, L, 7, 'listen'), direction: 'outgoing' });
+    assert.match(err, /listen is a variable, not a function, method or constructor/);
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');

@@ -263,6 +263,8 @@ class CallWalker {
     const name = definitionRange(target);
     const inFile = await this.lookups.definitionsInFile(target.index_id, target.document_id, target.path);
     const groups = new Map<string, Use[]>();
+    // Local symbols named in a member access (`res.unwrap()`): see memberDeclaredElsewhere.
+    const accessed = new Set<string>();
     const occ = document.occurrences;
     for (let i = 0; i < occ.length; i++) {
       // Lines first: the extent is a few lines of a file of thousands of occurrences.
@@ -284,8 +286,14 @@ class CallWalker {
       let uses = groups.get(symbol);
       if (!uses) groups.set(symbol, (uses = []));
       uses.push(useAt(target, o.range, symbol, o.refKind, o.memberAccess));
+      if (o.memberAccess && isLocalSymbol(symbol)) accessed.add(symbol);
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);
+    for (const symbol of accessed) {
+      if (callees.has(symbol)) continue;
+      const member = await this.memberDeclaredElsewhere(target, groups.get(symbol)![0]!.range);
+      if (member) callees.set(symbol, member);
+    }
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[]; ranges: CallRange[] }[] = [];
     for (const [symbol, all] of groups) {
       const definition = callees.get(symbol);
@@ -356,6 +364,23 @@ class CallWalker {
       if (chosen) out.set(symbol, chosen);
     }
     return out;
+  }
+
+  /**
+   * The member a local symbol named in a member access stands for, when it is
+   * declared in another file. scip-typescript names a member whose owner has
+   * no name (a method of a type literal in an intersection, `SafePromise<T> &
+   * { unwrap(): ... }`, or of an object literal a function returns) with a
+   * local symbol, a new one in each file that uses it: the file of the call
+   * has no declaration for it. The one local member of that name the index
+   * declares elsewhere is taken; none when several are (a name is no type).
+   */
+  private async memberDeclaredElsewhere(target: DefinitionRow, range: Range0): Promise<DefinitionRow | undefined> {
+    if (range[0] !== range[2]) return undefined;
+    const name = (await this.lookups.lines(target.blob_sha))?.[range[0]]?.slice(range[1], range[3]);
+    if (!name) return undefined;
+    const found = (await this.lookups.localMembersNamed(target.index_id, name)).filter((d) => d.document_id !== target.document_id);
+    return found.length === 1 ? found[0] : undefined;
   }
 
   private take(): boolean {

@@ -515,6 +515,16 @@ export class Lookups {
       .execute();
   }
 
+  /** The methods and properties of an index named `name` that have local symbols (members of unnamed types). */
+  async localMembersNamed(indexId: number, name: string): Promise<DefinitionRow[]> {
+    return this.prepared.rows('localMembersNamed', [indexId, name], ([i, n]) =>
+      this.definitionQuery([i!])
+        .where('d.name', '=', n!)
+        .where('s.symbol', 'like', 'local %')
+        .where('d.kind', 'in', ['method', 'property']),
+    );
+  }
+
   /** Definitions worth finding by name: no locals, parameters or file modules. */
   async searchableDefinitions(indexId: number) {
     return this.db

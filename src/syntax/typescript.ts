@@ -361,16 +361,17 @@ function declarationOf(
   }
   // `const f = () => ...` and a class field `f = () => ...` are functions by
   // another name, and callers, as the TypeScript language service's call
-  // hierarchy has it; a function held by a `let` or an object-literal property
-  // calls on behalf of the function or class around it. Any of them holding a
-  // function, an object or a class expression contains declarations.
+  // hierarchy has it; a function held by a `let` or an object-literal property,
+  // or held through parentheses or a cast (`const f = ((x) => ...) as F`),
+  // calls on behalf of the function or class around it, as there. Any of them
+  // holding a function, an object or a class expression contains declarations.
   if ((tsc.isVariableDeclaration(node) || tsc.isPropertyDeclaration(node) || tsc.isPropertyAssignment(node)) && node.initializer) {
     const value = skipOuterExpressions(node.initializer);
     const isFunction = tsc.isArrowFunction(value) || tsc.isFunctionExpression(value);
     if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
       const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
       const isField = tsc.isPropertyDeclaration(node) && tsc.isIdentifier(node.name);
-      return { name: node.name, callable: isFunction && (isConst || isField) };
+      return { name: node.name, callable: isFunction && value === node.initializer && (isConst || isField) };
     }
   }
   return undefined;
