@@ -439,7 +439,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
-  test('a member of an unnamed type used from another file is the callee its name leaves no doubt about, and no callee when two share it', async () => {
+  test('a member of an unnamed type used from another file is the definition and callee its name leaves no doubt about, none when two share it', async () => {
     // scip-typescript gives `settle` and each `cancel` (members of type literals in intersections) a local symbol, and
     // consume.ts a new local symbol for each use: the file has no declaration of its own for them.
     const R2 = 'src/results.ts';
@@ -447,6 +447,16 @@ describe('callHierarchy: accessors and named function expressions', () => {
     const names = calls(out.calls).map((c) => c.to!);
     assert.ok(names.includes(def(members, 'method', R2, 6, 'settle')), names.join(', '));
     assert.ok(!names.some((n) => / cancel /.test(n)), `Timed and Queued both declare cancel: ${names.join(', ')}`);
+    assert.ok(out.notes.some((n: string) => /^settle was found by its name/.test(n)), out.notes.join('; '));
+    const settle = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/consume.ts', 5, 'settle', { nth: 1 }) }));
+    assert.deepEqual(
+      settle.definitions.map((d: any) => `${d.path}:${d.line}:${d.column} ${d.kind} ${d.name}`),
+      [`${R2}:6:3 method settle`],
+    );
+    assert.match(settle.message, /^settle was found by its name: .* src\/results\.ts:6 declares the only such member of that name$/);
+    const cancel = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/consume.ts', 4, 'cancel') }));
+    assert.equal(cancel.found, false);
+    assert.match(cancel.message, /the index records no declaration for this local name/);
   });
 
   test('a function held through a cast calls on behalf of the function around it, as in TypeScript', async () => {

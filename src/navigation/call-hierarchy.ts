@@ -14,7 +14,7 @@ import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.
 import type { IndexRow } from '../registry/schema.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
-import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
+import { definitionsForHierarchy, definitionsOf, memberDeclaredElsewhere, resolvedByNameNote, whatItIs } from './definitions.js';
 import { constructorsOf, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definitionItem, externalItem, rootItem } from './items.js';
@@ -291,8 +291,10 @@ class CallWalker {
     const callees = await this.resolveCallees(target, [...groups.keys()]);
     for (const symbol of accessed) {
       if (callees.has(symbol)) continue;
-      const member = await this.memberDeclaredElsewhere(target, groups.get(symbol)![0]!.range);
-      if (member) callees.set(symbol, member);
+      const member = await memberDeclaredElsewhere(this.lookups, target, groups.get(symbol)![0]!.range);
+      if (!member) continue;
+      callees.set(symbol, member);
+      this.notes.add(resolvedByNameNote(member));
     }
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[]; ranges: CallRange[] }[] = [];
     for (const [symbol, all] of groups) {
@@ -364,23 +366,6 @@ class CallWalker {
       if (chosen) out.set(symbol, chosen);
     }
     return out;
-  }
-
-  /**
-   * The member a local symbol named in a member access stands for, when it is
-   * declared in another file. scip-typescript names a member whose owner has
-   * no name (a method of a type literal in an intersection, `SafePromise<T> &
-   * { unwrap(): ... }`, or of an object literal a function returns) with a
-   * local symbol, a new one in each file that uses it: the file of the call
-   * has no declaration for it. The one local member of that name the index
-   * declares elsewhere is taken; none when several are (a name is no type).
-   */
-  private async memberDeclaredElsewhere(target: DefinitionRow, range: Range0): Promise<DefinitionRow | undefined> {
-    if (range[0] !== range[2]) return undefined;
-    const name = (await this.lookups.lines(target.blob_sha))?.[range[0]]?.slice(range[1], range[3]);
-    if (!name) return undefined;
-    const found = (await this.lookups.localMembersNamed(target.index_id, name)).filter((d) => d.document_id !== target.document_id);
-    return found.length === 1 ? found[0] : undefined;
   }
 
   private take(): boolean {

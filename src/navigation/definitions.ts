@@ -2,7 +2,7 @@
 import { quote, UserError } from '../errors.js';
 import { isLocalSymbol, isParameterSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
-import { rangeTouches } from '../scip/range.js';
+import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
@@ -22,6 +22,8 @@ export async function symbolsAtPosition(
   symbols: string[];
   declared: Set<string>;
   argumentCounts: Map<string, number>;
+  /** The range of a local symbol's use named in a member access there (`res.unwrap`), for memberDeclaredElsewhere. */
+  memberAccess?: Range;
   message?: string;
 }> {
   const file = await openFile(lookups, ctx, p.path);
@@ -44,7 +46,8 @@ export async function symbolsAtPosition(
       message: `no symbol at ${file.file.path}:${p.line}:${p.column} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line, p.line)}`,
     };
   }
-  return { file, line, symbols, declared, argumentCounts };
+  const access = hits.find((o) => o.memberAccess && !(o.roles & SymbolRole.Definition) && isLocalSymbol(file.document.symbols[o.symbol]!));
+  return { file, line, symbols, declared, argumentCounts, ...(access ? { memberAccess: access.range } : {}) };
 }
 
 /**
@@ -231,6 +234,35 @@ export async function definitionsForHierarchy(
   return { definitions };
 }
 
+/**
+ * The member a local symbol named in a member access (`res.unwrap()`) stands
+ * for, when another file declares it. scip-typescript names a member whose
+ * owner has no name (a method of a type literal in an intersection,
+ * `SafePromise<T> & { unwrap(): ... }`) with a local symbol, and gives each
+ * file that uses it a new local symbol of its own: the file of the use has no
+ * declaration for it. The one local member of that name the index declares
+ * elsewhere is taken; none when several are (a name is no type).
+ */
+export async function memberDeclaredElsewhere(
+  lookups: Lookups,
+  file: Pick<DefinitionRow, 'index_id' | 'document_id' | 'blob_sha'>,
+  range: Range,
+): Promise<DefinitionRow | undefined> {
+  if (range[0] !== range[2]) return undefined;
+  const name = (await lookups.lines(file.blob_sha))?.[range[0]]?.slice(range[1], range[3]);
+  if (!name) return undefined;
+  const found = (await lookups.localMembersNamed(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** What an answer says of a member found by its name (see memberDeclaredElsewhere). */
+export function resolvedByNameNote(member: DefinitionRow): string {
+  return (
+    `${member.name} was found by its name: the index gives this file a symbol of its own for a member of an unnamed type, ` +
+    `and ${member.path}:${member.start_line + 1} declares the only such member of that name`
+  );
+}
+
 /** "countDown is a function", "Red is an enum_member": what a hierarchy's root turned out to be. */
 export function whatItIs(d: DefinitionRow): string {
   return `${d.name} is ${/^[aeiou]/.test(d.kind) ? 'an' : 'a'} ${d.kind}`;
@@ -294,15 +326,29 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     path: at.file.file.path,
     column: params.column! - 1,
   });
+  const member =
+    rows.length === 0 && at.memberAccess
+      ? await memberDeclaredElsewhere(
+          lookups,
+          { index_id: ctx.index.id, document_id: at.file.document.id, blob_sha: at.file.file.blob_sha },
+          at.memberAccess,
+        )
+      : undefined;
+  if (member) rows.push(member);
   const definitions = await toDefinitions(lookups, ctx, rows);
   const fields = ctx.adjust.fields();
+  const message = definitions.length
+    ? member && resolvedByNameNote(member)
+    : rows.length
+      ? changedDefinitionMessage(rows.length)
+      : undefinedSymbolMessage(at.symbols);
   return {
     ...base,
     ...fields,
     found: definitions.length > 0,
     definitions,
     symbols: at.symbols,
-    ...(definitions.length ? {} : { message: rows.length ? changedDefinitionMessage(rows.length) : undefinedSymbolMessage(at.symbols) }),
+    ...(message ? { message } : {}),
   };
 }
 
