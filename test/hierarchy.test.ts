@@ -459,11 +459,17 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.match(cancel.message, /the index records no declaration for this local name/);
   });
 
-  test('a function held through a cast calls on behalf of the function around it, as in TypeScript', async () => {
+  test('a function held through a cast calls on behalf of the function around it, as in TypeScript; a global the lib declares in several files is one callee', async () => {
     const L = 'src/listeners.ts';
     // `const listen = ((name) => {... remove(name) ...}) as Listen` on lines 7-10.
     const callers = await incoming('ts-members', members, L, 6, 'remove');
     assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', L, 4, 'createListeners'), ranges: [range(members, L, 9, 'remove')] }]);
+    // `new Set<string>()` on line 5: TypeScript declares Set in several lib files, one callee all the same.
+    const callees = calls((await outgoing('ts-members', members, L, 4, 'createListeners')).calls).map((c) => c.to);
+    assert.deepEqual(
+      callees.filter((n) => n === 'external Set' || / remove /.test(n!)),
+      [def(members, 'variable', L, 6, 'remove'), 'external Set'],
+    );
     const err = await toolError(session, 'callHierarchy', { repo: 'ts-members', ...at(members, L, 7, 'listen'), direction: 'outgoing' });
     assert.match(err, /listen is a variable, not a function, method or constructor/);
   });

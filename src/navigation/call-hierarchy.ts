@@ -297,6 +297,9 @@ class CallWalker {
       this.notes.add(resolvedByNameNote(member));
     }
     const resolved: { callee: CallItem; definition: DefinitionRow | undefined; uses: Use[]; ranges: CallRange[] }[] = [];
+    // TypeScript declares one global in several lib files (`Set` in lib.es2015.collection.d.ts, lib.es2015.iterable.d.ts
+    // and more), and scip-typescript gives each declaration a symbol, all at each call: one callee outside the index.
+    const externals = new Set<string>();
     for (const [symbol, all] of groups) {
       const definition = callees.get(symbol);
       // A callee is something declared to be called: a function, method,
@@ -319,7 +322,13 @@ class CallWalker {
       if (definition && !moved) continue;
       const ranges = (await Promise.all(uses.map((u) => this.callRange(u)))).filter((r): r is CallRange => r !== undefined);
       if (ranges.length === 0) continue;
-      resolved.push({ callee: moved ? definitionItem(moved) : externalItem(symbol, fallbackName), definition, uses, ranges });
+      const callee = moved ? definitionItem(moved) : externalItem(symbol, fallbackName);
+      if (!definition) {
+        const key = `${callee.name}\0${callee.detail}\0${uses.map((u) => u.range.join(':')).join(',')}`;
+        if (externals.has(key)) continue;
+        externals.add(key);
+      }
+      resolved.push({ callee, definition, uses, ranges });
     }
     const calls: Call[] = [];
     for (const entry of sortGroups(resolved, (r) => r.callee)) {
