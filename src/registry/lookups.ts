@@ -96,6 +96,8 @@ export class Lookups {
    */
   private readonly refRows = new Lru<string, SymbolRefsRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
   private readonly referenceRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
+  /** localReferenceTargets by document and symbol: asked for every local caller of a call hierarchy level. */
+  private readonly localRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definitionsOf's and symbolRefsInOrder's answers, for the same reason: findReferences on a popular symbol reads thousands of rows. */
   private readonly definitionRows = new Lru<string, DefinitionRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
   private readonly refRowsInOrder = new Lru<string, RefRowInOrder[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
@@ -431,6 +433,9 @@ export class Lookups {
    * `Map#set` as any other class's would. Locals are their document's own.
    */
   async localReferenceTargets(documentId: number, symbol: string): Promise<string[]> {
+    const key = `${documentId}\0${symbol}`;
+    const cached = this.localRelatives.get(key);
+    if (cached) return cached;
     const rows = await this.prepared.rows('localReferenceTargets', [documentId, symbol], ([d, s]) =>
       this.db
         .selectFrom('relationships as r')
@@ -441,7 +446,9 @@ export class Lookups {
         .where('s.symbol', '=', s!)
         .where('r.is_reference', '=', 1),
     );
-    return rows.map((r) => r.symbol).filter((t) => !isLocalSymbol(t));
+    const targets = rows.map((r) => r.symbol).filter((t) => !isLocalSymbol(t));
+    this.localRelatives.set(key, targets);
+    return targets;
   }
 
   /** Symbols these symbols implement or extend (supertypes, overridden methods). */
