@@ -474,6 +474,17 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.match(err, /listen is a variable, not a function, method or constructor/);
   });
 
+  test('`export default function () {...}` is the caller of the calls in it, named default, not its file', async () => {
+    const L = 'src/locale.ts';
+    const callers = await incoming('ts-members', members, L, 1, 'message');
+    assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', L, 4, 'default'), ranges: [range(members, L, 5, 'message')] }]);
+    const out = await outgoing('ts-members', members, L, 4, 'default');
+    assert.equal(label(out.item), def(members, 'function', L, 4, 'default'));
+    assert.equal(out.item.range_source, 'syntax');
+    assert.deepEqual(out.item.range, { line: 4, column: 1, end_line: 6, end_column: 2 });
+    assert.deepEqual(calls(out.calls), [{ to: def(members, 'variable', L, 1, 'message'), ranges: [range(members, L, 5, 'message')] }]);
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');

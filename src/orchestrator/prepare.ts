@@ -15,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 10;
+export const DERIVATION_VERSION = 11;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -64,6 +64,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   }
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
+  if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, document.relativePath);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -247,6 +248,39 @@ function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly str
   for (const o of occurrences) {
     if (o.roles & SymbolRole.Definition || !isLocalSymbol(symbols[o.symbol]!)) continue;
     if (facts.declarationAt(o.range[0], o.range[1])?.namedExpression) o.roles |= SymbolRole.Definition;
+  }
+}
+
+/**
+ * `export default function () {...}` has no name, and scip-typescript defines
+ * nothing for it: the calls in it were the file's. TypeScript's call
+ * hierarchy names it `default`, at its `default` keyword; so does sextant,
+ * with a global symbol of the file (`src/\`a.ts\`/default().`).
+ */
+function defineAnonymousDefaults(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  path: string,
+): void {
+  const namespace = fileNamespace(symbols, path);
+  if (!namespace) return;
+  for (const [line, character] of facts.anonymousDefaults()) {
+    const synthesized = `${namespace}default().`;
+    if (symbolIndex.has(synthesized)) continue;
+    symbolIndex.set(synthesized, symbols.length);
+    occurrences.push({
+      range: [line, character, line, character + 'default'.length],
+      symbol: symbols.length,
+      roles: SymbolRole.Definition | DERIVED_ROLE,
+      refKind: RefKindCode.identifier,
+      memberAccess: false,
+      argumentCount: -1,
+      // Its extent is the parse's, and is said to be (enclosing_source: syntax).
+      enclosing: undefined,
+    });
+    symbols.push(synthesized);
   }
 }
 

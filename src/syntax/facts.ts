@@ -28,6 +28,12 @@ export interface Declaration {
    * scip-typescript records its name only as a use.
    */
   namedExpression?: boolean | undefined;
+  /**
+   * `export default function () {...}`, declared at its `default` keyword:
+   * TypeScript's call hierarchy names it `default`, scip-typescript defines
+   * nothing for it.
+   */
+  anonymousDefault?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
   typeName?: [number, number] | undefined;
 }
@@ -53,7 +59,7 @@ export interface SyntaxFactsData {
   kinds: Float64Array;
   /** key, count, ... */
   argumentCounts: Float64Array;
-  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1) and named expression (2) flags, owner (2), type name (2), ... (NaN: none) */
+  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1), named expression (2) and anonymous default (4) flags, owner (2), type name (2), ... (NaN: none) */
   declarations: Float64Array;
   /** range (4), target (2), call, ... */
   aliases: Float64Array;
@@ -82,7 +88,8 @@ export class SyntaxFacts {
       const position = (at: number): [number, number] | undefined => (Number.isNaN(d[at]!) ? undefined : [d[at]!, d[at + 1]!]);
       const member = d[j]! & 1 ? { owner: position(j + 1) } : undefined;
       const namedExpression = (d[j]! & 2) !== 0;
-      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, typeName: position(j + 3) });
+      const anonymousDefault = (d[j]! & 4) !== 0;
+      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, anonymousDefault, typeName: position(j + 3) });
       i = j + 5;
     }
     const a = data.aliases;
@@ -117,7 +124,7 @@ export class SyntaxFacts {
         declarations[i++] = line;
         declarations[i++] = character;
       }
-      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0);
+      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;
@@ -166,6 +173,13 @@ export class SyntaxFacts {
     return ((this.kinds.get(key(line, character)) ?? 0) & MEMBER_ACCESS) !== 0;
   }
 
+  /** Where the file's `export default function () {...}` is declared: the [line, character] of its `default`. */
+  anonymousDefaults(): [number, number][] {
+    const out: [number, number][] = [];
+    for (const [k, d] of this.declarations) if (d.anonymousDefault) out.push(unkey(k));
+    return out;
+  }
+
   /** The declaration whose name starts at (line, character). */
   declarationAt(line: number, character: number): Declaration | undefined {
     return this.declarations.get(key(line, character));
@@ -174,4 +188,8 @@ export class SyntaxFacts {
 
 function key(line: number, character: number): number {
   return line * 0x100000 + character;
+}
+
+function unkey(k: number): [number, number] {
+  return [Math.floor(k / 0x100000), k % 0x100000];
 }

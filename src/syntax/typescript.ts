@@ -115,6 +115,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
         parameters: tsc.isFunctionLike(node) ? parameterCounts(node) : undefined,
         member: declared.member ? { owner: declared.member.owner && at2(declared.member.owner) } : undefined,
         namedExpression: declared.namedExpression,
+        anonymousDefault: declared.anonymousDefault,
         typeName: declared.typeName && at2(declared.typeName),
       });
     }
@@ -319,7 +320,14 @@ const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
  */
 function declarationOf(
   node: ts.Node,
-): { name: ts.Node; callable: boolean; member?: { owner: ts.Node | undefined }; namedExpression?: boolean; typeName?: ts.Node } | undefined {
+): {
+  name: ts.Node;
+  callable: boolean;
+  member?: { owner: ts.Node | undefined };
+  namedExpression?: boolean;
+  anonymousDefault?: boolean;
+  typeName?: ts.Node;
+} | undefined {
   if (!DECLARATION_KINDS.has(node.kind)) return undefined;
   if (
     tsc.isFunctionDeclaration(node) ||
@@ -328,7 +336,11 @@ function declarationOf(
     tsc.isGetAccessorDeclaration(node) ||
     tsc.isSetAccessorDeclaration(node)
   ) {
-    if (!node.name) return undefined;
+    if (!node.name) {
+      // `export default function () {...}`: named by its `default`, as TypeScript's call hierarchy names it.
+      const keyword = tsc.isFunctionDeclaration(node) ? node.modifiers?.find((m) => m.kind === tsc.SyntaxKind.DefaultKeyword) : undefined;
+      return keyword && node.body ? { name: keyword, callable: true, anonymousDefault: true } : undefined;
+    }
     if (tsc.isObjectLiteralExpression(node.parent)) return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
     // A variable or property holding the function is its caller's name, as for an arrow function.
     if (tsc.isFunctionExpression(node) && !isHeld(node)) return { name: node.name, callable: true, namedExpression: true };
