@@ -47,13 +47,13 @@ export interface Alias {
   call?: boolean;
 }
 
+/** A bit beside a name's kind in `kinds`: reference kinds fit in a byte. */
+const MEMBER_ACCESS = 0x100;
+
 /**
  * SyntaxFacts packed into numbers, to cross from the parsing worker as
  * transferred buffers: cloning maps of objects cost more than the parse.
  */
-/** A bit beside a name's kind in `kinds`: reference kinds fit in a byte. */
-const MEMBER_ACCESS = 0x100;
-
 export interface SyntaxFactsData {
   /** key, kind (| MEMBER_ACCESS), key, kind, ... */
   kinds: Float64Array;
