@@ -18,6 +18,7 @@ import { definitionsForHierarchy, definitionsOf, memberDeclaredElsewhere, resolv
 import { constructorsOf, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definitionItem, externalItem, rootItem } from './items.js';
+import { projectsOf } from './status.js';
 import { moved, type IndexedFile, type Placement } from './adjust.js';
 import type { FileEdit } from '../freshness/worktree-files.js';
 
@@ -141,9 +142,7 @@ const STANDARD_LIBRARY = /^scip-typescript npm typescript \S+ lib\//;
 
 /** The directories (with a trailing slash, '' for the root) of the project configs an index records. */
 function projectConfigs(index: IndexRow): string[] {
-  const tools = JSON.parse(index.tools) as { projects?: { config: string | null }[] }[];
-  const configs = tools.flatMap((t) => t.projects ?? []).flatMap((p) => (p.config === null ? [] : [p.config]));
-  return configs.map((c) => (c.includes('/') ? c.slice(0, c.lastIndexOf('/') + 1) : ''));
+  return projectsOf(index).flatMap(({ config: c }) => (c === null ? [] : [c.includes('/') ? c.slice(0, c.lastIndexOf('/') + 1) : '']));
 }
 
 /**

@@ -265,7 +265,7 @@ function parserVersion(index: IndexRow): string | null {
 }
 
 /** The projects recorded with each indexer that ran (indexes published before projects were recorded list none). */
-function projectsOf(index: IndexRow): ProjectStatus[] {
+export function projectsOf(index: IndexRow): ProjectStatus[] {
   const tools = JSON.parse(index.tools) as { name: string; projects?: Omit<ProjectStatus, 'indexer'>[] }[];
   return tools.flatMap((t) => (t.projects ?? []).map((p) => ({ indexer: t.name, ...p })));
 }
