@@ -459,6 +459,49 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.match(cancel.message, /the index records no declaration for this local name/);
   });
 
+  test("an object-literal method a factory returns has its uses in the files that import the factory as references and callers, from either end", async () => {
+    const S = 'src/store.ts';
+    const P = 'src/shop.ts';
+    const getState = def(members, 'method', S, 8, 'getState');
+    const refs = (r: any) => r.references.map((x: any) => `${x.path}:${x.line}:${x.column} ${x.kind}`);
+    // Files in path order, as every answer lists them.
+    const expected = [
+      range(members, P, 7, 'getState'),
+      `${S}:${at(members, S, 8, 'getState').line}:${at(members, S, 8, 'getState').column} definition`,
+    ];
+    // From the declaration: the use in shop.ts, which has a local symbol of its own for it.
+    const fromDeclaration = withoutMeta(
+      await session.ok('findReferences', { repo: 'ts-members', ...at(members, S, 8, 'getState'), include_declaration: true }),
+    );
+    assert.deepEqual(refs(fromDeclaration), expected);
+    // till.ts gets the store through shop.ts: the files searched are those that refer to store.ts.
+    assert.match(fromDeclaration.message, /^getState's uses in 1 other file were found by its name, in the files that refer to src\/store\.ts: /);
+    // From a use: the same references, and the file asked about.
+    const fromUse = withoutMeta(
+      await session.ok('findReferences', { repo: 'ts-members', ...at(members, P, 7, 'getState'), include_declaration: true }),
+    );
+    assert.deepEqual(refs(fromUse), expected);
+    assert.match(fromUse.message, /^getState was found by its name: /);
+    const fromTill = withoutMeta(
+      await session.ok('findReferences', { repo: 'ts-members', ...at(members, 'src/till.ts', 4, 'getState'), include_declaration: true }),
+    );
+    assert.deepEqual(refs(fromTill), [expected[0], expected[1], range(members, 'src/till.ts', 4, 'getState')].sort());
+    // Its caller, asked at the declaration or at the call.
+    const callers = [{ from: def(members, 'function', P, 5, 'checkout'), ranges: [range(members, P, 7, 'getState')] }];
+    const atDeclaration = await incoming('ts-members', members, S, 8, 'getState');
+    assert.deepEqual(calls(atDeclaration.calls), callers);
+    const atCall = await incoming('ts-members', members, P, 7, 'getState');
+    assert.equal(label(atCall.item), getState);
+    assert.deepEqual(calls(atCall.calls), callers);
+    assert.ok(atCall.notes.some((n: string) => /^getState was found by its name/.test(n)), atCall.notes.join('; '));
+    // Two unnamed types declare `cancel` (results.ts): consume.ts's `timed(0).cancel()` is neither's reference.
+    const cancel = withoutMeta(
+      await session.ok('findReferences', { repo: 'ts-members', ...at(members, 'src/results.ts', 10, 'cancel'), include_declaration: true }),
+    );
+    assert.deepEqual(cancel.references.map((x: any) => x.path), ['src/results.ts']);
+    assert.equal(cancel.message, undefined);
+  });
+
   test('a function held through a cast calls on behalf of the function around it, as in TypeScript; a global the lib declares in several files is one callee', async () => {
     const L = 'src/listeners.ts';
     // `const listen = ((name) => {... remove(name) ...}) as Listen` on lines 7-10.

@@ -14,7 +14,8 @@ import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.
 import type { IndexRow } from '../registry/schema.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
-import { definitionsForHierarchy, definitionsOf, memberDeclaredElsewhere, resolvedByNameNote, whatItIs } from './definitions.js';
+import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
+import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
 import { constructorsOf, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definitionItem, externalItem, rootItem } from './items.js';
@@ -23,7 +24,7 @@ import { moved, type IndexedFile, type Placement } from './adjust.js';
 import type { FileEdit } from '../freshness/worktree-files.js';
 
 export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
-  const { definitions } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
+  const { definitions, foundByName } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const limit = Math.min(params.limit, CAP);
   const target = pickCallable(definitions);
@@ -33,7 +34,8 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   }
 
   const item = await rootItem(ctx, target);
-  const walker = new CallWalker(lookups, ctx, limit, params.include_references);
+  const walker = new CallWalker(lookups, ctx, limit, params.include_references, foundByName?.askedIn);
+  if (foundByName) walker.notes.add(resolvedByNameNote(foundByName.member));
   const ancestry = new Set([target.symbol]);
   const calls =
     params.direction === 'incoming' ? await walker.incoming(target, depth, ancestry) : await walker.outgoing(target, depth, ancestry);
@@ -186,6 +188,8 @@ class CallWalker {
     private readonly ctx: RepoContext,
     private readonly limit: number,
     private readonly includeReferences: boolean,
+    /** The file of the use the question started at, when its member was found by name (see usesElsewhere). */
+    private readonly askedIn?: MemberUseFile,
   ) {}
 
   async incoming(target: DefinitionRow, depth: number, ancestry: ReadonlySet<string>): Promise<Call[]> {
@@ -428,6 +432,10 @@ class CallWalker {
         if (document.symbols[occ.symbol(n)] !== target.symbol || !keep(occ.roles(n), occ.refKind(n))) continue;
         out[i]!.push(useAt(target, occ.range(n), target.symbol, occ.refKind(n), occ.memberAccess(n)));
       }
+      // A member of an unnamed type (a method of the object a factory returns) is used from other files by name.
+      const elsewhere = await usesElsewhere(this.lookups, target, this.askedIn);
+      for (const use of elsewhere) if (keep(use.roles, use.refKind)) out[i]!.push(useAt(use.file, use.range, target.symbol, use.refKind, true));
+      if (elsewhere.length > 0) this.notes.add(usesByNameNote(target, elsewhere));
       const overridden = await this.lookups.localReferenceTargets(target.document_id, target.symbol);
       if (overridden.length > 0) shared.push({ i, symbols: overridden, local: true });
     }

@@ -8,6 +8,7 @@ import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
 import { checkPosition, namesOnLine, occurrencesAt, openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { definitionPartners } from './related.js';
+import { memberDeclaredElsewhere, resolvedByNameNote, type MemberUseFile } from './unnamed-members.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, preview, range1 } from './locations.js';
 
 /** The symbols at a 1-based position of a request, with the file they were found in. */
@@ -224,43 +225,25 @@ export async function definitionsForHierarchy(
   lookups: Lookups,
   ctx: RepoContext,
   params: { repo: string; path: string; line: number; column: number },
-  hierarchy: string,
-): Promise<{ definitions: DefinitionRow[] }> {
+  hierarchy: 'call hierarchy' | 'type hierarchy',
+): Promise<{ definitions: DefinitionRow[]; foundByName?: { member: DefinitionRow; askedIn: MemberUseFile } }> {
   requirePrecise(ctx);
   const at = await symbolsAtPosition(lookups, ctx, params);
   if (at.symbols.length === 0) throw new UserError(at.message!);
   const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
-  if (definitions.length === 0) throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
-  return { definitions };
-}
-
-/**
- * The member a local symbol named in a member access (`res.unwrap()`) stands
- * for, when another file declares it. scip-typescript names a member whose
- * owner has no name (a method of a type literal in an intersection,
- * `SafePromise<T> & { unwrap(): ... }`) with a local symbol, and gives each
- * file that uses it a new local symbol of its own: the file of the use has no
- * declaration for it. The one local member of that name the index declares
- * elsewhere is taken; none when several are (a name is no type).
- */
-export async function memberDeclaredElsewhere(
-  lookups: Lookups,
-  file: Pick<DefinitionRow, 'index_id' | 'document_id' | 'blob_sha'>,
-  range: Range,
-): Promise<DefinitionRow | undefined> {
-  if (range[0] !== range[2]) return undefined;
-  const name = (await lookups.lines(file.blob_sha))?.[range[0]]?.slice(range[1], range[3]);
-  if (!name) return undefined;
-  const found = (await lookups.localMembersNamed(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
-  return found.length === 1 ? found[0] : undefined;
-}
-
-/** What an answer says of a member found by its name (see memberDeclaredElsewhere). */
-export function resolvedByNameNote(member: DefinitionRow): string {
-  return (
-    `${member.name} was found by its name: the index gives this file a symbol of its own for a member of an unnamed type, ` +
-    `and ${member.path}:${member.start_line + 1} declares the only such member of that name`
-  );
+  if (definitions.length > 0) return { definitions };
+  // At a use of a member of an unnamed type declared in another file, as goToDefinition finds it.
+  const askedIn = {
+    repo: ctx.repo.slug,
+    index_id: ctx.index.id,
+    path: at.file.file.path,
+    blob_sha: at.file.file.blob_sha,
+    document_id: at.file.document.id,
+  };
+  const member =
+    hierarchy === 'call hierarchy' && at.memberAccess ? await memberDeclaredElsewhere(lookups, askedIn, at.memberAccess) : undefined;
+  if (member) return { definitions: [member], foundByName: { member, askedIn } };
+  throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
 }
 
 /** "countDown is a function", "Red is an enum_member": what a hierarchy's root turned out to be. */

@@ -5,10 +5,11 @@ import { SymbolRole } from '../scip/schema.js';
 import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
 import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
-import { requirePrecise, type FileContext, type RepoContext } from './context.js';
+import { openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { moved, type Placement } from './adjust.js';
 import type { FileEdit } from '../freshness/worktree-files.js';
 import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
+import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
@@ -26,6 +27,10 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
 
   let symbols: string[];
   let file: FileContext | undefined;
+  /** What the answer's message says of references related by name (see unnamed-members.ts). */
+  const notes: string[] = [];
+  /** The file of the use asked about, when its member was found by name. */
+  let askedIn: MemberUseFile | undefined;
   if (params.symbol !== undefined) {
     const named = await lookups.definitionsNamed(ctx.index.id, params.symbol);
     symbols = [...new Set(named.map((d) => d.symbol))];
@@ -47,6 +52,23 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     // At `new X()` the index names X's constructor; the person means the class.
     symbols = [...new Set([...at.symbols, ...at.symbols.flatMap((s) => (at.declared.has(s) ? [] : classOfConstructorCall(s)))])];
     file = at.file;
+    // At a use of a member of an unnamed type declared in another file: that member's references, as from its declaration.
+    if (at.memberAccess && symbols.every(isLocalSymbol) && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
+      const asked = {
+        repo: ctx.repo.slug,
+        index_id: ctx.index.id,
+        path: file.file.path,
+        blob_sha: file.file.blob_sha,
+        document_id: file.document.id,
+      };
+      const member = await memberDeclaredElsewhere(lookups, asked, at.memberAccess);
+      if (member) {
+        symbols = [member.symbol];
+        file = await openFile(lookups, ctx, member.path);
+        askedIn = asked;
+        notes.push(resolvedByNameNote(member));
+      }
+    }
   }
 
   // Whether a reference is asked for, and as what.
@@ -118,13 +140,32 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       if (kind) local.records.push({ range: occ.range(i), kind, symbol, derived: (occ.roles(i) & DERIVED_ROLE) !== 0 });
     }
   }
+  // A member of an unnamed type (a method of the object a factory returns) is used from other files by name.
+  const elsewhere: Group[] = [];
+  if (local && file) {
+    for (const member of await definitionsOf(lookups, ctx, locals, file)) {
+      const uses = await usesElsewhere(lookups, member, askedIn);
+      for (const use of uses) {
+        const kind = wanted(use.roles, use.refKind, member.symbol);
+        if (!kind) continue;
+        // Uses come in path order: a file's are together.
+        let group = elsewhere.at(-1);
+        if (!group || group.path !== use.file.path) {
+          group = { repo: use.file.repo, path: use.file.path, blob: use.file.blob_sha, index: use.file.index_id, rows: [], records: [] };
+          elsewhere.push(group);
+        }
+        group.records.push({ range: use.range, kind, symbol: member.symbol, derived: false });
+      }
+      if (uses.length > 0) notes.push(usesByNameNote(member, uses));
+    }
+  }
   // References are walked group by group (a file of a repository), in the
   // order they are returned: this repository first, then the others, files
   // in path order, positions in order. Only what is returned becomes an
   // object with a preview; the rest is counted in place, so a symbol with
   // thousands of references costs little more than one with two hundred.
   const globals = symbols.filter((s) => !isLocalSymbol(s));
-  const groups: Group[] = local ? [local] : [];
+  const groups: Group[] = local ? [local, ...elsewhere] : [];
   if (globals.length) {
     // The same global symbol is the same entity in every repository of the registry.
     const indexes = [ctx.index.id, ...ctx.others];
@@ -189,6 +230,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     references,
     total,
     truncated: total > limit,
+    ...(notes.length ? { message: notes.join('; ') } : {}),
   };
 }
 

@@ -1,0 +1,149 @@
+// Members of unnamed types, across files. scip-typescript names a member whose
+// owner has no name (a method of an object literal a factory returns,
+// `return { getState() {...} }`, or of a type literal in an intersection,
+// `SafePromise<T> & { unwrap(): ... }`) with a local symbol, and gives each
+// file that uses it a new local symbol of its own: a use in another file has
+// no declaration there, and the declaration has no uses outside its file.
+// They are related by name. A use (`x.m`, a local symbol its file does not
+// declare) stands for member M when M is the only local method or property
+// of that name the index declares outside the use's file: a name is no type,
+// so where several are, none is taken. From M, its uses are searched in the
+// files that refer to something M's file declares globally (they import its
+// factory, say), which is where the object comes from as far as names can
+// tell, and which bounds the search; and in the file asked about, when the
+// question started at a use.
+import { isLocalSymbol } from '../scip/symbol.js';
+import { SymbolRole } from '../scip/schema.js';
+import type { Range } from '../scip/range.js';
+import type { DefinitionRow, Lookups, StoredDocument } from '../registry/lookups.js';
+import { Lru } from '../lru.js';
+
+/** A file that may use a member declared elsewhere. */
+export type MemberUseFile = Pick<DefinitionRow, 'repo' | 'index_id' | 'path' | 'blob_sha' | 'document_id'>;
+
+/** A use in another file of a member of an unnamed type. */
+export interface MemberUse {
+  file: MemberUseFile;
+  range: Range;
+  roles: number;
+  refKind: number;
+}
+
+/**
+ * Files searched for the uses of one member at most: the files that refer to
+ * its file's declarations. A module every file imports is searched this far.
+ */
+const SEARCHED_FILES = 2_000;
+/** Uses elsewhere remembered, of members of any index (an index never changes once published). */
+const REMEMBERED_USES = 100_000;
+
+/** Per Lookups (one per server), as its own caches are. */
+const remembered = new WeakMap<Lookups, Lru<string, MemberUse[]>>();
+
+/**
+ * The member a local symbol named in a member access at `range` of `file`
+ * (`res.unwrap()`) stands for, declared in another file; undefined when
+ * none is, or several could be.
+ */
+export async function memberDeclaredElsewhere(
+  lookups: Lookups,
+  file: Pick<DefinitionRow, 'index_id' | 'document_id' | 'blob_sha'>,
+  range: Range,
+): Promise<DefinitionRow | undefined> {
+  if (range[0] !== range[2]) return undefined;
+  const name = (await lookups.lines(file.blob_sha))?.[range[0]]?.slice(range[1], range[3]);
+  if (!name) return undefined;
+  return soleMember(await lookups.localMembersNamed(file.index_id, name), file.document_id);
+}
+
+/**
+ * The uses of `member` in other files (see the top of this file), in path
+ * order; none unless it is a local method or property. `askedIn` is the file
+ * of the use a question started at, whose uses are found whether it refers
+ * to the member's file or not.
+ */
+export async function usesElsewhere(lookups: Lookups, member: DefinitionRow, askedIn?: MemberUseFile): Promise<MemberUse[]> {
+  if (!isLocalSymbol(member.symbol) || (member.kind !== 'method' && member.kind !== 'property')) return [];
+  let cache = remembered.get(lookups);
+  if (!cache) remembered.set(lookups, (cache = new Lru<string, MemberUse[]>(REMEMBERED_USES, (uses) => uses.length + 1)));
+  const key = `${member.index_id}\0${member.document_id}\0${member.symbol}`;
+  let uses = cache.get(key);
+  if (!uses) cache.set(key, (uses = await findUses(lookups, member)));
+  if (!askedIn || askedIn.document_id === member.document_id || uses.some((u) => u.file.document_id === askedIn.document_id)) return uses;
+  const asked = await usesIn(lookups, askedIn, member.name);
+  return [...uses, ...asked].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+}
+
+async function findUses(lookups: Lookups, member: DefinitionRow): Promise<MemberUse[]> {
+  const named = await lookups.localMembersNamed(member.index_id, member.name);
+  // A file resolves a use to this member when the members of that name outside it are this one alone.
+  const rivals = new Set(named.filter((d) => !sameMember(d, member)).map((d) => d.document_id));
+  if (rivals.size > 1) return [];
+  const exports = await exportsOf(lookups, member);
+  const files = new Map<number, MemberUseFile>();
+  for (const row of await lookups.symbolRefs([member.index_id], [...exports])) {
+    if (row.document_id === member.document_id || (rivals.size > 0 && !rivals.has(row.document_id))) continue;
+    if (files.size >= SEARCHED_FILES) break;
+    files.set(row.document_id, row);
+  }
+  const uses: MemberUse[] = [];
+  for (const file of [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    uses.push(...(await usesIn(lookups, file, member.name)));
+  }
+  return uses;
+}
+
+/** The member accesses named `name` in a file, to local symbols it does not declare. */
+async function usesIn(lookups: Lookups, file: MemberUseFile, name: string): Promise<MemberUse[]> {
+  const found = orphanAccesses(await lookups.document(file.document_id), name.length);
+  if (found.length === 0) return [];
+  const lines = await lookups.lines(file.blob_sha);
+  return found.filter((use) => lines?.[use.range[0]]?.slice(use.range[1], use.range[3]) === name).map((use) => ({ file, ...use }));
+}
+
+/** Member accesses of a document, `length` characters long on one line, to local symbols it does not declare. */
+function orphanAccesses(document: StoredDocument, length: number): Omit<MemberUse, 'file'>[] {
+  const occ = document.occurrences;
+  const declared = new Set<number>();
+  for (let i = 0; i < occ.length; i++) if (occ.roles(i) & SymbolRole.Definition) declared.add(occ.symbol(i));
+  const out: Omit<MemberUse, 'file'>[] = [];
+  for (let i = 0; i < occ.length; i++) {
+    if (!occ.memberAccess(i) || declared.has(occ.symbol(i)) || !isLocalSymbol(document.symbols[occ.symbol(i)]!)) continue;
+    const range = occ.range(i);
+    if (range[0] === range[2] && range[3] - range[1] === length) out.push({ range, roles: occ.roles(i), refKind: occ.refKind(i) });
+  }
+  return out;
+}
+
+/** The one member among `named` declared outside `documentId` (its rows: a getter and its setter are one member). */
+function soleMember(named: readonly DefinitionRow[], documentId: number): DefinitionRow | undefined {
+  const outside = named.filter((d) => d.document_id !== documentId);
+  return outside.length > 0 && outside.every((d) => sameMember(d, outside[0]!)) ? outside[0] : undefined;
+}
+
+function sameMember(a: DefinitionRow, b: DefinitionRow): boolean {
+  return a.document_id === b.document_id && a.symbol === b.symbol;
+}
+
+/** The global symbols declared in a member's file. */
+async function exportsOf(lookups: Lookups, member: DefinitionRow): Promise<Set<string>> {
+  const declared = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
+  return new Set(declared.map((d) => d.symbol).filter((s) => !isLocalSymbol(s)));
+}
+
+/** What an answer says of a member found from a use by its name. */
+export function resolvedByNameNote(member: DefinitionRow): string {
+  return (
+    `${member.name} was found by its name: the index gives this file a symbol of its own for a member of an unnamed type, ` +
+    `and ${member.path}:${member.start_line + 1} declares the only such member of that name`
+  );
+}
+
+/** What an answer says of a member's uses in other files, found by its name. */
+export function usesByNameNote(member: DefinitionRow, uses: readonly MemberUse[]): string {
+  const files = new Set(uses.map((u) => u.file.path)).size;
+  return (
+    `${member.name}'s uses in ${files} other file${files === 1 ? '' : 's'} were found by its name, in the files that refer to ` +
+    `${member.path}: it is the only member of an unnamed type so named`
+  );
+}
