@@ -76,7 +76,7 @@ export class Navigation {
       live?: LiveServers | undefined;
     } = {},
   ) {
-    this.lookups = new Lookups(engine.db);
+    this.lookups = new Lookups(engine.db, engine.textIndex);
     this.symbolTables = new SymbolTables(this.lookups);
     this.syntacticTables = new SyntacticSymbolTables(this.lookups);
     this.edits = new Edits(this.lookups, options.nearestBound);

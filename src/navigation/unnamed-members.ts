@@ -75,14 +75,17 @@ export async function usesElsewhere(lookups: Lookups, member: DefinitionRow, ask
 }
 
 async function findUses(lookups: Lookups, member: DefinitionRow): Promise<MemberUse[]> {
-  const named = await lookups.localMembersNamed(member.index_id, member.name);
+  const members = await lookups.localMembersNamed(member.index_id, member.name);
   // A file resolves a use to this member when the members of that name outside it are this one alone.
-  const rivals = new Set(named.filter((d) => !sameMember(d, member)).map((d) => d.document_id));
+  const rivals = new Set(members.filter((d) => !sameMember(d, member)).map((d) => d.document_id));
   if (rivals.size > 1) return [];
   const exports = await exportsOf(lookups, member);
+  // Only a file whose text has the name can use it (a file without stored text has no line to check it on).
+  const named = await lookups.blobsContaining(member.name);
   const files = new Map<number, MemberUseFile>();
   for (const row of await lookups.symbolRefs([member.index_id], [...exports])) {
     if (row.document_id === member.document_id || (rivals.size > 0 && !rivals.has(row.document_id))) continue;
+    if (named && !named.has(row.blob_sha)) continue;
     if (files.size >= SEARCHED_FILES) break;
     files.set(row.document_id, row);
   }

@@ -6,6 +6,8 @@ import { isLocalSymbol } from '../scip/symbol.js';
 import { Occurrences, rangeRecords } from './payload.js';
 import { PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
+import type { TextIndex } from './engine.js';
+import { literal } from './text-query.js';
 
 export interface StoredDocument {
   id: number;
@@ -105,8 +107,22 @@ export class Lookups {
   /** The lookups a query answers with, each compiled once per shape. */
   private readonly prepared: PreparedQueries;
 
-  constructor(readonly db: Kysely<Database>) {
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly textIndex?: TextIndex | null,
+  ) {
     this.prepared = new PreparedQueries(db);
+  }
+
+  /**
+   * The blobs of the registry whose stored text may contain `text` (a
+   * superset), or null when the text index cannot narrow by it: under three
+   * characters, or an engine without one.
+   */
+  async blobsContaining(text: string): Promise<Set<string> | null> {
+    const query = this.textIndex?.candidates(literal(text));
+    if (!query) return null;
+    return new Set((await query.execute(this.db)).rows.map((r) => r.sha));
   }
 
   async repo(slug: string): Promise<Repo | undefined> {
