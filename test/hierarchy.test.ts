@@ -541,6 +541,24 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 });
 
+describe('a shorthand property of a destructured variable', () => {
+  test('goes to the variable and the property it fills, not the property the variable was read from', async () => {
+    // `const { precision = 0.01 } = opts;` on line 11 defines a variable and reads SpringOptions.precision at one
+    // place; `return { precision };` on line 12 means the variable (and fills Spring.precision), never the option.
+    const S = 'src/spring.ts';
+    const defs = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, S, 12, 'precision') }));
+    assert.deepEqual(defs.definitions.map((d: any) => `${d.line}:${d.column} ${d.kind} ${d.name}`).sort(), [
+      `11:${at(members, S, 11, 'precision').column} variable precision`,
+      `6:3 property precision`,
+    ]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, S, 2, 'precision') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => x.line),
+      [2, 11],
+    );
+  });
+});
+
 describe('an import from a package not installed', () => {
   test('goToDefinition finds nothing and says why, naming the unresolved import first; a call hierarchy there is refused with it', async () => {
     const r = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy') }));

@@ -15,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 11;
+export const DERIVATION_VERSION = 12;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -220,7 +220,11 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
     else at.set(key, [o]);
   }
   for (const alias of aliases) {
-    const targets = at.get(`${alias.target[0]}:${alias.target[1]}`) ?? [];
+    const there = at.get(`${alias.target[0]}:${alias.target[1]}`) ?? [];
+    // A declaration's name may also be a use of something else: `const { precision } = opts` defines a
+    // variable and names a property of opts' type there. The alias means the variable, what is defined.
+    const defined = there.filter((t) => t.roles & SymbolRole.Definition);
+    const targets = defined.length > 0 ? defined : there;
     const present = at.get(`${alias.range[0]}:${alias.range[1]}`) ?? [];
     for (const symbol of new Set(targets.map((t) => t.symbol))) {
       if (present.some((p) => p.symbol === symbol)) continue;
