@@ -528,6 +528,17 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(calls(out.calls), [{ to: def(members, 'variable', L, 1, 'message'), ranges: [range(members, L, 5, 'message')] }]);
   });
 
+  test("a getter named in a type (`R['path']`) is a type reference there, not a call by the file", async () => {
+    const P = 'src/routes.ts';
+    const r = await incoming('ts-members', members, P, 5, 'path');
+    assert.deepEqual(calls(r.calls), [{ from: def(members, 'function', P, 12, 'pathOf'), ranges: [range(members, P, 13, 'path', 'call')] }]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, P, 5, 'path') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line} ${x.kind}`),
+      ['5 definition', '10 type', '13 identifier'],
+    );
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');

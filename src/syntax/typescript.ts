@@ -83,6 +83,12 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       record(node, RefKindCode.import);
       return;
     }
+    // `T['name']`: the index records the member the literal names; in a type it is read by no code, so it
+    // calls no getter. The module named by `import('./m')` in a type is left as it was.
+    if (inType && kind === tsc.SyntaxKind.StringLiteral && node.parent.parent?.kind !== tsc.SyntaxKind.ImportType) {
+      record(node, RefKindCode.type);
+      return;
+    }
     if (kind === tsc.SyntaxKind.ShorthandPropertyAssignment) unrecorded.push((node as ts.ShorthandPropertyAssignment).name);
     if (kind === tsc.SyntaxKind.CallExpression || kind === tsc.SyntaxKind.NewExpression) {
       const call = node as ts.CallExpression | ts.NewExpression;
