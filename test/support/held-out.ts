@@ -154,6 +154,18 @@ function isCalled(name: ts.Node): boolean {
   return ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === expression) || (ts.isTaggedTemplateExpression(p) && p.tag === expression);
 }
 
+/** Where TypeScript's call hierarchy counts a reference as a call: a call or `new` target, a tag, a decorator, a JSX tag, a member name (`a.name`, `a['name']`). */
+function isCallSite(name: ts.Node): boolean {
+  const p = name.parent;
+  return (
+    isCalled(name) ||
+    (ts.isPropertyAccessExpression(p) && p.name === name) ||
+    (ts.isElementAccessExpression(p) && p.argumentExpression === name) ||
+    (ts.isDecorator(p) && p.expression === name) ||
+    ((ts.isJsxOpeningElement(p) || ts.isJsxSelfClosingElement(p)) && p.tagName === name)
+  );
+}
+
 /** An object-literal member holding code: a method, accessor, or property holding a function. */
 function isLiteralMember(n: ts.Node): boolean {
   if ((ts.isMethodDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)) && ts.isObjectLiteralExpression(n.parent)) return true;
@@ -548,8 +560,26 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   const failures: string[] = [];
   const unprepared: string[] = [];
   const itemMismatches: string[] = [];
-  const verified = { callers: 0, callees: 0 };
+  const verified = { callers: 0, callees: 0, otherProject: 0 };
   const disagreements: string[] = [];
+  // The server's call hierarchy searches only the project of the target's file (tsserver asks that project's
+  // language service alone), so it misses callers in a package whose tsconfig maps this one's sources in through
+  // `paths`. Its findReferences searches every project: a caller only sextant has, in another project, is right when
+  // each of its call ranges is a reference the server finds to the target, at a place TypeScript counts as a call.
+  let referencesOf: { target: Target; keys: Set<string> } | undefined;
+  const referencedFromAnotherProject = async (t: Target, ranges: Place[]) => {
+    if (ranges.length === 0 || ranges.some((r) => h.ownerOf.get(r.path) === h.ownerOf.get(t.path))) return false;
+    if (referencesOf?.target !== t) {
+      const keys = new Set<string>();
+      for (const l of await h.server.references(t.path, t.line, t.character, false)) {
+        const path = l.path.startsWith('/') ? (l.path.startsWith(`${realRoot}/`) ? l.path.slice(realRoot.length + 1) : undefined) : l.path;
+        if (path !== undefined) keys.add(pointKey(path, l.line, l.character));
+      }
+      referencesOf = { target: t, keys };
+    }
+    const { keys } = referencesOf;
+    return ranges.every((r) => keys.has(pointKey(r.path, r.line, r.character)) && isCallSite(nodeAt(h, r.path, r.line, r.character)));
+  };
   for (const t of targets) {
     const at = `${t.path}:${t.line + 1}:${t.character + 1} (${t.stratum} ${t.name})`;
     const items = await h.server.prepareCallHierarchy(t.path, t.line, t.character);
@@ -623,6 +653,9 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
         if (callsOfName) {
           theirs.set(key, party);
           verified[kind]++;
+        } else if (direction === 'incoming' && (await referencedFromAnotherProject(t, party.ranges))) {
+          theirs.set(key, party);
+          verified.otherProject++;
         } else disagreements.push(`${at}: ${kind} only sextant has: ${party.name} (${key})`);
       }
       for (const [key, party] of theirs) if (!mine.has(key)) disagreements.push(`${at}: ${kind} only the server has: ${party.name} (${key})`);
@@ -638,7 +671,7 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   const report = [
     `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
     `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them`,
-    `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name`,
+    `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name; ${verified.otherProject} callers in another project counted right by the server's references`,
     'by kind of target, micro: ' +
       [...byStratum]
         .map(([stratum, s]) => {
