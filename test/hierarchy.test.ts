@@ -539,6 +539,19 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test("a static getter overrides no instance member: reading an instance's property of its name does not call it", async () => {
+    // scip-typescript names Shape's static and instance `kind` with one symbol; Circle's static `kind` is Circle's alone.
+    const K = 'src/kinds.ts';
+    const r = await incoming('ts-members', members, K, 17, 'kind');
+    assert.equal(label(r.item), def(members, 'method', K, 17, 'kind', 'Circle'));
+    assert.deepEqual(calls(r.calls), [{ from: def(members, 'function', K, 22, 'circleKind'), ranges: [range(members, K, 23, 'kind')] }]);
+    const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, K, 23, 'kind') }));
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${x.line} ${x.signature}`),
+      ['17 static get kind: string'],
+    );
+  });
+
   test('a named function expression no variable holds is the caller of the calls in it, not its file', async () => {
     // `Object.assign(function startAt(...) {...}, ...)`: the indexer records startAt only as a use.
     const r = await outgoing('ts-members', members, C, 25, 'startAt');

@@ -12,7 +12,8 @@
 // - a class's accessor answers with the member of that name of each supertype
 //   the class implements or extends (`get size()` of a class implementing
 //   Set): scip-typescript relates a class's methods and properties to those
-//   members, but not its accessors.
+//   members, but not its accessors. A static accessor does not: it is the
+//   class's own.
 import type { Lookups } from '../registry/lookups.js';
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 
@@ -113,7 +114,13 @@ const ACCESSOR = /^(.*#)`<([gs]et)>((?:[^`]|``)+)`\(\)\.$/;
 async function accessorTargets(lookups: Lookups, indexIds: readonly number[], accessors: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const supertypes = new Map<string, Promise<string[]>>();
+  // A static accessor is a member of the class itself, not of its instances: it implements or overrides no
+  // supertype's member, as TypeScript relates them (a read of an instance's `type` does not run `static get type()`).
+  const definitions = await lookups.definitionsOf(indexIds, accessors);
+  const instanceMembers = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
+  const staticOnly = new Set(definitions.map((d) => d.symbol).filter((s) => !instanceMembers.has(s)));
   for (const accessor of accessors) {
+    if (staticOnly.has(accessor)) continue;
     const [, owner, kind, escaped] = ACCESSOR.exec(accessor)!;
     let ancestors = supertypes.get(owner!);
     if (!ancestors) supertypes.set(owner!, (ancestors = lookups.supertypesOf(indexIds, [owner!])));

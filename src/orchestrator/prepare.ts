@@ -15,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 13;
+export const DERIVATION_VERSION = 14;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -101,11 +101,13 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const parsed = parse(symbol);
     if (!parsed) continue;
     const info = infos.get(symbol);
-    const signature = signatureOf(info) ?? null;
     const declaration = facts?.declarationAt(o.range[0], o.range[1]);
+    const indexed = signatureOf(info) ?? null;
+    // A static member says so: a static accessor overrides no instance member of a supertype (see related.ts).
+    const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
     const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
     // A named function expression's local reads as a variable in the indexer's signature (`var flow: ...`).
-    const kind = declaration?.namedExpression ? 'function' : symbolKind(parsed, info, signature ?? undefined);
+    const kind = declaration?.namedExpression ? 'function' : symbolKind(parsed, info, indexed ?? undefined);
     definitions.push({
       symbol,
       name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),

@@ -36,6 +36,12 @@ export interface Declaration {
   anonymousDefault?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
   typeName?: [number, number] | undefined;
+  /**
+   * A static method or accessor of a class. scip-typescript's signature does
+   * not say so, and names a class's static and instance members of one name
+   * with one symbol.
+   */
+  isStatic?: boolean | undefined;
 }
 
 /** A name that refers to what is named at `target`, where the index has no occurrence for it. */
@@ -59,7 +65,7 @@ export interface SyntaxFactsData {
   kinds: Float64Array;
   /** key, count, ... */
   argumentCounts: Float64Array;
-  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1), named expression (2) and anonymous default (4) flags, owner (2), type name (2), ... (NaN: none) */
+  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1), named expression (2), anonymous default (4) and static (8) flags, owner (2), type name (2), ... (NaN: none) */
   declarations: Float64Array;
   /** range (4), target (2), call, ... */
   aliases: Float64Array;
@@ -89,7 +95,8 @@ export class SyntaxFacts {
       const member = d[j]! & 1 ? { owner: position(j + 1) } : undefined;
       const namedExpression = (d[j]! & 2) !== 0;
       const anonymousDefault = (d[j]! & 4) !== 0;
-      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, anonymousDefault, typeName: position(j + 3) });
+      const isStatic = (d[j]! & 8) !== 0;
+      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, anonymousDefault, typeName: position(j + 3), isStatic });
       i = j + 5;
     }
     const a = data.aliases;
@@ -124,7 +131,7 @@ export class SyntaxFacts {
         declarations[i++] = line;
         declarations[i++] = character;
       }
-      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0);
+      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0) | (d.isStatic ? 8 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;

@@ -123,6 +123,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
         namedExpression: declared.namedExpression,
         anonymousDefault: declared.anonymousDefault,
         typeName: declared.typeName && at2(declared.typeName),
+        isStatic: declared.isStatic,
       });
     }
     const outerType = inType;
@@ -333,6 +334,7 @@ function declarationOf(
   namedExpression?: boolean;
   anonymousDefault?: boolean;
   typeName?: ts.Node;
+  isStatic?: boolean;
 } | undefined {
   if (!DECLARATION_KINDS.has(node.kind)) return undefined;
   if (
@@ -350,6 +352,7 @@ function declarationOf(
     if (tsc.isObjectLiteralExpression(node.parent)) return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
     // A variable or property holding the function is its caller's name, as for an arrow function.
     if (tsc.isFunctionExpression(node) && !isHeld(node)) return { name: node.name, callable: true, namedExpression: true };
+    if (tsc.isClassLike(node.parent) && node.modifiers?.some((m) => m.kind === tsc.SyntaxKind.StaticKeyword)) return { name: node.name, callable: true, isStatic: true };
     return { name: node.name, callable: true };
   }
   // `declare const X: XFactory` (a declaration file's view of a const built from a literal).
