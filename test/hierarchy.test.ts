@@ -502,6 +502,20 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.equal(cancel.message, undefined);
   });
 
+  test('a name reached through `import * as` that its module exports by an export list is that declaration, and a callee', async () => {
+    // scip-typescript records `Utils` as the module and gives `flatten` in `Utils.flatten(xs)` a local symbol of ns-use.ts.
+    const U = 'src/ns-use.ts';
+    const flatten = def(members, 'function', 'src/ns-utils.ts', 2, 'flatten');
+    const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, U, 4, 'flatten') }));
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${x.kind} ${x.name} ${x.path}:${x.line}:${x.column}`),
+      [flatten],
+    );
+    assert.match(d.message, /^flatten was found through its module: .* src\/ns-utils\.ts:2 declares it$/);
+    const out = await outgoing('ts-members', members, U, 3, 'total');
+    assert.deepEqual(calls(out.calls), [{ to: flatten, ranges: [range(members, U, 4, 'flatten')] }]);
+  });
+
   test('a function held through a cast calls on behalf of the function around it, as in TypeScript; a global the lib declares in several files is one callee', async () => {
     const L = 'src/listeners.ts';
     // `const listen = ((name) => {... remove(name) ...}) as Listen` on lines 7-10.

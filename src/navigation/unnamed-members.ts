@@ -51,9 +51,42 @@ export async function memberDeclaredElsewhere(
   range: Range,
 ): Promise<DefinitionRow | undefined> {
   if (range[0] !== range[2]) return undefined;
-  const name = (await lookups.lines(file.blob_sha))?.[range[0]]?.slice(range[1], range[3]);
+  const line = (await lookups.lines(file.blob_sha))?.[range[0]];
+  const name = line?.slice(range[1], range[3]);
   if (!name) return undefined;
+  if (line![range[1] - 1] === '.') {
+    const exported = await exportThroughNamespace(lookups, file, range, name);
+    if (exported) return exported;
+  }
   return soleMember(await lookups.localMembersNamed(file.index_id, name), file.document_id);
+}
+
+/**
+ * `NS.name` where `import * as NS` names a module that exports `name` by an
+ * export list (`function name() {...}; export { name }`): scip-typescript
+ * records NS as the module and, for name, a local symbol of this file. The
+ * module's declaration of that name is what it means.
+ */
+async function exportThroughNamespace(
+  lookups: Lookups,
+  file: Pick<DefinitionRow, 'index_id' | 'document_id'>,
+  range: Range,
+  name: string,
+): Promise<DefinitionRow | undefined> {
+  if (!/^[\p{L}\p{N}_$]+$/u.test(name)) return undefined;
+  const document = await lookups.document(file.document_id);
+  const occ = document.occurrences;
+  let module: string | undefined;
+  for (let i = 0; i < occ.length && occ.startLine(i) <= range[0]; i++) {
+    const r = occ.range(i);
+    if (r[2] !== range[0] || r[3] !== range[1] - 1) continue;
+    const symbol = document.symbols[occ.symbol(i)]!;
+    if (!isLocalSymbol(symbol) && symbol.endsWith('/')) module = symbol;
+  }
+  if (!module) return undefined;
+  // A function, a variable or a class: what a member access of a module can name.
+  const found = await lookups.definitionsOf([file.index_id], [`${module}${name}().`, `${module}${name}.`, `${module}${name}#`]);
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /**
@@ -136,6 +169,12 @@ async function exportsOf(lookups: Lookups, member: DefinitionRow): Promise<Set<s
 
 /** What an answer says of a member found from a use by its name. */
 export function resolvedByNameNote(member: DefinitionRow): string {
+  if (!isLocalSymbol(member.symbol)) {
+    return (
+      `${member.name} was found through its module: the index gives this file a symbol of its own for a name the module ` +
+      `exports by an export list, and ${member.path}:${member.start_line + 1} declares it`
+    );
+  }
   return (
     `${member.name} was found by its name: the index gives this file a symbol of its own for a member of an unnamed type, ` +
     `and ${member.path}:${member.start_line + 1} declares the only such member of that name`
