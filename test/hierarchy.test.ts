@@ -597,6 +597,29 @@ describe('a shorthand property of a destructured variable', () => {
   });
 });
 
+describe("a JavaScript file's doc comment types", () => {
+  test('are references of the type they name, of kind type, and go to it', async () => {
+    const B = 'src/blocks.js';
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, B, 2, 'Block') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line}:${x.column} ${x.kind}`),
+      [
+        `2:14 definition`,
+        `10:${at(members, B, 10, 'Block').column} type`,
+        `11:${at(members, B, 11, 'Block').column} type`,
+        `14:${at(members, B, 14, 'Block').column} call`,
+        `17:${at(members, B, 17, 'Block').column} type`,
+        `18:${at(members, B, 18, 'Block').column} type`,
+      ],
+    );
+    const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, B, 10, 'Block') }));
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${x.kind} ${x.name} ${x.line}`),
+      ['class Block 2'],
+    );
+  });
+});
+
 describe('an import from a package not installed', () => {
   test('goToDefinition finds nothing and says why, naming the unresolved import first; a call hierarchy there is refused with it', async () => {
     const r = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy') }));

@@ -15,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 14;
+export const DERIVATION_VERSION = 15;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -234,7 +234,7 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
         range: alias.range,
         symbol,
         roles: DERIVED_ROLE,
-        refKind: alias.call ? RefKindCode.call : RefKindCode.identifier,
+        refKind: alias.call ? RefKindCode.call : alias.type ? RefKindCode.type : RefKindCode.identifier,
         memberAccess: false,
         argumentCount: -1,
         enclosing: undefined,

@@ -51,6 +51,8 @@ export interface Alias {
   target: [number, number];
   /** The name is called there (`super(...)` calls the base class). */
   call?: boolean;
+  /** The name is a type there (a JavaScript doc comment's `@type {Block}`). */
+  type?: boolean;
 }
 
 /** A bit beside a name's kind in `kinds`: reference kinds fit in a byte. */
@@ -67,7 +69,7 @@ export interface SyntaxFactsData {
   argumentCounts: Float64Array;
   /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1), named expression (2), anonymous default (4) and static (8) flags, owner (2), type name (2), ... (NaN: none) */
   declarations: Float64Array;
-  /** range (4), target (2), call, ... */
+  /** range (4), target (2), 1 call | 2 type | 0, ... */
   aliases: Float64Array;
 }
 
@@ -101,7 +103,7 @@ export class SyntaxFacts {
     }
     const a = data.aliases;
     for (let i = 0; i < a.length; i += 7) {
-      this.aliases.push({ range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!], target: [a[i + 4]!, a[i + 5]!], call: a[i + 6] === 1 });
+      this.aliases.push({ range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!], target: [a[i + 4]!, a[i + 5]!], call: a[i + 6] === 1, type: a[i + 6] === 2 });
     }
   }
 
@@ -143,7 +145,7 @@ export class SyntaxFacts {
       for (const n of a.range) aliases[j++] = n;
       aliases[j++] = a.target[0];
       aliases[j++] = a.target[1];
-      aliases[j++] = a.call ? 1 : 0;
+      aliases[j++] = a.call ? 1 : a.type ? 2 : 0;
     }
     return { kinds: pairs(this.kinds), argumentCounts: pairs(this.argumentCounts), declarations, aliases };
   }

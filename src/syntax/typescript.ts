@@ -28,10 +28,18 @@ const SCRIPT_KIND: Record<string, ts.ScriptKind> = {
  * and parsing its doc comments (a quarter of the parse) can be skipped.
  */
 const DOC_NAME_TAG = /@(?:link|see|param|arg)/;
+/**
+ * In JavaScript, doc comments are where types are written (`@type {Block}`,
+ * `@param {Node} node`, `@augments Node`): TypeScript resolves the names in
+ * them, and scip-typescript records none of them.
+ */
+const JS_DOC_TYPE_TAG = /@(?:type|param|arg|returns?|augments|extends|implements|property|prop|template|this|satisfies|typedef|callback)\b/;
 
 export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const ext = /\.[^./]+$/.exec(path)?.[0] ?? '.ts';
-  const jsDocParsingMode = DOC_NAME_TAG.test(text) ? tsc.JSDocParsingMode.ParseAll : tsc.JSDocParsingMode.ParseNone;
+  const javascript = /^\.[cm]?jsx?$/.test(ext);
+  const jsDocParsingMode =
+    DOC_NAME_TAG.test(text) || (javascript && JS_DOC_TYPE_TAG.test(text)) ? tsc.JSDocParsingMode.ParseAll : tsc.JSDocParsingMode.ParseNone;
   const file = tsc.createSourceFile(
     path,
     text,
@@ -56,6 +64,8 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   // Names that refer to something without the indexer recording it: the
   // variable of a shorthand property `{ value }` and names in doc comments.
   const unrecorded: ts.Node[] = [];
+  // Type names in a JavaScript file's doc comments, which TypeScript resolves as types.
+  const docTypes: ts.Node[] | undefined = javascript ? [] : undefined;
   // `super(...)`: a call of the base class the index has no occurrence for.
   const superCalls: ts.Node[] = [];
 
@@ -104,7 +114,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     }
     for (const doc of attachedDocs(node)) {
       (doc as Mutable<ts.Node>).parent = node;
-      collectDocNames(doc, unrecorded);
+      collectDocNames(doc, unrecorded, docTypes);
     }
     const declared = declarationOf(node);
     if (declared) {
@@ -142,6 +152,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   };
   visit(file);
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
+  if (docTypes?.length) resolveInFile(file, docTypes, facts, true);
   for (const call of superCalls) {
     const base = baseClassName(call);
     if (!base) continue;
@@ -168,12 +179,19 @@ function attachedDocs(node: ts.Node): readonly ts.JSDoc[] {
 
 const NO_DOCS: readonly ts.JSDoc[] = [];
 
-/** Names a doc comment refers to: {@link X}, @see X, @param x. Links the comment's nodes to their parents (resolveInFile climbs from them). */
-function collectDocNames(doc: ts.Node, out: ts.Node[]): void {
+/**
+ * Names a doc comment refers to: {@link X}, @see X, @param x; and into `types`, when given (a JavaScript file's), the
+ * type names of its tags (`{Block}`, `@augments Node`). Links the comment's nodes to their parents (resolveInFile climbs from them).
+ */
+function collectDocNames(doc: ts.Node, out: ts.Node[], types: ts.Node[] | undefined): void {
   const visit = (node: ts.Node): void => {
     if ((tsc.isJSDocLink(node) || tsc.isJSDocLinkCode(node) || tsc.isJSDocLinkPlain(node)) && node.name) out.push(rightmost(node.name));
     else if (tsc.isJSDocSeeTag(node) && node.name) out.push(rightmost(node.name.name));
     else if (tsc.isJSDocParameterTag(node) && tsc.isIdentifier(node.name)) out.push(node.name);
+    else if (types && tsc.isTypeReferenceNode(node) && tsc.isIdentifier(node.typeName)) types.push(node.typeName);
+    else if (types && (tsc.isJSDocAugmentsTag(node) || tsc.isJSDocImplementsTag(node)) && tsc.isIdentifier(node.class.expression)) {
+      types.push(node.class.expression);
+    }
     tsc.forEachChild(node, (child) => {
       (child as Mutable<ts.Node>).parent = node;
       visit(child);
@@ -193,7 +211,7 @@ function rightmost(name: ts.EntityName | ts.JSDocMemberName): ts.Node {
  * (`{@link A.b}`) need types and are left alone. Each resolved name becomes an
  * alias of the declaration's name, where the index has the symbol.
  */
-function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: SyntaxFacts): void {
+function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: SyntaxFacts, types = false): void {
   for (const name of names) {
     if (!tsc.isIdentifier(name) || (name.parent && tsc.isQualifiedName(name.parent) && name.parent.right === name)) continue;
     const target = tsc.isJSDocParameterTag(name.parent)
@@ -204,7 +222,7 @@ function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: Sy
     const end = file.getLineAndCharacterOfPosition(name.end);
     const to = file.getLineAndCharacterOfPosition(target.getStart(file));
     if (from.line !== end.line) continue;
-    facts.addAlias({ range: [from.line, from.character, end.line, end.character], target: [to.line, to.character] });
+    facts.addAlias({ range: [from.line, from.character, end.line, end.character], target: [to.line, to.character], ...(types ? { type: true } : {}) });
   }
 }
 
