@@ -176,6 +176,33 @@ describe('ts-shapes', () => {
     assert.equal(circle.range.end_line, 24);
   });
 
+  test("documentSymbols: every symbol's range holds its selection_range, a const bound to an arrow function's too", async () => {
+    // LSP requires selectionRange inside range (editors reject an outline that breaks it). The extent of
+    // `export const describe = (shape) => ...` is the arrow function's, which starts after the name.
+    const inside = (outer: any, inner: any) =>
+      (outer.line < inner.line || (outer.line === inner.line && outer.column <= inner.column)) &&
+      (inner.end_line < outer.end_line || (inner.end_line === outer.end_line && inner.end_column <= outer.end_column));
+    for (const path of trackedFiles(root()).filter((p) => p.endsWith('.ts'))) {
+      const r = await ok('documentSymbols', { repo, path });
+      const walk = (symbols: any[]): void => {
+        for (const s of symbols) {
+          assert.ok(inside(s.range, s.selection_range), `${path} ${s.name}: ${JSON.stringify(s.range)} holds ${JSON.stringify(s.selection_range)}`);
+          walk(s.children);
+        }
+      };
+      walk(r.symbols);
+    }
+    const text = linesOf(root(), 'src/geometry.ts');
+    const line = text.findIndex((l) => l.startsWith('export const describe = (')) + 1;
+    const r = await ok('documentSymbols', { repo, path: 'src/geometry.ts' });
+    const described = r.symbols.find((s: any) => s.name === 'describe');
+    const name = at(root(), 'src/geometry.ts', line, 'describe').column;
+    assert.deepEqual(described.selection_range, { line, column: name, end_line: line, end_column: name + 'describe'.length });
+    // From the name to the end of the arrow function: the end of the line but its semicolon.
+    assert.ok(text[line - 1]!.endsWith('`;'));
+    assert.deepEqual(described.range, { line, column: name, end_line: line, end_column: text[line - 1]!.length });
+  });
+
   test('the CLI answers too, with paths typed relative to the current directory inside the repository', () => {
     const r = sextant(['def', 'geometry.ts:4:17', '--json'], { env, cwd: join(root(), 'src') });
     assert.equal(r.code, 0, r.stderr);

@@ -1,6 +1,6 @@
 // The symbols a file defines, nested by containment.
 import { isLocalSymbol, ownerSymbol, parseSymbol } from '../scip/symbol.js';
-import { rangeContains, type Range } from '../scip/range.js';
+import { rangeContains, rangeHull, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { DocumentSymbol, Params, Result } from '../protocol/document-symbols.js';
 import { openFile, requirePrecise, type RepoContext } from './context.js';
@@ -49,7 +49,10 @@ interface Node {
 export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
   const nodes: Node[] = rows.map((row) => {
     const name = definitionRange(row);
-    const span = enclosingRange(row) ?? name;
+    // An outline's range holds its name (LSP requires it of selectionRange): the
+    // extent of `const f = () => ...` is the arrow function's, after the name.
+    const enclosing = enclosingRange(row);
+    const span = enclosing ? rangeHull(enclosing, name) : name;
     return {
       row,
       name,

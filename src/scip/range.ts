@@ -30,6 +30,13 @@ export function rangeContains(outer: Range, inner: Range): boolean {
   return comparePositions(outer[0], outer[1], inner[0], inner[1]) <= 0 && comparePositions(inner[2], inner[3], outer[2], outer[3]) <= 0;
 }
 
+/** The smallest range containing both. */
+export function rangeHull(a: Range, b: Range): Range {
+  const start = comparePositions(a[0], a[1], b[0], b[1]) <= 0 ? a : b;
+  const end = comparePositions(a[2], a[3], b[2], b[3]) >= 0 ? a : b;
+  return [start[0], start[1], end[2], end[3]];
+}
+
 export function comparePositions(l1: number, c1: number, l2: number, c2: number): number {
   return l1 !== l2 ? l1 - l2 : c1 - c2;
 }
