@@ -3,7 +3,7 @@
 // definitions from the real universal-ctags. Expectations are read from the
 // source text (`func Name(`, `type Name struct`), never copied from answers.
 import assert from 'node:assert/strict';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { logrusRepo, semverRepo } from './support/corpus.js';
@@ -476,5 +476,118 @@ describe('a mixed repository: TypeScript precise, Go and shell without an indexe
     const error = await toolError(session, 'documentSymbols', { repo: 'tiers-no-ctags', path: 'go/geometry/shape.go' });
     assert.match(error, /^go\/geometry\/shape\.go is go, which tiers-no-ctags has indexed search-only/);
     assert.match(error, /apt-get install universal-ctags/);
+  });
+});
+
+describe('a syntactic repository edited since its index (logrus): answers follow the worktree, never its old lines', () => {
+  const repo = 'logrus-edited';
+  let root: string;
+  let own: McpSession;
+  let moved: GoDeclaration;
+  let changed: GoDeclaration;
+  let gone: GoDeclaration;
+  const INSERTED = ['// three lines', '// added above', '// a function'];
+
+  before(async () => {
+    root = logrusRepo();
+    cleanup.push(dirname(root));
+    indexOrThrow(root, env, '--repo', repo);
+    own = await mcpSession(env);
+    const goFiles = trackedFiles(root).filter((p) => p.endsWith('.go'));
+    const declarations = goDeclarations(root, goFiles);
+    const unique = (d: GoDeclaration) => d.kind === 'function' && declarations.filter((x) => x.name === d.name).length === 1;
+    // In entry.go: one function moved down by lines inserted above it, a later one whose declaration line changes.
+    const inEntry = declarations.filter((d) => d.path === 'entry.go' && unique(d));
+    moved = inEntry.find((d) => d.name === 'NewEntry')!;
+    changed = inEntry.find((d) => d.line > moved.line)!;
+    // In another file: a function declared nowhere else, its file deleted.
+    gone = declarations.find((d) => d.path !== 'entry.go' && !d.path.includes('/') && unique(d) && d.name !== changed.name)!;
+    assert.ok(moved && changed && gone, 'entry.go declares NewEntry and a later function; another file a function of its own');
+    const lines = linesOf(root, 'entry.go');
+    lines[changed.line - 1] += ' // changed';
+    lines.splice(moved.line - 1, 0, ...INSERTED);
+    writeFileSync(join(root, 'entry.go'), lines.join('\n'));
+    rmSync(join(root, gone.path));
+  });
+  after(() => own?.close());
+
+  /** The text a 1-based single-line location covers in the file as it is now. */
+  const textAt = (l: { path: string; line: number; column: number; end_column: number }) =>
+    linesOf(root, l.path)[l.line - 1]!.slice(l.column - 1, l.end_column - 1);
+
+  test('goToDefinition by name: a moved definition at its line now, marked adjusted; one on a changed line or in a deleted file dropped and counted', async () => {
+    const r = await own.ok('goToDefinition', { repo, symbol: moved.name });
+    assert.equal(r.source, 'syntactic');
+    assert.equal(r.stale, true);
+    assert.equal(r.index_freshness, 'stale');
+    assert.deepEqual(r.adjusted_files, ['entry.go']);
+    assert.deepEqual(r.definitions.map(where), [{ path: 'entry.go', line: moved.line + INSERTED.length, column: moved.column }]);
+    assert.equal(r.definitions[0].adjusted, true);
+    assert.equal(textAt(r.definitions[0]), moved.name);
+    assert.equal(r.definitions[0].preview, linesOf(root, 'entry.go')[moved.line + INSERTED.length - 1]!.trimEnd());
+    assert.equal(r.definitions[0].enclosing_range.line, moved.line + INSERTED.length);
+
+    const onChanged = await own.ok('goToDefinition', { repo, symbol: changed.name });
+    assert.equal(onChanged.found, false);
+    assert.deepEqual(onChanged.definitions, []);
+    assert.equal(onChanged.dropped_locations.on_changed_lines, 1);
+
+    const deleted = await own.ok('goToDefinition', { repo, symbol: gone.name });
+    assert.equal(deleted.found, false);
+    assert.equal(deleted.dropped_locations.in_deleted_files, 1);
+  });
+
+  test('a position is read in the current text: the moved name at its new line resolves to itself', async () => {
+    const r = await own.ok('goToDefinition', { repo, path: 'entry.go', line: moved.line + INSERTED.length, column: moved.column });
+    assert.equal(r.found, true);
+    assert.deepEqual(r.definitions.map(where), [{ path: 'entry.go', line: moved.line + INSERTED.length, column: moved.column }]);
+    // A comment line inserted since the index holds no name the index knows.
+    const comment = await own.ok('goToDefinition', { repo, path: 'entry.go', line: moved.line, column: 4 });
+    assert.equal(comment.found, false);
+    const error = await toolError(own, 'goToDefinition', { repo, path: gone.path, line: gone.line, column: gone.column });
+    assert.match(error, new RegExp(`^${gone.path.replace('.', '\\.')} is not in the worktree of ${repo} \\(.+\\): pass a file that exists there$`));
+  });
+
+  test('documentSymbols, workspaceSymbols and findReferences place every location on its name as the file reads now', async () => {
+    const outline = await own.ok('documentSymbols', { repo, path: 'entry.go' });
+    assert.equal(outline.stale, true);
+    assert.equal(outline.dropped_locations.on_changed_lines, 1);
+    const names: string[] = [];
+    const walk = (symbols: any[]): void => {
+      for (const s of symbols) {
+        names.push(s.name);
+        assert.equal(textAt({ path: 'entry.go', ...s.selection_range }), s.name, `${s.name} at ${JSON.stringify(s.selection_range)}`);
+        walk(s.children);
+      }
+    };
+    walk(outline.symbols);
+    assert.ok(names.includes(moved.name) && !names.includes(changed.name), `${moved.name} listed, ${changed.name} left out`);
+    const emptied = await own.ok('documentSymbols', { repo, path: gone.path });
+    assert.deepEqual(emptied.symbols, []);
+    assert.equal(emptied.stale, true);
+
+    const found = await own.ok('workspaceSymbols', { repo, query: moved.name });
+    const item = found.symbols.find((s: any) => s.name === moved.name);
+    assert.deepEqual(where(item), { path: 'entry.go', line: moved.line + INSERTED.length, column: moved.column });
+    assert.equal(item.adjusted, true);
+    assert.equal(found.stale, true);
+
+    const refs = await own.ok('findReferences', { repo, symbol: moved.name, limit: 2000 });
+    assert.equal(refs.stale, true);
+    assert.ok(refs.references.length > 1);
+    for (const ref of refs.references) assert.equal(textAt(ref), moved.name, `${ref.path}:${ref.line}:${ref.column}`);
+    assert.ok(refs.references.some((ref: any) => ref.path === 'entry.go' && ref.adjusted === true));
+    assert.equal(refs.symbols[0].line, moved.line + INSERTED.length);
+  });
+
+  test('committed and indexed again, the same answers are fresh and unadjusted', async () => {
+    commitAll(root, 'edited');
+    indexOrThrow(root, env, '--repo', repo);
+    const r = await own.ok('goToDefinition', { repo, symbol: moved.name });
+    assert.equal(r.stale, false);
+    assert.equal(r.index_freshness, 'fresh');
+    assert.deepEqual(r.definitions.map(where), [{ path: 'entry.go', line: moved.line + INSERTED.length, column: moved.column }]);
+    assert.equal(r.definitions[0].adjusted, undefined);
+    assert.equal((await own.ok('goToDefinition', { repo, symbol: changed.name })).found, true);
   });
 });

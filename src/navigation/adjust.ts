@@ -153,6 +153,11 @@ export class Adjuster {
     if (selection.worktree) this.roots.set(repo.slug, Promise.resolve(selection.worktree.root));
   }
 
+  /** The worktree this answer follows, when it follows one: where the current text of a file is read. */
+  get root(): string | undefined {
+    return this.edits ? this.selection.worktree?.root : undefined;
+  }
+
   /** Whether answers follow worktree edits: when not, `file` is undefined for every file, and asks nothing of the registry. */
   get followsEdits(): boolean {
     return this.edits !== undefined;

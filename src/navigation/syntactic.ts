@@ -2,7 +2,10 @@
 // but whose definitions universal-ctags found. Definitions and symbols come
 // from the parser (`source: "syntactic"`); references are whole-word text
 // matches (`source: "search"`) and say so; hierarchies need the precise tier
-// and explain that instead of answering "not found".
+// and explain that instead of answering "not found". Like the precise tier's,
+// every answer follows the edits made since the index (adjust.ts): a position
+// is read in the current text, and a definition or match comes forward to its
+// place there, or is dropped and counted when its line changed.
 import { posix } from 'node:path';
 import { UserError } from '../errors.js';
 import type { IndexFileRow, Lookups } from '../registry/lookups.js';
@@ -13,6 +16,8 @@ import type * as Definition from '../protocol/definition.js';
 import type * as DocumentSymbols from '../protocol/document-symbols.js';
 import type * as References from '../protocol/references.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
+import { readRepoFile } from '../freshness/worktree.js';
+import { moved, type Placement } from './adjust.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
 
@@ -102,15 +107,23 @@ export function syntacticSymbolItem(repo: string, d: SyntaxDefinitionRow): Symbo
   };
 }
 
-async function toDefinition(lookups: Lookups, repo: string, d: SyntaxDefinitionRow): Promise<Definition.Definition> {
+/** Where a definition's name is in the current text; undefined (and counted in the answer) when its line changed or its file is gone. */
+function placed(ctx: RepoContext, d: SyntaxDefinitionRow): Promise<Placement | undefined> {
+  return ctx.adjust.place({ repo: ctx.repo.slug, path: d.path, blob: d.blob_sha }, nameRange(d));
+}
+
+async function toDefinition(lookups: Lookups, ctx: RepoContext, d: SyntaxDefinitionRow): Promise<Definition.Definition | undefined> {
+  const place = await placed(ctx, d);
+  if (!place) return undefined;
+  // The preview is of the indexed line, which an edit above it moved but did not change.
   const lines = await lookups.lines(d.blob_sha);
   return {
-    ...location(repo, d.path, nameRange(d), lines, { symbol: syntacticSymbol(d) }),
+    ...moved(location(ctx.repo.slug, d.path, nameRange(d), lines, { symbol: syntacticSymbol(d) }), place),
     name: d.name,
     kind: asSymbolKind(d.kind),
     container: d.container,
     signature: d.signature,
-    enclosing_range: range1(spanRange(d)),
+    enclosing_range: range1(place.span(spanRange(d))),
     enclosing_source: 'syntax',
   };
 }
@@ -132,10 +145,11 @@ export async function syntacticDefinitionAt(
   file: IndexFileRow,
   p: { line: number; column: number },
 ): Promise<Definition.Result> {
-  const word = await wordAt(lookups, file, p.line - 1, p.column - 1);
+  const word = await wordAt(lookups, ctx, file, p.line - 1, p.column - 1);
   if (!word) {
     return {
       ...provenance(ctx, 'syntactic'),
+      ...ctx.adjust.fields(),
       found: false,
       definitions: [],
       symbols: [],
@@ -167,19 +181,34 @@ async function definitionResult(
   whyNone: () => string,
 ): Promise<Definition.Result> {
   const shown = rows.slice(0, DEFINITIONS_CAP);
-  const definitions = await Promise.all(shown.map((d) => toDefinition(lookups, ctx.repo.slug, d)));
+  const placedRows = await Promise.all(shown.map(async (d) => ({ d, definition: await toDefinition(lookups, ctx, d) })));
+  const kept = placedRows.filter((x) => x.definition !== undefined);
+  const definitions = kept.map((x) => x.definition!);
   const more = rows.length - shown.length;
   return {
     ...provenance(ctx, 'syntactic'),
+    ...ctx.adjust.fields(),
     found: definitions.length > 0,
     definitions,
-    symbols: shown.map(syntacticSymbol),
+    symbols: kept.map((x) => syntacticSymbol(x.d)),
     ...(definitions.length === 0
       ? { message: whyNone() }
       : more > 0
         ? { message: `${rows.length} definitions have this name; the first ${DEFINITIONS_CAP} are listed (best ranked first)` }
         : {}),
   };
+}
+
+/** Symbol items of definitions, in the current text; one whose line changed since the index is left out (and counted). */
+async function placedItems(ctx: RepoContext, rows: readonly SyntaxDefinitionRow[]): Promise<SymbolItem[]> {
+  const out: SymbolItem[] = [];
+  for (const d of rows) {
+    const place = await placed(ctx, d);
+    if (!place) continue;
+    const item = syntacticSymbolItem(ctx.repo.slug, d);
+    out.push(place.adjusted ? { ...item, ...range1(place.range), adjusted: true } : item);
+  }
+  return out;
 }
 
 function noDefinitionNamed(ctx: RepoContext, name: string): string {
@@ -192,13 +221,16 @@ export async function syntacticDocumentSymbols(lookups: Lookups, ctx: RepoContex
   const nodes = new Map<number, DocumentSymbols.DocumentSymbol>();
   const roots: DocumentSymbols.DocumentSymbol[] = [];
   for (const d of rows) {
+    // In the file as it is now: a symbol whose name is on a line changed since the index is left out (and counted).
+    const place = await placed(ctx, d);
+    if (!place) continue;
     const node: DocumentSymbols.DocumentSymbol = {
       name: d.name,
       kind: asSymbolKind(d.kind),
       symbol: syntacticSymbol(d),
       detail: d.signature,
-      range: range1(spanRange(d)),
-      selection_range: range1(nameRange(d)),
+      range: range1(place.span(spanRange(d))),
+      selection_range: range1(place.range),
       children: [],
     };
     nodes.set(d.ordinal, node);
@@ -206,7 +238,7 @@ export async function syntacticDocumentSymbols(lookups: Lookups, ctx: RepoContex
     const parent = d.parent_ordinal === null ? undefined : nodes.get(d.parent_ordinal);
     (parent ? parent.children : roots).push(node);
   }
-  return { ...provenance(ctx, 'syntactic'), path: file.path, symbols: roots };
+  return { ...provenance(ctx, 'syntactic'), ...ctx.adjust.fields(), path: file.path, symbols: roots };
 }
 
 /**
@@ -232,10 +264,11 @@ export async function syntacticReferences(
   let languages: string[];
   let definitions: SyntaxDefinitionRow[];
   if (file) {
-    const at = await wordAt(lookups, file, params.line! - 1, params.column! - 1);
+    const at = await wordAt(lookups, ctx, file, params.line! - 1, params.column! - 1);
     if (!at) {
       return {
         ...base,
+        ...ctx.adjust.fields(),
         symbols: [],
         references: [],
         total: 0,
@@ -250,7 +283,7 @@ export async function syntacticReferences(
     word = params.symbol!;
     definitions = await syntax.named(ctx.index.id, word);
     if (definitions.length === 0) {
-      return { ...base, symbols: [], references: [], total: 0, truncated: false, message: noDefinitionNamed(ctx, word) };
+      return { ...base, ...ctx.adjust.fields(), symbols: [], references: [], total: 0, truncated: false, message: noDefinitionNamed(ctx, word) };
     }
     languages = [...new Set(definitions.map((d) => d.language!))];
   }
@@ -271,6 +304,8 @@ export async function syntacticReferences(
     }
     const lines = await lookups.lines(candidate.blob_sha);
     if (!lines) continue;
+    const indexed = { repo: ctx.repo.slug, path: candidate.path, blob: candidate.blob_sha };
+    const edit = await ctx.adjust.file(indexed);
     scannedFiles++;
     for (let line = 0; line < lines.length; line++) {
       const text = lines[line]!;
@@ -280,10 +315,14 @@ export async function syntacticReferences(
       for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
         const isDefinition = declared.has(`${candidate.path}\0${line}\0${m.index}`);
         if (isDefinition && !params.include_declaration) continue;
+        // The stored text is the indexed one: a match comes forward to the current text, or is dropped (and counted).
+        const range: Range0 = [line, m.index, line, m.index + word.length];
+        const place = ctx.adjust.placeIn(indexed, edit, range);
+        if (!place) continue;
         total++;
         if (references.length < limit) {
           references.push({
-            ...location(ctx.repo.slug, candidate.path, [line, m.index, line, m.index + word.length], lines),
+            ...moved(location(ctx.repo.slug, candidate.path, range, lines), place),
             kind: isDefinition ? 'definition' : 'identifier',
             is_definition: isDefinition,
           });
@@ -296,9 +335,11 @@ export async function syntacticReferences(
   const cut = stopped
     ? ` The scan stopped after ${scannedFiles} of ${candidates.length} files (its time budget): total counts only the files scanned.`
     : '';
+  const symbols = await placedItems(ctx, definitions.slice(0, DEFINITIONS_CAP));
   return {
     ...base,
-    symbols: definitions.slice(0, DEFINITIONS_CAP).map((d) => syntacticSymbolItem(ctx.repo.slug, d)),
+    ...ctx.adjust.fields(),
+    symbols,
     references,
     total,
     truncated: total > limit || stopped,
@@ -310,15 +351,19 @@ export async function syntacticReferences(
 
 const WORD = /[\p{L}\p{N}_]/u;
 
-/** The name under a 0-based position (or just before it, a cursor after a name), with where it starts. */
+/**
+ * The name under a 0-based position of the file as it is now (or just before
+ * it, a cursor after a name), with where it starts: the stored text when the
+ * file is as indexed, else the worktree's.
+ */
 async function wordAt(
   lookups: Lookups,
+  ctx: RepoContext,
   file: IndexFileRow,
   line: number,
   column: number,
 ): Promise<{ text: string; start: number } | undefined> {
-  const lines = await lookups.lines(file.blob_sha);
-  if (!lines) throw new UserError(`${file.path}'s text is not stored, so no position in it can be read: use another file`);
+  const lines = await currentLines(lookups, ctx, file);
   if (line >= lines.length) {
     throw new UserError(
       `line ${line + 1} is past the end of ${file.path} (${lines.length} lines): pass a line between 1 and ${lines.length}`,
@@ -340,6 +385,20 @@ async function wordAt(
   const word = text.slice(start, end);
   // A number is not a name.
   return /^\p{N}/u.test(word) ? undefined : { text: word, start };
+}
+
+async function currentLines(lookups: Lookups, ctx: RepoContext, file: IndexFileRow): Promise<readonly string[]> {
+  const edit = await ctx.adjust.file({ repo: ctx.repo.slug, path: file.path, blob: file.blob_sha });
+  if (edit?.state === 'deleted') {
+    throw new UserError(`${file.path} is not in the worktree of ${ctx.repo.slug} (${ctx.adjust.root}): pass a file that exists there`);
+  }
+  if (edit && edit.state !== 'unchanged') {
+    const now = readRepoFile(ctx.adjust.root!, file.path);
+    if (now) return now.toString('utf8').split(/\r\n|\r|\n/);
+  }
+  const lines = await lookups.lines(file.blob_sha);
+  if (!lines) throw new UserError(`${file.path}'s text is not stored, so no position in it can be read: use another file`);
+  return lines;
 }
 
 function wholeWord(word: string): RegExp {

@@ -213,7 +213,7 @@ export const Freshness = z.object({
 });
 export type Freshness = z.infer<typeof Freshness>;
 
-/** The Freshness fields, optional: the syntactic tier's answers do not carry them. */
+/** The Freshness fields, optional: a live language server's answers (of the worktree as it is) do not carry them. */
 export const FreshnessFields = Freshness.partial().shape;
 
 /** A symbol in a list, as the DESIGN contract names its fields. */
