@@ -145,6 +145,8 @@ describe('results', () => {
       complete: true,
       skipped: [],
     });
+    // Complete coverage needs no reason (it once said "nothing is published yet" here).
+    assert.equal(status.searchCoverageReason, undefined);
     assert.equal(status.capabilities.search.available, true);
     assert.equal(status.last_index_run.outcome, 'indexed');
     assert.equal(status.last_index_run.origin, 'cli');

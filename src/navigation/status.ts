@@ -190,7 +190,8 @@ export async function indexStatus(
     freshness_evidence: freshness.evidence,
     checked_at: checkedAt,
     searchCoverage: coverage?.coverage ?? null,
-    searchCoverageReason: textless ? NO_TEXT : (coverage?.reason ?? NO_COVERAGE),
+    // A reason only where coverage is missing or incomplete: a complete one needs none.
+    searchCoverageReason: textless ? NO_TEXT : coverage ? coverage.reason : NO_COVERAGE,
     last_index_run: run ? describeRun(run, running) : null,
     capabilities: {
       navigation,
