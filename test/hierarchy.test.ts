@@ -12,10 +12,11 @@
 // an interface, method overrides both ways, an external supertype. Then the
 // limits and bad input of both tools.
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { at, linesOf } from './support/positions.js';
-import { fixtureRepo, removeDir, tempDir } from './support/repos.js';
+import { fixtureRepo, gitRepoFrom, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, toolError, withoutMeta, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
@@ -754,6 +755,72 @@ describe('callHierarchy: Python', () => {
     const r = await incoming(pyRepo, py, G, 48, 'count_down');
     assert.deepEqual(r.item.range, { line: 48, column: 1, end_line: 49, end_column: linesOf(py, G)[48]!.length + 1 });
     assert.equal(r.item.range_source, 'index');
+  });
+
+  test('overloads: the calls in the implementation are its own, not its class\'s or its file\'s, and it is the item', async () => {
+    // scip-python defines an overloaded name once, at its first `@overload` stub, and records the other defs as uses.
+    const staging = join(scratch, 'py-overloads');
+    mkdirSync(staging);
+    const text = [
+      'from typing import overload',
+      '',
+      '',
+      'def fmt(value: int) -> str:',
+      '    return str(value)',
+      '',
+      '',
+      'class Box:',
+      '    @overload',
+      '    def get(self, key: int) -> str: ...',
+      '',
+      '    @overload',
+      '    def get(self, key: str) -> str: ...',
+      '',
+      '    def get(self, key):',
+      '        return fmt(key) if isinstance(key, int) else key.upper()',
+      '',
+      '',
+      '@overload',
+      'def make(n: int) -> Box: ...',
+      '@overload',
+      'def make(n: str) -> Box: ...',
+      'def make(n):',
+      '    box = Box()',
+      '    box.get(n)',
+      '    return box',
+      '',
+    ];
+    writeFileSync(join(staging, 'boxes.py'), text.join('\n'));
+    const root = gitRepoFrom(staging, 'py-overloads');
+    indexOrThrow(root, env);
+    const line = (needle: string, nth = 0) => text.map((t, i) => (t.includes(needle) ? i + 1 : 0)).filter(Boolean)[nth]!;
+    const B = 'boxes.py';
+    const getImpl = def(root, 'method', B, line('def get(self, key):'), 'get', 'Box');
+    const makeImpl = def(root, 'function', B, line('def make(n):'), 'make');
+
+    // Asked at the first stub, the item is the implementation, and its callees are those of its body.
+    const made = await session.ok('callHierarchy', { repo: 'py-overloads', ...at(root, B, line('def make(n: int)'), 'make'), direction: 'outgoing' });
+    assert.equal(label(made.item), makeImpl);
+    assert.deepEqual(
+      calls(made.calls).map((c) => [c.to, c.ranges]),
+      [
+        [def(root, 'class', B, line('class Box'), 'Box'), [range(root, B, line('box = Box()'), 'Box')]],
+        [getImpl, [range(root, B, line('box.get(n)'), 'get')]],
+      ],
+    );
+    // fmt is called by the method's implementation, not by the class around it.
+    const fmt = await session.ok('callHierarchy', { repo: 'py-overloads', ...at(root, B, line('def fmt'), 'fmt'), direction: 'incoming' });
+    assert.deepEqual(calls(fmt.calls), [{ from: getImpl, ranges: [range(root, B, line('return fmt(key)'), 'fmt')] }]);
+    const box = await session.ok('callHierarchy', { repo: 'py-overloads', ...at(root, B, line('class Box'), 'Box'), direction: 'outgoing' });
+    assert.ok(!calls(box.calls).some((c) => c.to!.includes(' fmt ')), JSON.stringify(calls(box.calls)));
+    // goToDefinition lists each def of the group, the implementation's extent its own.
+    const defs = await session.ok('goToDefinition', { repo: 'py-overloads', symbol: 'make' });
+    assert.deepEqual(
+      defs.definitions.map((d: any) => d.line),
+      [line('def make(n: int)'), line('def make(n: str)'), line('def make(n):')],
+    );
+    assert.deepEqual(defs.definitions[2].enclosing_range, { line: line('def make(n):'), column: 1, end_line: line('return box'), end_column: 15 });
+    removeDir(join(root, '..'));
   });
 });
 

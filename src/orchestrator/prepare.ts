@@ -15,7 +15,7 @@ import type { Alias, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 15;
+export const DERIVATION_VERSION = 16;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -64,6 +64,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   }
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
+  if (facts && language === 'python') defineRedefinitions(occurrences, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, document.relativePath);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
@@ -254,6 +255,24 @@ function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly str
   for (const o of occurrences) {
     if (o.roles & SymbolRole.Definition || !isLocalSymbol(symbols[o.symbol]!)) continue;
     if (facts.declarationAt(o.range[0], o.range[1])?.namedExpression) o.roles |= SymbolRole.Definition;
+  }
+}
+
+/**
+ * Python's overloads (`@overload` stubs, then the implementation) share one
+ * symbol, which scip-python defines once, at its first `def`: the others are
+ * recorded as uses, so the calls in the implementation were the class's or
+ * the file's. Each `def` of an overload group (python_refs.py finds them)
+ * becomes a definition of its own, its extent the parse's, as TypeScript's
+ * overloads are, and the call hierarchy takes the implementation, the
+ * largest and last, for its item.
+ */
+function defineRedefinitions(occurrences: Occurrence[], facts: SyntaxFacts): void {
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition || !defined.has(o.symbol)) continue;
+    if (facts.declarationAt(o.range[0], o.range[1])?.callable) o.roles |= SymbolRole.Definition;
   }
 }
 

@@ -1,5 +1,6 @@
-// Reference kinds for Python, from python3's own ast module, run once over all
-// Python files of a repository (beside scip-python, which needs python3 too).
+// Reference kinds and function extents for Python, from python3's own ast
+// module, run once over all Python files of a repository (beside
+// scip-python, which needs python3 too).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
@@ -24,7 +25,12 @@ export function pythonFacts(root: string, paths: readonly string[], python = 'py
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const record = JSON.parse(line) as { path: string; kinds?: [number, number, number][]; error?: string };
+      const record = JSON.parse(line) as {
+        path: string;
+        kinds?: [number, number, number][];
+        defs?: [number, number, number, number, number, number][];
+        error?: string;
+      };
       const relative = byAbsolute.get(record.path);
       if (relative === undefined) return;
       if (record.error !== undefined || !record.kinds) {
@@ -33,6 +39,9 @@ export function pythonFacts(root: string, paths: readonly string[], python = 'py
       }
       const f = new SyntaxFacts();
       for (const [l, c, k] of record.kinds) f.setKind(l, c, k);
+      for (const [l, c, ...extent] of record.defs ?? []) {
+        f.setDeclaration(l, c, { extent: extent as [number, number, number, number], callable: true, heritage: [] });
+      }
       facts.set(relative, f);
     });
     child.on('error', (error) => {

@@ -1,15 +1,31 @@
-"""Reference kinds for Python, from the ast module (syntax only).
+"""Reference kinds and function extents for Python, from the ast module (syntax only).
 
 Reads NUL-separated file paths on stdin; writes one JSON line per file:
-{"path": ..., "kinds": [[line, utf16_column, kind], ...]} with 0-based lines.
+{"path": ..., "kinds": [[line, utf16_column, kind], ...], "defs": [[name_line,
+name_column, start_line, start_column, end_line, end_column], ...]} with 0-based
+lines and UTF-16 columns.
 kind: 1 call, 2 type, 3 import, 4 write (reads are not listed).
+defs: the defs of an overload group (`@overload` stubs and their implementation,
+one name in one body), each its name and its extent from its first decorator
+to its end.
 A file that does not parse is written with "error" instead of "kinds".
 """
+import re
 import ast
 import json
 import sys
 
 CALL, TYPE, IMPORT, WRITE = 1, 2, 3, 4
+
+
+def is_overload(node):
+    """`@overload`, `@typing.overload`, `@t.overload`."""
+    for d in node.decorator_list:
+        if isinstance(d, ast.Name) and d.id == "overload":
+            return True
+        if isinstance(d, ast.Attribute) and d.attr == "overload":
+            return True
+    return False
 
 
 def utf16_column(line_bytes, byte_col):
@@ -20,6 +36,7 @@ class Collector(ast.NodeVisitor):
     def __init__(self, lines):
         self.lines = lines
         self.out = []
+        self.defs = []
         self.in_type = 0
 
     def add(self, lineno, byte_col, kind):
@@ -76,7 +93,44 @@ class Collector(ast.NodeVisitor):
         if node.value is not None:
             self.visit(node.value)
 
+    def column(self, lineno, byte_col):
+        line_bytes = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else b""
+        return utf16_column(line_bytes, byte_col)
+
+    def add_def(self, node):
+        line_bytes = self.lines[node.lineno - 1] if 0 < node.lineno <= len(self.lines) else b""
+        name = re.compile(rb"(?:async\s+)?def\s+" + re.escape(node.name.encode("utf-8")) + rb"\b").match(line_bytes, node.col_offset)
+        if not name:
+            return  # the name is on another line than `def`: too rare to chase
+        name_col = name.end() - len(node.name.encode("utf-8"))
+        start_line, start_col = node.lineno, node.col_offset
+        if node.decorator_list:
+            first = node.decorator_list[0]
+            start_line, start_col = first.lineno, max(first.col_offset - 1, 0)  # its `@`
+        self.defs.append([
+            node.lineno - 1, self.column(node.lineno, name_col),
+            start_line - 1, self.column(start_line, start_col),
+            node.end_lineno - 1, self.column(node.end_lineno, node.end_col_offset),
+        ])
+
+    def overload_groups(self, body):
+        """The defs of each name of `body` that has an `@overload` among them."""
+        groups = {}
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                groups.setdefault(stmt.name, []).append(stmt)
+        for defs in groups.values():
+            if len(defs) > 1 and any(is_overload(d) for d in defs):
+                for d in defs:
+                    self.add_def(d)
+
+    def visit_Module(self, node):
+        self.overload_groups(node.body)
+        for stmt in node.body:
+            self.visit(stmt)
+
     def visit_FunctionDef(self, node):
+        self.overload_groups(node.body)
         for decorator in node.decorator_list:
             self.decorator(decorator)
         self.visit(node.args)
@@ -87,6 +141,7 @@ class Collector(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node):
+        self.overload_groups(node.body)
         for decorator in node.decorator_list:
             self.decorator(decorator)
         for base in node.bases:
@@ -150,7 +205,7 @@ def main():
             tree = ast.parse(source, filename=path)
             collector = Collector(source.split(b"\n"))
             collector.visit(tree)
-            record = {"path": path, "kinds": collector.out}
+            record = {"path": path, "kinds": collector.out, "defs": collector.defs}
         except (SyntaxError, ValueError, OSError, RecursionError) as error:
             record = {"path": path, "error": str(error).splitlines()[0] if str(error) else type(error).__name__}
         sys.stdout.write(json.dumps(record) + "\n")
