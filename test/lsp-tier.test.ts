@@ -64,8 +64,12 @@ describe('lsp tier: C through clangd', () => {
     const s = await status(session, 'tree-sitter-c');
     assert.equal(s.language_tiers.c.tier, 'lsp');
     assert.equal(s.language_tiers.c.indexer, 'clangd');
-    assert.match(s.language_tiers.c.reason, /no SCIP indexer for c: clangd answers/);
+    assert.match(s.language_tiers.c.reason, /no SCIP indexer for c: clangd answers goToDefinition, findReferences and callHierarchy/);
     assert.equal(s.capabilities.navigation.available, true);
+    // What answers now, not what the index alone could do (C syntactic, "call and type hierarchies need a precise index").
+    assert.equal(s.capabilities.navigation.reason, `c is lsp: ${s.language_tiers.c.reason}`);
+    assert.match(s.capabilities.navigation.reason, /callHierarchy at a position, live from the worktree; .*typeHierarchy needs a precise index$/);
+    assert.doesNotMatch(s.capabilities.navigation.reason, /call and type hierarchies need/);
     assert.deepEqual(
       s.language_servers.map((x: any) => [x.server, x.state, x.pid]),
       [['clangd', 'not_started', null]],

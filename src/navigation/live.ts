@@ -19,6 +19,7 @@ import { CAP as CALLS_CAP } from '../protocol/call-hierarchy.js';
 import type * as Definition from '../protocol/definition.js';
 import type { LanguageServerStatus, LanguageTier, Result as StatusResult } from '../protocol/index-status.js';
 import type * as References from '../protocol/references.js';
+import { navigationCapability } from './status.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
 import { readRepoFile } from '../freshness/worktree.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
@@ -127,25 +128,23 @@ export function withLiveTiers(status: StatusResult, ctx: RepoContext | undefined
       indexer: server,
       indexed_files: before.files,
       reason:
-        `no SCIP indexer for ${language}: ${server} answers goToDefinition and findReferences live from the worktree` +
-        (before.tier === 'syntactic' ? `; symbols come from ${before.indexer ?? 'a parser'} (syntactic)` : ''),
+        `no SCIP indexer for ${language}: ${server} answers goToDefinition, findReferences and callHierarchy at a position, live from the worktree` +
+        (before.tier === 'syntactic'
+          ? `; lookups by name, documentSymbols and workspaceSymbols come from ${before.indexer ?? 'a parser'} (syntactic)`
+          : '') +
+        '; typeHierarchy needs a precise index',
       recovery: null,
     };
   }
-  const navigation = status.capabilities?.navigation;
-  const liveSentence = `${languages.join(', ')} ${languages.length > 1 ? 'are' : 'is'} in the lsp tier: definitions and references come from a live language server`;
+  // Told again from the tiers as they answer now: the index's own reason (c syntactic, hierarchies refused) is no longer true.
   return {
     ...status,
     language_tiers: tiers,
-    ...(status.capabilities && navigation
+    ...(status.capabilities
       ? {
           capabilities: {
             ...status.capabilities,
-            navigation: {
-              ...navigation,
-              available: true,
-              reason: navigation.reason ? `${liveSentence}; ${navigation.reason}` : liveSentence,
-            },
+            navigation: navigationCapability(ctx.repo, tiers),
           },
         }
       : {}),

@@ -156,27 +156,9 @@ export async function indexStatus(
   else if (index) lifecycle = freshness.freshness === 'stale' ? 'stale' : 'ready';
   else if (run || job) lifecycle = 'failed';
 
-  const degraded = Object.entries(tiers).filter(([, t]) => t.tier !== 'precise');
-  let navigation = !index
-    ? { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' }
-    : !precise
-      ? {
-          available: false,
-          reason: searchOnlyExplanation({ repo, languages: tiers })!,
-          recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
-        }
-      : {
-          available: true,
-          reason: degraded.length ? degraded.map(([language, t]) => `${language} is ${t.tier}: ${t.reason}`).join('; ') : null,
-          recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
-        };
-  if (index && !precise && syntactic) {
-    navigation = {
-      available: true,
-      reason: syntacticCapability({ repo, languages: tiers }),
-      recovery: degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null,
-    };
-  }
+  const navigation = index
+    ? navigationCapability(repo, tiers)
+    : { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' };
 
   return {
     repo: repo.slug,
@@ -276,6 +258,29 @@ const SKIP_REASONS: Record<string, NonNullable<Result['searchCoverage']>['skippe
   'larger than 1 MiB': 'over_size_cap',
   'changed while indexing': 'changed_while_indexing',
 };
+
+/**
+ * What navigation can do with a published index whose languages sit in these
+ * tiers: each tier below precise says what answers it (the lsp tier's, set by
+ * withLiveTiers, what its server answers live).
+ */
+export function navigationCapability(
+  repo: Repo,
+  tiers: Record<string, LanguageTier>,
+): { available: boolean; reason: string | null; recovery: string | null } {
+  const degraded = Object.entries(tiers).filter(([, t]) => t.tier !== 'precise');
+  const recovery = degraded.find(([, t]) => t.recovery)?.[1].recovery ?? null;
+  const has = (tier: string) => Object.values(tiers).some((t) => t.tier === tier);
+  if (has('precise') || has('lsp')) {
+    return {
+      available: true,
+      reason: degraded.length ? degraded.map(([language, t]) => `${language} is ${t.tier}: ${t.reason}`).join('; ') : null,
+      recovery,
+    };
+  }
+  if (has('syntactic')) return { available: true, reason: syntacticCapability({ repo, languages: tiers }), recovery };
+  return { available: false, reason: searchOnlyExplanation({ repo, languages: tiers })!, recovery };
+}
 
 /** Tracked files against those whose text is searchable, and why the rest are not. */
 async function searchCoverage(
