@@ -312,7 +312,7 @@ describe('names of members keyed by string literals', () => {
     mkdirSync(quoted);
     writeFileSync(
       join(quoted, 'headers.ts'),
-      "export const headers = {\n  'content-type': 'application/json',\n  \"x-trace\": 1,\n  plain: 2,\n};\n",
+      "export const headers = {\n  'content-type': 'application/json',\n  \"x-trace\": 1,\n  plain: 2,\n  '\\u2028': 3,\n};\n",
     );
     git(quoted, 'init', '-q', '-b', 'main');
     commitAll(quoted, 'initial');
@@ -326,9 +326,10 @@ describe('names of members keyed by string literals', () => {
     assert.ok(headers, JSON.stringify(r.symbols));
     assert.deepEqual(
       headers.children.map((c: any) => c.name),
-      ["'content-type'", '"x-trace"', 'plain'],
+      // An escape in the literal stays as written (a line separator, U+2028, in the map of an HTML escaper).
+      ["'content-type'", '"x-trace"', 'plain', "'\\u2028'"],
     );
-    const lines = ["export const headers = {", "  'content-type': 'application/json',", '  "x-trace": 1,', '  plain: 2,'];
+    const lines = ["export const headers = {", "  'content-type': 'application/json',", '  "x-trace": 1,', '  plain: 2,', "  '\\u2028': 3,"];
     for (const c of headers.children) {
       const s = c.selection_range;
       assert.equal(lines[s.line - 1]!.slice(s.column - 1, s.end_column - 1), c.name, `${c.name} is the text its selection_range covers`);

@@ -199,14 +199,14 @@ function nameInSource(lines: readonly string[], r: Range): string | undefined {
 }
 
 /**
- * A member named by a string literal (`'content-type': …`), as written,
- * quotes included: scip-typescript's descriptor is that text with a counter
- * after it (`'content-type'0`), which no one wrote.
+ * A member named by a string literal (`'content-type': …`, `'\u2028': …`), as
+ * written, quotes and escapes included: scip-typescript's descriptor is that
+ * text with a counter after it (`'content-type'0`), which no one wrote.
  */
 function quotedNameInSource(lines: readonly string[], r: Range): string | undefined {
   if (r[0] !== r[2]) return undefined;
   const text = lines[r[0]]?.slice(r[1], r[3]);
-  return text && /^(['"])[^'"\\]*\1$/.test(text) ? text : undefined;
+  return text && /^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")$/.test(text) ? text : undefined;
 }
 
 /**
