@@ -341,3 +341,41 @@ describe('names of members keyed by string literals', () => {
     );
   });
 });
+
+describe('documentSymbols of one name declared twice (an interface merged into a class)', () => {
+  let merged: string;
+  const text = [
+    'export interface Store {',
+    '  extra?: number',
+    '}',
+    '',
+    'export class Store {',
+    '  value = 1',
+    '  read(): number {',
+    '    return this.value',
+    '  }',
+    '}',
+    '',
+  ];
+  before(() => {
+    merged = join(tempDir(), 'merged');
+    mkdirSync(merged);
+    writeFileSync(join(merged, 'store.ts'), text.join('\n'));
+    git(merged, 'init', '-q', '-b', 'main');
+    commitAll(merged, 'initial');
+    indexOrThrow(merged, env);
+  });
+  after(() => removeDir(join(merged, '..')));
+
+  test("each member sits under the declaration around it, inside that declaration's range", async () => {
+    const r = await session.ok('documentSymbols', { repo: 'merged', path: 'store.ts' });
+    assert.deepEqual(
+      // (Both say kind "class": kinds are the symbol's, and the two declarations are one symbol.)
+      r.symbols.map((s: any) => [s.name, s.range.line, s.range.end_line, s.children.map((c: any) => [c.name, c.selection_range.line])]),
+      [
+        ['Store', 1, 3, [['extra', 2]]],
+        ['Store', 5, 10, [['value', 6], ['read', 7]]],
+      ],
+    );
+  });
+});

@@ -70,13 +70,21 @@ export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
   });
   // Outer spans first, so parents are placed before their children.
   nodes.sort((a, b) => a.span[0] - b.span[0] || a.span[1] - b.span[1] || b.span[2] - a.span[2] || b.span[3] - a.span[3]);
-  const bySymbol = new Map(nodes.map((n) => [n.row.symbol, n]));
+  // A symbol may have several definitions: merged declarations (`interface X` and `class X`), Python's overloads.
+  const bySymbol = new Map<string, Node[]>();
+  for (const n of nodes) {
+    const list = bySymbol.get(n.row.symbol);
+    if (list) list.push(n);
+    else bySymbol.set(n.row.symbol, [n]);
+  }
   const roots: DocumentSymbol[] = [];
   const stack: Node[] = [];
   for (const node of nodes) {
     while (stack.length && !rangeContains(stack[stack.length - 1]!.span, node.name)) stack.pop();
     const owner = ownerOf(node.row.symbol);
-    const parent = (owner !== undefined ? bySymbol.get(owner) : undefined) ?? stack[stack.length - 1];
+    const owners = owner !== undefined ? bySymbol.get(owner) : undefined;
+    // Of an owner's definitions, the one around the member: an interface's members stay under the interface.
+    const parent = (owners && (owners.find((o) => rangeContains(o.span, node.name)) ?? owners[owners.length - 1])) ?? stack[stack.length - 1];
     (parent ? parent.out.children : roots).push(node.out);
     // A symbol without a span of its own (a property, say) cannot contain others.
     if (node.span !== node.name) stack.push(node);
