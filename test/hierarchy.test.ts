@@ -351,6 +351,59 @@ describe('callHierarchy: TypeScript', () => {
   });
 });
 
+describe('callHierarchy: a class implementing a type alias of an object type', () => {
+  // scip-typescript relates a class's members to an interface's, but not to a type literal's
+  // (`Output#typeLiteral1:subscribe.`): calls through the alias are calls of the class's members all the same.
+  const text = [
+    'export type Output = {',
+    '  readonly state: number',
+    '  subscribe: (onChange: () => void) => () => void',
+    '}',
+    '',
+    'export class Owner implements Output {',
+    '  get state(): number {',
+    '    return 1',
+    '  }',
+    '  subscribe(onChange: () => void): () => void {',
+    '    onChange()',
+    '    return () => {}',
+    '  }',
+    '}',
+    '',
+    'export function listen(output: Output): number {',
+    '  output.subscribe(() => {})',
+    '  return output.state',
+    '}',
+    '',
+  ];
+  const line = (needle: string) => text.findIndex((t) => t.includes(needle)) + 1;
+  let root: string;
+  before(() => {
+    const staging = join(scratch, 'ts-alias-members');
+    mkdirSync(staging);
+    writeFileSync(join(staging, 'output.ts'), text.join('\n'));
+    writeFileSync(join(staging, 'tsconfig.json'), '{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n');
+    root = gitRepoFrom(staging, 'ts-alias-members');
+    indexOrThrow(root, env);
+  });
+  after(() => removeDir(join(root, '..')));
+
+  test("a method and a getter are called through the alias's members, as TypeScript's call hierarchy has it", async () => {
+    const F = 'output.ts';
+    const listen = def(root, 'function', F, line('export function listen'), 'listen');
+    const method = await session.ok('callHierarchy', { repo: 'ts-alias-members', ...at(root, F, line('  subscribe(onChange'), 'subscribe'), direction: 'incoming' });
+    assert.deepEqual(calls(method.calls), [{ from: listen, ranges: [range(root, F, line('output.subscribe('), 'subscribe')] }]);
+    const getter = await session.ok('callHierarchy', { repo: 'ts-alias-members', ...at(root, F, line('get state()'), 'state'), direction: 'incoming' });
+    assert.deepEqual(calls(getter.calls), [{ from: listen, ranges: [range(root, F, line('return output.state'), 'state')] }]);
+    // findReferences at the method finds the call through the alias too.
+    const refs = await session.ok('findReferences', { repo: 'ts-alias-members', ...at(root, F, line('  subscribe(onChange'), 'subscribe') });
+    assert.ok(
+      refs.references.some((r: any) => r.line === line('output.subscribe(')),
+      JSON.stringify(refs.references.map((r: any) => r.line)),
+    );
+  });
+});
+
 describe('callHierarchy: accessors and named function expressions', () => {
   const C = 'src/counter.ts';
   const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);

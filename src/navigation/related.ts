@@ -14,7 +14,11 @@
 //   Set): scip-typescript relates a class's methods and properties to those
 //   members, but not its accessors. A static accessor does not: it is the
 //   class's own.
-import type { Lookups } from '../registry/lookups.js';
+// - a class's member answers with the member of that name of each type alias
+//   of an object type the class implements (`class C implements T` with
+//   `type T = { m(): void }`): scip-typescript relates a class's members to an
+//   interface's, not to a type literal's (`T#typeLiteral1:m.`).
+import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 
 const CONSTRUCTOR = '`<constructor>`().';
@@ -64,8 +68,13 @@ export async function referenceFamilies(
     return { family, usesOnly, callsOnly, frontier: [...family] };
   });
   const accessors = [...new Set(families.flatMap((f) => f.frontier.filter((s) => ACCESSOR.test(s))))];
-  if (accessors.length > 0) {
-    const targets = await accessorTargets(lookups, indexIds, accessors);
+  const members = [...new Set(families.flatMap((f) => f.frontier.filter((s) => memberName(s) !== undefined)))];
+  const targets = new Map<string, string[]>();
+  if (accessors.length > 0) for (const [s, t] of await accessorTargets(lookups, indexIds, accessors)) targets.set(s, t);
+  if (members.length > 0) {
+    for (const [s, t] of await literalMemberTargets(lookups, indexIds, members)) targets.set(s, [...(targets.get(s) ?? []), ...t]);
+  }
+  if (targets.size > 0) {
     for (const f of families) {
       for (const s of [...f.frontier]) {
         for (const t of targets.get(s) ?? []) {
@@ -129,6 +138,56 @@ async function accessorTargets(lookups: Lookups, indexIds: readonly number[], ac
       accessor,
       (await ancestors).filter((t) => t.endsWith('#')).flatMap((t) => [t + property, `${t}\`<${kind}>${escaped}\`().`]),
     );
+  }
+  return out;
+}
+
+/** A TypeScript class member's owner (`C#`) and name: a method `C#m().`, a property `C#m.` or an accessor; undefined for anything else. */
+function memberName(symbol: string): { owner: string; name: string } | undefined {
+  if (!symbol.startsWith('scip-typescript ')) return undefined;
+  const accessor = ACCESSOR.exec(symbol);
+  if (accessor) return /^[\w$]+$/.test(accessor[3]!) ? { owner: accessor[1]!, name: accessor[3]! } : undefined;
+  const member = /^(.+#)([\w$]+)(?:\(\))?\.$/.exec(symbol);
+  return member && !isLocalSymbol(symbol) ? { owner: member[1]!, name: member[2]! } : undefined;
+}
+
+/**
+ * For each class member, the member of its name in each type alias of an
+ * object type its class implements (`T#typeLiteral1:m.`, `T#typeLiteral1:m().`).
+ * Asked in one query for all the classes first: most implement no type alias,
+ * and then that is all it costs.
+ */
+async function literalMemberTargets(lookups: Lookups, indexIds: readonly number[], members: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const owners = [...new Set(members.map((m) => memberName(m)!.owner))];
+  const supertypes = await lookups.supertypesOf(indexIds, owners);
+  if (supertypes.length === 0) return out;
+  const aliases = new Set((await lookups.definitionsOf(indexIds, supertypes)).filter((d) => d.kind === 'type').map((d) => d.symbol));
+  if (aliases.size === 0) return out;
+  // A static member is the class's own: it implements nothing of its instances' type (see accessorTargets).
+  const definitions = await lookups.definitionsOf(indexIds, members);
+  const instanceMembers = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
+  const staticOnly = new Set(definitions.map((d) => d.symbol).filter((s) => !instanceMembers.has(s)));
+  const ancestorsOf = new Map<string, string[]>();
+  const named = new Map<string, DefinitionRow[]>();
+  for (const member of members) {
+    if (staticOnly.has(member)) continue;
+    const { owner, name } = memberName(member)!;
+    let ancestors = ancestorsOf.get(owner);
+    if (!ancestors) {
+      ancestors = owners.length === 1 ? supertypes : await lookups.supertypesOf(indexIds, [owner]);
+      ancestors = ancestors.filter((t) => aliases.has(t));
+      ancestorsOf.set(owner, ancestors);
+    }
+    if (ancestors.length === 0) continue;
+    let rows = named.get(name);
+    if (!rows) {
+      rows = (await Promise.all(indexIds.map((id) => lookups.definitionsNamed(id, name)))).flat();
+      named.set(name, rows);
+    }
+    const literal = new RegExp(`^typeLiteral\\d+:${name.replace(/\$/g, '\\$')}(?:\\(\\))?\\.$`);
+    const targets = rows.map((d) => d.symbol).filter((t) => ancestors.some((a) => t.startsWith(a) && literal.test(t.slice(a.length))));
+    if (targets.length > 0) out.set(member, [...new Set(targets)]);
   }
   return out;
 }
