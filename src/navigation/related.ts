@@ -125,9 +125,7 @@ async function accessorTargets(lookups: Lookups, indexIds: readonly number[], ac
   const supertypes = new Map<string, Promise<string[]>>();
   // A static accessor is a member of the class itself, not of its instances: it implements or overrides no
   // supertype's member, as TypeScript relates them (a read of an instance's `type` does not run `static get type()`).
-  const definitions = await lookups.definitionsOf(indexIds, accessors);
-  const instanceMembers = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
-  const staticOnly = new Set(definitions.map((d) => d.symbol).filter((s) => !instanceMembers.has(s)));
+  const staticOnly = await staticMembers(lookups, indexIds, accessors);
   for (const accessor of accessors) {
     if (staticOnly.has(accessor)) continue;
     const [, owner, kind, escaped] = ACCESSOR.exec(accessor)!;
@@ -140,6 +138,13 @@ async function accessorTargets(lookups: Lookups, indexIds: readonly number[], ac
     );
   }
   return out;
+}
+
+/** The members among `symbols` that are static only: no definition of theirs is an instance member's. */
+async function staticMembers(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<Set<string>> {
+  const definitions = await lookups.definitionsOf(indexIds, symbols);
+  const instanceMembers = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
+  return new Set(definitions.map((d) => d.symbol).filter((s) => !instanceMembers.has(s)));
 }
 
 /** A TypeScript class member's owner (`C#`) and name: a method `C#m().`, a property `C#m.` or an accessor; undefined for anything else. */
@@ -165,9 +170,7 @@ async function literalMemberTargets(lookups: Lookups, indexIds: readonly number[
   const aliases = new Set((await lookups.definitionsOf(indexIds, supertypes)).filter((d) => d.kind === 'type').map((d) => d.symbol));
   if (aliases.size === 0) return out;
   // A static member is the class's own: it implements nothing of its instances' type (see accessorTargets).
-  const definitions = await lookups.definitionsOf(indexIds, members);
-  const instanceMembers = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
-  const staticOnly = new Set(definitions.map((d) => d.symbol).filter((s) => !instanceMembers.has(s)));
+  const staticOnly = await staticMembers(lookups, indexIds, members);
   const ancestorsOf = new Map<string, string[]>();
   const named = new Map<string, DefinitionRow[]>();
   for (const member of members) {
