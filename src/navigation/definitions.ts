@@ -8,7 +8,7 @@ import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
 import { checkPosition, namesOnLine, occurrencesAt, openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { definitionPartners } from './related.js';
-import { memberDeclaredElsewhere, resolvedByNameNote, type MemberUseFile } from './unnamed-members.js';
+import { memberDeclaredElsewhere, resolvedByNameNote, useFile, type MemberUseFile } from './unnamed-members.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, preview, range1 } from './locations.js';
 
 /** The symbols at a 1-based position of a request, with the file they were found in. */
@@ -233,13 +233,7 @@ export async function definitionsForHierarchy(
   const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
   if (definitions.length > 0) return { definitions };
   // At a use of a member of an unnamed type declared in another file, as goToDefinition finds it.
-  const askedIn = {
-    repo: ctx.repo.slug,
-    index_id: ctx.index.id,
-    path: at.file.file.path,
-    blob_sha: at.file.file.blob_sha,
-    document_id: at.file.document.id,
-  };
+  const askedIn = useFile(at.file);
   const member =
     hierarchy === 'call hierarchy' && at.memberAccess ? await memberDeclaredElsewhere(lookups, askedIn, at.memberAccess) : undefined;
   if (member) return { definitions: [member], foundByName: { member, askedIn } };

@@ -9,7 +9,14 @@ import { openFile, requirePrecise, type FileContext, type RepoContext } from './
 import { moved, type Placement } from './adjust.js';
 import type { FileEdit } from '../freshness/worktree-files.js';
 import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
-import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
+import {
+  memberDeclaredElsewhere,
+  resolvedByNameNote,
+  useFile,
+  usesByNameNote,
+  usesElsewhere,
+  type MemberUseFile,
+} from './unnamed-members.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
@@ -54,13 +61,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     file = at.file;
     // At a use of a member of an unnamed type declared in another file: that member's references, as from its declaration.
     if (at.memberAccess && symbols.every(isLocalSymbol) && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
-      const asked = {
-        repo: ctx.repo.slug,
-        index_id: ctx.index.id,
-        path: file.file.path,
-        blob_sha: file.file.blob_sha,
-        document_id: file.document.id,
-      };
+      const asked = useFile(file);
       const member = await memberDeclaredElsewhere(lookups, asked, at.memberAccess);
       if (member) {
         symbols = [member.symbol];

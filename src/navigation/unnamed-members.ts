@@ -17,9 +17,21 @@ import { SymbolRole } from '../scip/schema.js';
 import type { Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups, StoredDocument } from '../registry/lookups.js';
 import { Lru } from '../lru.js';
+import type { FileContext } from './context.js';
 
 /** A file that may use a member declared elsewhere. */
 export type MemberUseFile = Pick<DefinitionRow, 'repo' | 'index_id' | 'path' | 'blob_sha' | 'document_id'>;
+
+/** An opened file of a request, as a file that may use a member declared elsewhere. */
+export function useFile(file: FileContext): MemberUseFile {
+  return {
+    repo: file.repo.slug,
+    index_id: file.index.id,
+    path: file.file.path,
+    blob_sha: file.file.blob_sha,
+    document_id: file.document.id,
+  };
+}
 
 /** A use in another file of a member of an unnamed type. */
 export interface MemberUse {
