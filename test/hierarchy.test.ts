@@ -596,6 +596,43 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(calls(out.calls), [{ to: def(members, 'variable', L, 1, 'message'), ranges: [range(members, L, 5, 'message')] }]);
   });
 
+  test("an anonymous default export is what its importers' names stand for: defined at `default` (or `module.exports`), referenced and called through them", async () => {
+    const L = 'src/locale.ts';
+    const U = 'src/locale-use.ts';
+    const defined = async (line: number, needle: string) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, U, line, needle) })).definitions.map(
+        (d: any) => `${d.kind} ${d.path}:${d.line}:${d.column}`,
+      );
+    /** "kind path:line:column" of `needle` on `line`, what `defined` and the references below list. */
+    const where = (kind: string, path: string, line: number, needle: string) => {
+      const p = at(members, path, line, needle);
+      return `${kind} ${path}:${p.line}:${p.column}`;
+    };
+    // Through a default import, through `ns.default`, and for each kind of value exported.
+    assert.deepEqual(await defined(9, 'greet'), [where('function', L, 4, 'default')]);
+    assert.deepEqual(await defined(9, 'default'), [where('function', L, 4, 'default')]);
+    assert.deepEqual(await defined(12, 'bump('), [where('function', 'src/bump.ts', 2, 'default')]);
+    assert.deepEqual(await defined(12, 'Shape'), [where('class', 'src/shape.ts', 1, 'default')]);
+    assert.deepEqual(await defined(12, 'legacy('), [where('function', 'src/legacy.js', 2, 'exports')]);
+
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, L, 4, 'default') }));
+    assert.deepEqual(
+      refs.references.map((r: any) => `${r.kind} ${r.path}:${r.line}:${r.column}`),
+      [
+        where('import', U, 1, 'greet'),
+        where('import', U, 6, 'default'),
+        where('import', U, 6, 'hello'),
+        where('call', U, 9, 'greet'),
+        where('call', U, 9, 'default'),
+        where('definition', L, 4, 'default'),
+      ],
+    );
+    const callers = await incoming('ts-members', members, L, 4, 'default');
+    assert.deepEqual(calls(callers.calls), [
+      { from: def(members, 'function', U, 8, 'greetTwice'), ranges: [range(members, U, 9, 'greet'), range(members, U, 9, 'default')] },
+    ]);
+  });
+
   test("a getter named in a type (`R['path']`) is a type reference there, not a call by the file", async () => {
     const P = 'src/routes.ts';
     const r = await incoming('ts-members', members, P, 5, 'path');

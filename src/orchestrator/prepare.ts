@@ -3,19 +3,19 @@
 // kinds, and relationships.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { signatureOf, symbolKind } from '../scip/kind.js';
+import { signatureOf, symbolKind, type SymbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
 import { displayName, isLocalSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, encodeOccurrences, encodeRanges, RefKindCode, type Occurrence, type SymbolRange } from '../registry/payload.js';
 import type { PreparedDefinition, PreparedDocument, PreparedRelationship } from '../registry/writer.js';
-import type { Alias, SyntaxFacts } from '../syntax/facts.js';
+import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 17;
+export const DERIVATION_VERSION = 18;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -62,10 +62,11 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosing: enclosingRaw ? convert(enclosingRaw) : undefined,
     });
   }
+  if (facts?.defaultImports.length) linkDefaultImports(occurrences, symbols, symbolIndex, facts);
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts && language === 'python') defineRedefinitions(occurrences, facts);
-  if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, document.relativePath);
+  if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -107,8 +108,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     // A static member says so: a static accessor overrides no instance member of a supertype (see related.ts).
     const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
     const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
-    // A named function expression's local reads as a variable in the indexer's signature (`var flow: ...`).
-    const kind = declaration?.namedExpression ? 'function' : symbolKind(parsed, info, indexed ?? undefined);
+    const kind = declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined);
     definitions.push({
       symbol,
       name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),
@@ -277,36 +277,109 @@ function defineRedefinitions(occurrences: Occurrence[], facts: SyntaxFacts): voi
 }
 
 /**
- * `export default function () {...}` has no name, and scip-typescript defines
- * nothing for it: the calls in it were the file's. TypeScript's call
- * hierarchy names it `default`, at its `default` keyword; so does sextant,
- * with a global symbol of the file (`src/\`a.ts\`/default().`).
+ * What the syntax says a declaration is, where the index says nothing true:
+ * a named function expression's local reads as a variable in the indexer's
+ * signature (`var flow: ...`), and an anonymous default export has no symbol
+ * information at all.
+ */
+function declaredKind(declaration: Declaration | undefined): SymbolKind | undefined {
+  if (declaration?.namedExpression) return 'function';
+  if (!declaration?.anonymousDefault) return undefined;
+  return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
+}
+
+/** The symbol sextant gives a module's anonymous default export, from the module's own (`src/\`a.ts\`/`). */
+function defaultExportSymbol(moduleSymbol: string): string {
+  return `${moduleSymbol}default.`;
+}
+
+/**
+ * An anonymous default export (`export default function () {...}`, `export
+ * default () => ...`, `export default class {...}`, a JavaScript module's
+ * `module.exports = ...`) has no name, and
+ * scip-typescript defines nothing for it: the calls in it were the file's,
+ * and each importer's name for it is a local of its own. TypeScript names it
+ * `default`, at its `default` keyword; so does sextant, with a global symbol
+ * of the file (`src/\`a.ts\`/default.`), which linkDefaultImports gives the
+ * importers' names too.
  */
 function defineAnonymousDefaults(
   occurrences: Occurrence[],
   symbols: string[],
   symbolIndex: Map<string, number>,
   facts: SyntaxFacts,
+  lines: readonly string[],
   path: string,
 ): void {
   const namespace = fileNamespace(symbols, path);
   if (!namespace) return;
-  for (const [line, character] of facts.anonymousDefaults()) {
-    const synthesized = `${namespace}default().`;
-    if (symbolIndex.has(synthesized)) continue;
-    symbolIndex.set(synthesized, symbols.length);
-    occurrences.push({
-      range: [line, character, line, character + 'default'.length],
-      symbol: symbols.length,
-      roles: SymbolRole.Definition | DERIVED_ROLE,
-      refKind: RefKindCode.identifier,
-      memberAccess: false,
-      argumentCount: -1,
-      // Its extent is the parse's, and is said to be (enclosing_source: syntax).
-      enclosing: undefined,
-    });
-    symbols.push(synthesized);
+  const synthesized = defaultExportSymbol(namespace);
+  // A file has one default export: of two `module.exports =`, the first is declared.
+  const [declared] = facts.anonymousDefaults();
+  if (!declared) return;
+  const [line, character] = declared;
+  // `default`, or `exports` in `module.exports = ...`, where the index has a
+  // local for the module's export: that local is the export, throughout the file.
+  const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
+  if (there && !symbolIndex.has(synthesized)) {
+    symbolIndex.delete(symbols[there.symbol]!);
+    symbolIndex.set(synthesized, there.symbol);
+    symbols[there.symbol] = synthesized;
+    there.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    return;
   }
+  let index = symbolIndex.get(synthesized);
+  if (index === undefined) {
+    index = symbols.length;
+    symbols.push(synthesized);
+    symbolIndex.set(synthesized, index);
+  }
+  const name = /^[\w$]+/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
+  occurrences.push({
+    range: [line, character, line, character + name.length],
+    symbol: index,
+    roles: SymbolRole.Definition | DERIVED_ROLE,
+    refKind: RefKindCode.identifier,
+    memberAccess: false,
+    argumentCount: -1,
+    // Its extent is the parse's, and is said to be (enclosing_source: syntax).
+    enclosing: undefined,
+  });
+}
+
+/**
+ * A name for another module's default export (`import x from './m'`,
+ * `export { default as x } from './m'`, `m.default`) is a local of this
+ * document when that export has no name of its own: it becomes the global
+ * symbol defineAnonymousDefaults gives the export in the module's document,
+ * throughout this one (the index gives every name of that export here one
+ * local), so that the export's references span its importers. The module is
+ * the symbol the index gives the specifier (or `ns` in `ns.default`): a file
+ * of the index, or of a package. A named default export is left as the index
+ * has it, a global symbol already.
+ */
+function linkDefaultImports(occurrences: Occurrence[], symbols: string[], symbolIndex: Map<string, number>, facts: SyntaxFacts): void {
+  const at = new Map<number, number>();
+  for (const o of occurrences) at.set(o.range[0] * 0x100000 + o.range[1], o.symbol);
+  // Locals merged into a symbol the document holds already (two modules re-exporting one default).
+  const merged = new Map<number, number>();
+  for (const { name, module } of facts.defaultImports) {
+    const local = at.get(name[0] * 0x100000 + name[1]);
+    const moduleIndex = at.get(module[0] * 0x100000 + module[1]);
+    if (local === undefined || moduleIndex === undefined) continue;
+    const moduleSymbol = symbols[moduleIndex]!;
+    if (!isLocalSymbol(symbols[local]!) || isLocalSymbol(moduleSymbol) || !moduleSymbol.endsWith('/')) continue;
+    const synthesized = defaultExportSymbol(moduleSymbol);
+    const held = symbolIndex.get(synthesized);
+    if (held !== undefined) {
+      merged.set(local, held);
+      continue;
+    }
+    symbolIndex.delete(symbols[local]!);
+    symbolIndex.set(synthesized, local);
+    symbols[local] = synthesized;
+  }
+  if (merged.size > 0) for (const o of occurrences) o.symbol = merged.get(o.symbol) ?? o.symbol;
 }
 
 /**

@@ -29,11 +29,14 @@ export interface Declaration {
    */
   namedExpression?: boolean | undefined;
   /**
-   * `export default function () {...}`, declared at its `default` keyword:
-   * TypeScript's call hierarchy names it `default`, scip-typescript defines
-   * nothing for it.
+   * What a file exports as its default without a name (`export default
+   * function () {...}`, `export default class {...}`, `export default () =>
+   * ...`, `export default {...}`), declared at its `default` keyword:
+   * TypeScript names it `default`, scip-typescript defines nothing for it.
    */
   anonymousDefault?: boolean | undefined;
+  /** A class declaration or expression. */
+  isClass?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
   typeName?: [number, number] | undefined;
   /**
@@ -55,6 +58,18 @@ export interface Alias {
   type?: boolean;
 }
 
+/**
+ * A name that stands for another module's default export: the binding of
+ * `import x from './m'`, the `default` of `export { default as x } from
+ * './m'`, the `default` of `ns.default`.
+ */
+export interface DefaultImport {
+  /** [line, character] of the name. */
+  name: [number, number];
+  /** [line, character] of what names the module: the specifier's string, or `ns` in `ns.default`. */
+  module: [number, number];
+}
+
 /** A bit beside a name's kind in `kinds`: reference kinds fit in a byte. */
 const MEMBER_ACCESS = 0x100;
 
@@ -71,6 +86,8 @@ export interface SyntaxFactsData {
   declarations: Float64Array;
   /** range (4), target (2), 1 call | 2 type | 0, ... */
   aliases: Float64Array;
+  /** name (2), module (2), ... */
+  defaultImports: Float64Array;
 }
 
 export class SyntaxFacts {
@@ -78,6 +95,7 @@ export class SyntaxFacts {
   private readonly declarations = new Map<number, Declaration>();
   private readonly argumentCounts = new Map<number, number>();
   readonly aliases: Alias[] = [];
+  readonly defaultImports: DefaultImport[] = [];
 
   constructor(data?: SyntaxFactsData) {
     if (!data) return;
@@ -98,13 +116,16 @@ export class SyntaxFacts {
       const namedExpression = (d[j]! & 2) !== 0;
       const anonymousDefault = (d[j]! & 4) !== 0;
       const isStatic = (d[j]! & 8) !== 0;
-      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, anonymousDefault, typeName: position(j + 3), isStatic });
+      const isClass = (d[j]! & 16) !== 0;
+      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, anonymousDefault, isClass, typeName: position(j + 3), isStatic });
       i = j + 5;
     }
     const a = data.aliases;
     for (let i = 0; i < a.length; i += 7) {
       this.aliases.push({ range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!], target: [a[i + 4]!, a[i + 5]!], call: a[i + 6] === 1, type: a[i + 6] === 2 });
     }
+    const m = data.defaultImports;
+    for (let i = 0; i < m.length; i += 4) this.defaultImports.push({ name: [m[i]!, m[i + 1]!], module: [m[i + 2]!, m[i + 3]!] });
   }
 
   /** Written straight into arrays of their final size: the worker packs every file's facts beside the indexer. */
@@ -133,7 +154,7 @@ export class SyntaxFacts {
         declarations[i++] = line;
         declarations[i++] = character;
       }
-      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0) | (d.isStatic ? 8 : 0);
+      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0) | (d.isStatic ? 8 : 0) | (d.isClass ? 16 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;
@@ -147,11 +168,23 @@ export class SyntaxFacts {
       aliases[j++] = a.target[1];
       aliases[j++] = a.call ? 1 : a.type ? 2 : 0;
     }
-    return { kinds: pairs(this.kinds), argumentCounts: pairs(this.argumentCounts), declarations, aliases };
+    const defaultImports = new Float64Array(4 * this.defaultImports.length);
+    let k = 0;
+    for (const { name, module } of this.defaultImports) {
+      defaultImports[k++] = name[0];
+      defaultImports[k++] = name[1];
+      defaultImports[k++] = module[0];
+      defaultImports[k++] = module[1];
+    }
+    return { kinds: pairs(this.kinds), argumentCounts: pairs(this.argumentCounts), declarations, aliases, defaultImports };
   }
 
   addAlias(alias: Alias): void {
     this.aliases.push(alias);
+  }
+
+  addDefaultImport(name: [number, number], module: [number, number]): void {
+    this.defaultImports.push({ name, module });
   }
 
   /** `memberAccess`: the name is the member of an access, `a.name` (see Occurrence.memberAccess). */
@@ -182,7 +215,7 @@ export class SyntaxFacts {
     return ((this.kinds.get(key(line, character)) ?? 0) & MEMBER_ACCESS) !== 0;
   }
 
-  /** Where the file's `export default function () {...}` is declared: the [line, character] of its `default`. */
+  /** Where the file's anonymous default export is declared: the [line, character] of its `default`. */
   anonymousDefaults(): [number, number][] {
     const out: [number, number][] = [];
     for (const [k, d] of this.declarations) if (d.anonymousDefault) out.push(unkey(k));

@@ -100,6 +100,8 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       return;
     }
     if (kind === tsc.SyntaxKind.ShorthandPropertyAssignment) unrecorded.push((node as ts.ShorthandPropertyAssignment).name);
+    const defaultImport = defaultImportOf(node);
+    if (defaultImport) facts.addDefaultImport(at2(defaultImport.name), at2(defaultImport.module));
     if (kind === tsc.SyntaxKind.CallExpression || kind === tsc.SyntaxKind.NewExpression) {
       const call = node as ts.CallExpression | ts.NewExpression;
       if (call.expression.kind === tsc.SyntaxKind.SuperKeyword) superCalls.push(call.expression);
@@ -128,10 +130,11 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
           const p = position(n.getStart(file));
           return [p.line, p.character];
         }),
-        parameters: tsc.isFunctionLike(node) ? parameterCounts(node) : undefined,
+        parameters: tsc.isFunctionLike(declared.value) ? parameterCounts(declared.value) : undefined,
         member: declared.member ? { owner: declared.member.owner && at2(declared.member.owner) } : undefined,
         namedExpression: declared.namedExpression,
         anonymousDefault: declared.anonymousDefault,
+        isClass: tsc.isClassLike(declared.value),
         typeName: declared.typeName && at2(declared.typeName),
         isStatic: declared.isStatic,
       });
@@ -337,24 +340,35 @@ const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
   tsc.SyntaxKind.TypeAliasDeclaration,
   tsc.SyntaxKind.PropertyDeclaration,
   tsc.SyntaxKind.PropertyAssignment,
+  tsc.SyntaxKind.ExportAssignment,
+  tsc.SyntaxKind.BinaryExpression,
 ]);
 
 /**
  * Declarations that contain code or other declarations, with the node that
  * names them (where the indexer puts the definition occurrence).
  */
-function declarationOf(
-  node: ts.Node,
-): {
+function declarationOf(node: ts.Node): DeclarationOf | undefined {
+  if (!DECLARATION_KINDS.has(node.kind)) return undefined;
+  if (tsc.isExportAssignment(node)) return anonymousDefaultValue(node);
+  if (tsc.isBinaryExpression(node)) return moduleExportsValue(node);
+  const declared = declarationNamed(node);
+  return declared && { value: node, ...declared };
+}
+
+interface DeclarationOf {
   name: ts.Node;
+  /** What is declared: the node itself, or the value an `export default` gives. */
+  value: ts.Node;
   callable: boolean;
   member?: { owner: ts.Node | undefined };
   namedExpression?: boolean;
   anonymousDefault?: boolean;
   typeName?: ts.Node;
   isStatic?: boolean;
-} | undefined {
-  if (!DECLARATION_KINDS.has(node.kind)) return undefined;
+}
+
+function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefined {
   if (
     tsc.isFunctionDeclaration(node) ||
     tsc.isFunctionExpression(node) ||
@@ -364,7 +378,7 @@ function declarationOf(
   ) {
     if (!node.name) {
       // `export default function () {...}`: named by its `default`, as TypeScript's call hierarchy names it.
-      const keyword = tsc.isFunctionDeclaration(node) ? node.modifiers?.find((m) => m.kind === tsc.SyntaxKind.DefaultKeyword) : undefined;
+      const keyword = tsc.isFunctionDeclaration(node) ? defaultKeyword(node) : undefined;
       return keyword && node.body ? { name: keyword, callable: true, anonymousDefault: true } : undefined;
     }
     if (tsc.isObjectLiteralExpression(node.parent)) return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
@@ -396,7 +410,10 @@ function declarationOf(
     tsc.isModuleDeclaration(node) ||
     tsc.isTypeAliasDeclaration(node)
   ) {
-    return node.name ? { name: node.name, callable: false } : undefined;
+    if (node.name) return { name: node.name, callable: false };
+    // `export default class {...}`
+    const keyword = tsc.isClassDeclaration(node) ? defaultKeyword(node) : undefined;
+    return keyword ? { name: keyword, callable: false, anonymousDefault: true } : undefined;
   }
   // `const f = () => ...` and a class field `f = () => ...` are functions by
   // another name, and callers, as the TypeScript language service's call
@@ -416,10 +433,85 @@ function declarationOf(
   return undefined;
 }
 
+function defaultKeyword(node: ts.FunctionDeclaration | ts.ClassDeclaration): ts.Node | undefined {
+  return node.modifiers?.find((m) => m.kind === tsc.SyntaxKind.DefaultKeyword);
+}
+
 /**
- * The name of the const an object literal initializes, directly or through
- * the calls that wrap it (`const X = freeze({...})`, `Object.freeze`).
+ * `export default <value>` where the value has no name of its own to export
+ * (an arrow function, a function or class expression, an object literal, a
+ * call's result): TypeScript names it `default`, at the statement's `default`
+ * keyword. A name (`export default foo`) exports what it names, which the
+ * index already has.
  */
+function anonymousDefaultValue(node: ts.ExportAssignment): DeclarationOf | undefined {
+  if (node.isExportEquals) return undefined;
+  const value = skipOuterExpressions(node.expression);
+  if (tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
+  // The statement's tokens are not nodes of the tree: its `default` is the first token after `export`.
+  const keyword = node.getChildren().find((c) => c.kind === tsc.SyntaxKind.DefaultKeyword);
+  if (!keyword) return undefined;
+  return { name: keyword, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+}
+
+/**
+ * `module.exports = <value>` at the top of a JavaScript module: what an
+ * `import x from './m.js'` gets, TypeScript's `export =`. Declared at
+ * `exports`, as sextant names a module's anonymous default export.
+ */
+function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefined {
+  const target = node.left;
+  if (
+    node.operatorToken.kind !== tsc.SyntaxKind.EqualsToken ||
+    !tsc.isPropertyAccessExpression(target) ||
+    !tsc.isIdentifier(target.expression) ||
+    target.expression.text !== 'module' ||
+    target.name.text !== 'exports' ||
+    !tsc.isExpressionStatement(node.parent) ||
+    !tsc.isSourceFile(node.parent.parent) ||
+    (node.flags & tsc.NodeFlags.JavaScriptFile) === 0
+  ) {
+    return undefined;
+  }
+  const value = skipOuterExpressions(node.right);
+  if (tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
+  return { name: target.name, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+}
+
+/**
+ * A name standing for another module's default export, and what names that
+ * module: `import x from './m'`, `import { default as x } from './m'`,
+ * `export { default } from './m'`, and `ns.default`, where `ns` may be a
+ * namespace import (prepare checks that the index says it is a module).
+ */
+function defaultImportOf(node: ts.Node): { name: ts.Node; module: ts.Node } | undefined {
+  switch (node.kind) {
+    case tsc.SyntaxKind.ImportDeclaration: {
+      const declaration = node as ts.ImportDeclaration;
+      const name = declaration.importClause?.name;
+      return name && tsc.isStringLiteral(declaration.moduleSpecifier) ? { name, module: declaration.moduleSpecifier } : undefined;
+    }
+    case tsc.SyntaxKind.ImportSpecifier:
+    case tsc.SyntaxKind.ExportSpecifier: {
+      const specifier = node as ts.ImportSpecifier | ts.ExportSpecifier;
+      const imported = specifier.propertyName ?? specifier.name;
+      if (!tsc.isIdentifier(imported) || imported.text !== 'default') return undefined;
+      const module = specifier.parent.parent.kind === tsc.SyntaxKind.ExportDeclaration
+        ? (specifier.parent.parent as ts.ExportDeclaration).moduleSpecifier
+        : (specifier.parent.parent.parent as ts.ImportDeclaration).moduleSpecifier;
+      return module && tsc.isStringLiteral(module) ? { name: imported, module } : undefined;
+    }
+    case tsc.SyntaxKind.PropertyAccessExpression: {
+      const access = node as ts.PropertyAccessExpression;
+      return tsc.isIdentifier(access.name) && access.name.text === 'default' && tsc.isIdentifier(access.expression)
+        ? { name: access.name, module: access.expression }
+        : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** A function expression that initializes a variable or property, or is assigned to a name, through parentheses and casts. */
 function isHeld(expression: ts.FunctionExpression): boolean {
   let node: ts.Node = expression;
@@ -431,6 +523,10 @@ function isHeld(expression: ts.FunctionExpression): boolean {
   );
 }
 
+/**
+ * The name of the const an object literal initializes, directly or through
+ * the calls that wrap it (`const X = freeze({...})`, `Object.freeze`).
+ */
 function literalOwner(literal: ts.ObjectLiteralExpression): ts.Node | undefined {
   let node: ts.Node = literal;
   for (;;) {
