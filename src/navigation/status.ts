@@ -12,7 +12,7 @@ import { currentLock, INTERRUPTED_REASON, INTERRUPTED_RECOVERY, lastRun } from '
 import type { IndexJob, IndexRow, IndexRun, Repo, Upload } from '../registry/schema.js';
 import { recentUploads } from '../registry/uploads.js';
 import { isOnline } from '../freshness/worktree.js';
-import { latestJob } from '../registry/jobs.js';
+import { checkAlive, latestJobRow } from '../registry/jobs.js';
 import {
   MAX_PROJECTS,
   MAX_UPLOADS,
@@ -33,16 +33,19 @@ const NO_TEXT =
   'the index was published without --root (from CI, navigation only): the registry holds no file texts, so nothing is searchable; publish with --root DIR to search';
 
 /**
- * What a status describes: the repository, its published index, its last run
- * and its lock, read in one transaction (one snapshot of the registry). Read
- * one by one, a publish landing between two reads would pair the index a
- * commit published with the run that published the next one.
+ * What a status describes: the repository, its published index, its last run,
+ * its lock and its latest job, read in one transaction (one snapshot of the
+ * registry). Read one by one, a publish landing between two reads would pair
+ * the index a commit published with the run that published the next one, and
+ * a job ending between them would be reported failed while the lock its run
+ * released before it ended still showed held.
  */
 export interface StatusSnapshot {
   repo: Repo | undefined;
   index: IndexRow | undefined;
   run: IndexRun | undefined;
   lock: Awaited<ReturnType<typeof currentLock>>;
+  job: IndexJob | undefined;
   uploads: Upload[];
 }
 
@@ -50,13 +53,14 @@ export async function statusSnapshot(engine: Engine, slug: string): Promise<Stat
   return engine.readSnapshot(async (trx) => {
     const at = new Lookups(trx);
     const repo = await at.repo(slug);
-    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, uploads: [] };
+    if (!repo) return { repo, index: undefined, run: undefined, lock: undefined, job: undefined, uploads: [] };
     const index = repo.current_index_id === null ? undefined : await at.index(repo.current_index_id);
     return {
       repo,
       index,
       run: await lastRun(trx, repo.id),
       lock: await currentLock(trx, repo.id),
+      job: await latestJobRow(trx, repo.id),
       uploads: await recentUploads(trx, repo.id, MAX_UPLOADS),
     };
   });
@@ -72,7 +76,7 @@ export async function indexStatus(
 ): Promise<Result> {
   const checkedAt = new Date().toISOString();
   const registryBytes = await engine.sizeBytes();
-  const { repo, index, run, lock, uploads } = snapshot ?? (await statusSnapshot(engine, params.repo));
+  const { repo, index, run, lock, job: recorded, uploads } = snapshot ?? (await statusSnapshot(engine, params.repo));
   if (!repo) {
     const known = await lookups.repoSlugs();
     return {
@@ -120,8 +124,8 @@ export async function indexStatus(
 
   const lockIsLive = lock !== undefined && leaseLive(lock);
   const running = run?.state === 'running' && leaseLive(run);
-  // Read after the run: a job whose process died is recorded failed here.
-  const job = await latestJob(lookups.db, repo.id);
+  // A job whose process died is recorded failed here.
+  const job = recorded && (await checkAlive(lookups.db, recorded));
   const tiers: Record<string, LanguageTier> = index ? JSON.parse(index.languages) : {};
   const precise = Object.values(tiers).some((t) => t.tier === 'precise');
   const projects = index ? projectsOf(index) : [];

@@ -29,8 +29,13 @@ export async function findJob(db: Kysely<Database>, id: number): Promise<IndexJo
 
 /** The repository's newest job (active or finished), its state checked against its process. */
 export async function latestJob(db: Kysely<Database>, repoId: number): Promise<IndexJob | undefined> {
-  const job = await db.selectFrom('index_jobs').selectAll().where('repo_id', '=', repoId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const job = await latestJobRow(db, repoId);
   return job && checkAlive(db, job);
+}
+
+/** The repository's latest job as recorded, its process not checked (a read in a snapshot; see checkAlive). */
+export function latestJobRow(db: Kysely<Database>, repoId: number): Promise<IndexJob | undefined> {
+  return db.selectFrom('index_jobs').selectAll().where('repo_id', '=', repoId).orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 /** The repository's queued or running job whose process is alive, if any. */
@@ -122,7 +127,7 @@ export async function finishJob(
 }
 
 /** The job as it really is: an active job without a live process is recorded failed, with how it was found dead. */
-async function checkAlive(db: Kysely<Database>, job: IndexJob): Promise<IndexJob> {
+export async function checkAlive(db: Kysely<Database>, job: IndexJob): Promise<IndexJob> {
   if (!ACTIVE.includes(job.state)) return job;
   const { pid } = job;
   const alive = pid === null ? Date.now() - Date.parse(job.created_at) < UNCLAIMED_MS : leaseLive({ ...job, pid });
