@@ -174,3 +174,44 @@ describe('edited code while the server still loads', () => {
     assert.equal(refs.meta.coverage, 'approximate');
   });
 });
+
+describe('edited code, once any question has been answered', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  // No waiting for the project to load: an answer is partial unless the server loaded it before the question.
+  env.SEXTANT_LSP_WAIT_SECONDS = '0';
+  let session: McpSession;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    appendFileSync(
+      join(root, 'src', 'main.ts'),
+      '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nshapeCount(shapes);\n',
+    );
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('has its language server started and its project loaded before the first question about it', async () => {
+    const serverState = async () =>
+      (await session.ok('getIndexStatus', { repo: 'ts-shapes' })).language_servers.find((x: any) => x.server === 'typescript-language-server');
+    // The first answer, about nothing edited, is what starts the warm-up (in the background, after it).
+    const first = await serverState();
+    assert.equal(first.state, 'not_started');
+    let state = first.state;
+    for (let i = 0; i < 600 && state !== 'ready'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      state = (await serverState()).state;
+    }
+    assert.equal(state, 'ready', 'started and loaded without a question about edited code');
+    const call = occurrences(root, 'src/main.ts', 'shapeCount')[1]!;
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...call });
+    assert.equal(refs.source, 'lsp');
+    assert.equal(refs.partial, undefined, 'the project was loaded before the question');
+    assert.deepEqual(refs.references.map(key).sort(), occurrences(root, 'src/main.ts', 'shapeCount').map(key).sort());
+  });
+});

@@ -186,6 +186,29 @@ export class LspPool {
     return { value, server: manifest.name, loadingSeconds: ready ? null : (server.loadingSeconds() ?? loadingSeconds) };
   }
 
+  /**
+   * Starts the server of `language` for a repository before any question
+   * needs it, and opens `paths` in it, so that it loads the projects holding
+   * them meanwhile: Navigation.prime calls this for files edited since the
+   * index, which their server answers. Nothing happens when no server is
+   * installed, one runs or starts already, or the cap is reached (a warm-up
+   * stops no other server). A failure is the server's state, which the next
+   * question or getIndexStatus reports; it is not thrown.
+   */
+  warm(repo: { slug: string; root: string }, language: string, paths: readonly string[]): void {
+    const manifest = this.serverFor(language);
+    if (!manifest) return;
+    const entry = this.entries.get(key(repo.slug, manifest));
+    if (entry?.server?.alive || entry?.starting) return;
+    if ([...this.entries.values()].filter((e) => e.server?.alive).length >= this.options.maxServers) return;
+    const languageId = manifest.languageIds[language] ?? language;
+    void this.running(repo, manifest, Date.now() + this.options.requestMs)
+      .then(async (server) => {
+        for (const path of paths) await server.open(path, languageId);
+      })
+      .catch(() => undefined);
+  }
+
   /** Stops every server (the MCP server is closing). */
   async close(): Promise<void> {
     clearInterval(this.sweeper);

@@ -86,9 +86,9 @@ export class Edits {
     return this.filesAt(root).edit(path, blobSha, () => this.lookups.lines(blobSha));
   }
 
-  /** Reads and hashes a worktree file now, as an answer's first visit to it would (see Navigation.prime). */
-  primeFile(root: string, path: string): void {
-    this.filesAt(root).current(path);
+  /** Reads and hashes a worktree file now, as an answer's first visit to it would (see Navigation.prime); its blob hash, undefined when gone. */
+  primeFile(root: string, path: string): string | undefined {
+    return this.filesAt(root).current(path);
   }
 
   /** The worktree files of `root`, as every answer of this Navigation sees them (searches share them too). */

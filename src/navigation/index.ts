@@ -60,6 +60,8 @@ export type AutoReindex = (repo: Repo) => Promise<{ triggered: boolean; job: Ind
 const PRIMED_FILES = 20_000;
 /** How long Navigation.prime works before it lets the server answer what came in. */
 const PRIME_SLICE_MS = 1;
+/** Edited files per language shown to their warming server (each loads the project that holds it). */
+const WARMED_FILES = 8;
 
 export class Navigation {
   readonly lookups: Lookups;
@@ -106,16 +108,24 @@ export class Navigation {
     const ctx = await openRepo(this.lookups, slug, { edits: this.edits }).catch(() => undefined);
     const root = ctx && (await this.edits.worktree(ctx.repo))?.root;
     if (!ctx || !root) return 0;
-    const paths = await this.lookups.filePaths(ctx.index.id, PRIMED_FILES);
+    const files = await this.lookups.filesOf(ctx.index.id, PRIMED_FILES);
+    // Files edited since the index, by language: their server answers questions about them.
+    const edited = new Map<string, string[]>();
     let sliceEnd = 0;
-    for (const path of paths) {
+    for (const { path, blob_sha, language } of files) {
       if (performance.now() >= sliceEnd) {
         await pause();
         sliceEnd = performance.now() + PRIME_SLICE_MS;
       }
-      this.edits.primeFile(root, path);
+      const now = this.edits.primeFile(root, path);
+      if (now === undefined || now === blob_sha || !language) continue;
+      const list = edited.get(language);
+      if (!list) edited.set(language, [path]);
+      else if (list.length < WARMED_FILES) list.push(path);
     }
-    return paths.length;
+    // Started ahead, the server has loaded their projects by the first question about them (3-5 s on a large one).
+    for (const [language, paths] of edited) this.options.live?.warm({ slug: ctx.repo.slug, root }, language, paths);
+    return files.length;
   }
 
   async getIndexStatus(params: IndexStatus.Params): Promise<IndexStatus.Result> {

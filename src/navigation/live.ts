@@ -41,6 +41,8 @@ export interface LiveServers {
     method: string,
     build: (uri: string) => unknown,
   ): Promise<{ value: R; server: string; loadingSeconds: number | null }>;
+  /** Starts the server of a language ahead of the questions and shows it files, so that it loads their projects. */
+  warm(repo: { slug: string; root: string }, language: string, paths: readonly string[]): void;
 }
 
 /** A file the lsp tier answers for. */

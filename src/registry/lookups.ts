@@ -598,15 +598,15 @@ export class Lookups {
   }
 
   /** Up to `limit` paths of an index's files, in path order. */
-  async filePaths(indexId: number, limit: number): Promise<string[]> {
-    const rows = await this.db
+  /** The first `limit` files of an index by path, with what each was indexed as. */
+  async filesOf(indexId: number, limit: number): Promise<Pick<IndexFileRow, 'path' | 'blob_sha' | 'language'>[]> {
+    return this.db
       .selectFrom('index_files')
-      .select('path')
+      .select(['path', 'blob_sha', 'language'])
       .where('index_id', '=', indexId)
       .orderBy('path')
       .limit(limit)
       .execute();
-    return rows.map((r) => r.path);
   }
 
   async fileCount(indexId: number): Promise<number> {
