@@ -556,18 +556,26 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.equal(cancel.message, undefined);
   });
 
-  test('a name reached through `import * as` that its module exports by an export list is that declaration, and a callee', async () => {
+  test('a name reached through `import * as` that its module exports by an export list is that declaration, a callee, and its reference', async () => {
     // scip-typescript records `Utils` as the module and gives `flatten` in `Utils.flatten(xs)` a local symbol of ns-use.ts.
     const U = 'src/ns-use.ts';
-    const flatten = def(members, 'function', 'src/ns-utils.ts', 2, 'flatten');
+    const N = 'src/ns-utils.ts';
+    const flatten = def(members, 'function', N, 2, 'flatten');
     const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, U, 4, 'flatten') }));
     assert.deepEqual(
       d.definitions.map((x: any) => `${x.kind} ${x.name} ${x.path}:${x.line}:${x.column}`),
       [flatten],
     );
-    assert.match(d.message, /^flatten was found through its module: .* src\/ns-utils\.ts:2 declares it$/);
     const out = await outgoing('ts-members', members, U, 3, 'total');
     assert.deepEqual(calls(out.calls), [{ to: flatten, ranges: [range(members, U, 4, 'flatten')] }]);
+    // From the declaration: the use through the namespace is its reference and its call.
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, N, 2, 'flatten') }));
+    assert.deepEqual(
+      refs.references.map((r: any) => `${r.path}:${r.line}:${r.column}`),
+      [`${U}:4:${at(members, U, 4, 'flatten').column}`, `${N}:2:${at(members, N, 2, 'flatten').column}`, `${N}:6:${at(members, N, 6, 'flatten').column}`],
+    );
+    const callers = await incoming('ts-members', members, N, 2, 'flatten');
+    assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', U, 3, 'total'), ranges: [range(members, U, 4, 'flatten')] }]);
   });
 
   test('a function held through a cast calls on behalf of the function around it, as in TypeScript; a global the lib declares in several files is one callee', async () => {
@@ -614,11 +622,17 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(await defined(12, 'bump('), [where('function', 'src/bump.ts', 2, 'default')]);
     assert.deepEqual(await defined(12, 'Shape'), [where('class', 'src/shape.ts', 1, 'default')]);
     assert.deepEqual(await defined(12, 'legacy('), [where('function', 'src/legacy.js', 2, 'exports')]);
+    // Through a module that re-exports it under a name (`export { default as hello } from './locale'`).
+    const R = 'src/locale-reexported.ts';
+    const throughReexport = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, R, 4, 'hello') }));
+    assert.deepEqual(throughReexport.definitions.map((d: any) => `${d.kind} ${d.path}:${d.line}:${d.column}`), [where('function', L, 4, 'default')]);
 
     const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, L, 4, 'default') }));
     assert.deepEqual(
       refs.references.map((r: any) => `${r.kind} ${r.path}:${r.line}:${r.column}`),
       [
+        where('import', R, 1, 'hello'),
+        where('call', R, 4, 'hello'),
         where('import', U, 1, 'greet'),
         where('import', U, 6, 'default'),
         where('import', U, 6, 'hello'),
@@ -629,6 +643,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
     const callers = await incoming('ts-members', members, L, 4, 'default');
     assert.deepEqual(calls(callers.calls), [
+      { from: `module locale-reexported.ts ${R}:1:1`, ranges: [range(members, R, 4, 'hello')] },
       { from: def(members, 'function', U, 8, 'greetTwice'), ranges: [range(members, U, 9, 'greet'), range(members, U, 9, 'default')] },
     ]);
   });

@@ -14,7 +14,7 @@ import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.
 import type { IndexRow } from '../registry/schema.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
-import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
+import { definitionsForHierarchy, definitionsOfGroups, whatItIs } from './definitions.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
 import { constructorsOf, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
@@ -354,12 +354,12 @@ class CallWalker {
   private async resolveCallees(target: DefinitionRow, symbols: readonly string[]): Promise<Map<string, DefinitionRow>> {
     const inFile = await this.lookups.definitionsInFile(target.index_id, target.document_id, target.path);
     const globals = symbols.filter((s) => !isLocalSymbol(s));
-    const constructors = globals.flatMap(constructorsOf);
-    const bySymbol = new Map<string, DefinitionRow[]>();
-    for (const d of [
-      ...inFile.filter((d) => isLocalSymbol(d.symbol)),
-      ...(await definitionsOf(this.lookups, this.ctx, [...globals, ...constructors])),
-    ]) {
+    const asked = [...globals, ...globals.flatMap(constructorsOf)];
+    // One group per symbol: a name a module exports under is answered with what it exports (see definitionsOfGroups).
+    const found = await definitionsOfGroups(this.lookups, this.ctx, asked.map((s) => [s]));
+    const bySymbol = new Map<string, DefinitionRow[]>(asked.map((s, i) => [s, found[i]!]));
+    for (const d of inFile) {
+      if (!isLocalSymbol(d.symbol)) continue;
       const list = bySymbol.get(d.symbol);
       if (list) list.push(d);
       else bySymbol.set(d.symbol, [d]);

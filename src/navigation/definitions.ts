@@ -107,13 +107,19 @@ export async function definitionsOfGroups(
   const locals = groups.flat().filter(isLocalSymbol);
   const inFile = locals.length && file ? await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path) : [];
   const globals = [...new Set(groups.flat().filter((s) => !isLocalSymbol(s)))];
+  const indexes = [ctx.index.id, ...ctx.others];
   // Rows come ordered by path and position; here and elsewhere keep that order.
-  const rows = await lookups.definitionsOf([ctx.index.id, ...ctx.others], globals);
+  const rows = await lookups.definitionsOf(indexes, globals);
+  // A name a module exports under (`ns.a`, `import { en }`) has no definition of its own: it is defined as what it exports.
+  const undefinedNames = globals.filter((s) => EXPORTED_NAME.test(s) && !rows.some((d) => d.symbol === s));
+  const exported = undefinedNames.length ? await lookups.definedAs(indexes, undefinedNames) : [];
+  if (exported.length) rows.push(...(await lookups.definitionsOf(indexes, [...new Set(exported.map((e) => e.symbol))])));
   const here = rows.filter((d) => d.index_id === ctx.index.id);
   const elsewhere = rows.filter((d) => d.index_id !== ctx.index.id);
   const definedHere = new Set(here.map((d) => d.symbol));
   return groups.map((group) => {
     const symbols = new Set(group);
+    for (const e of exported) if (symbols.has(e.from)) symbols.add(e.symbol);
     return [
       ...inFile.filter((d) => isLocalSymbol(d.symbol) && symbols.has(d.symbol)),
       ...here.filter((d) => symbols.has(d.symbol)),
@@ -121,6 +127,9 @@ export async function definitionsOfGroups(
     ];
   });
 }
+
+/** A term directly in a module (`src/\`m.ts\`/a.`): the shape of the names prepare gives what modules export. */
+const EXPORTED_NAME = /\/(?:[\w$+-]+|`(?:[^`]|``)+`)\.$/;
 
 /** A definition as an answer gives it, in the current text; undefined when its line changed since the index (counted by ctx.adjust). */
 export async function toDefinition(lookups: Lookups, ctx: RepoContext, indexed: DefinitionRow): Promise<Definition | undefined> {

@@ -62,7 +62,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosing: enclosingRaw ? convert(enclosingRaw) : undefined,
     });
   }
-  if (facts?.defaultImports.length) linkDefaultImports(occurrences, symbols, symbolIndex, facts);
+  if (facts?.moduleNames.length) linkModuleNames(occurrences, symbols, symbolIndex, facts, lines);
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts && language === 'python') defineRedefinitions(occurrences, facts);
@@ -142,7 +142,14 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       });
     }
   }
-  for (const r of [...memberRelationships, ...(facts ? relateDeclarationFileMembers(document.relativePath, occurrences, symbols, facts) : [])]) {
+  const derived = facts
+    ? [
+        ...memberRelationships,
+        ...relateDeclarationFileMembers(document.relativePath, occurrences, symbols, facts),
+        ...relateExportNames(occurrences, symbols, facts, lines, document.relativePath),
+      ]
+    : [];
+  for (const r of derived) {
     if (related.has(`${r.symbol}\0${r.target}`)) continue;
     related.add(`${r.symbol}\0${r.target}`);
     relationships.push(r);
@@ -288,9 +295,9 @@ function declaredKind(declaration: Declaration | undefined): SymbolKind | undefi
   return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
 }
 
-/** The symbol sextant gives a module's anonymous default export, from the module's own (`src/\`a.ts\`/`). */
-function defaultExportSymbol(moduleSymbol: string): string {
-  return `${moduleSymbol}default.`;
+/** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
+function exportSymbol(moduleSymbol: string, name: string): string {
+  return `${moduleSymbol}${descriptorName(name)}.`;
 }
 
 /**
@@ -300,7 +307,7 @@ function defaultExportSymbol(moduleSymbol: string): string {
  * scip-typescript defines nothing for it: the calls in it were the file's,
  * and each importer's name for it is a local of its own. TypeScript names it
  * `default`, at its `default` keyword; so does sextant, with a global symbol
- * of the file (`src/\`a.ts\`/default.`), which linkDefaultImports gives the
+ * of the file (`src/\`a.ts\`/default.`), which linkModuleNames gives the
  * importers' names too.
  */
 function defineAnonymousDefaults(
@@ -313,7 +320,7 @@ function defineAnonymousDefaults(
 ): void {
   const namespace = fileNamespace(symbols, path);
   if (!namespace) return;
-  const synthesized = defaultExportSymbol(namespace);
+  const synthesized = exportSymbol(namespace, 'default');
   // A file has one default export: of two `module.exports =`, the first is declared.
   const [declared] = facts.anonymousDefaults();
   if (!declared) return;
@@ -348,28 +355,39 @@ function defineAnonymousDefaults(
 }
 
 /**
- * A name for another module's default export (`import x from './m'`,
- * `export { default as x } from './m'`, `m.default`) is a local of this
- * document when that export has no name of its own: it becomes the global
- * symbol defineAnonymousDefaults gives the export in the module's document,
- * throughout this one (the index gives every name of that export here one
- * local), so that the export's references span its importers. The module is
- * the symbol the index gives the specifier (or `ns` in `ns.default`): a file
- * of the index, or of a package. A named default export is left as the index
- * has it, a global symbol already.
+ * A name for what another module exports is a local of this document where
+ * the index resolved it to nothing global: a default export without a name
+ * of its own (`import x from './m'`, `m.default`), a name a module exports by
+ * an export list reached through a namespace import (`ns.a` where `./m` has
+ * `export { a }`: scip-typescript resolves `import { a }`, not `ns.a`), a name
+ * re-exported from such a default (`import { en } from './locales'`). It
+ * becomes the global symbol `<module>name.` throughout this document (the
+ * index gives every name here for one export one local), which the module's
+ * own document defines (defineAnonymousDefaults) or relates to what it
+ * exports (relateExportNames): so the export's references span its
+ * importers. The module is the symbol the index gives the specifier (or `ns`):
+ * a file of the index, or of a package. A name the index resolved stays.
  */
-function linkDefaultImports(occurrences: Occurrence[], symbols: string[], symbolIndex: Map<string, number>, facts: SyntaxFacts): void {
-  const at = new Map<number, number>();
-  for (const o of occurrences) at.set(o.range[0] * 0x100000 + o.range[1], o.symbol);
-  // Locals merged into a symbol the document holds already (two modules re-exporting one default).
+function linkModuleNames(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+): void {
+  const at = occurrencesByStart(occurrences);
+  // Locals merged into a symbol the document holds already (two names of one export, reached by two modules).
   const merged = new Map<number, number>();
-  for (const { name, module } of facts.defaultImports) {
-    const local = at.get(name[0] * 0x100000 + name[1]);
-    const moduleIndex = at.get(module[0] * 0x100000 + module[1]);
-    if (local === undefined || moduleIndex === undefined) continue;
+  for (const { name, module, isDefault } of facts.moduleNames) {
+    const named = at.get(name[0] * 0x100000 + name[1]);
+    const moduleIndex = at.get(module[0] * 0x100000 + module[1])?.symbol;
+    if (named === undefined || moduleIndex === undefined) continue;
+    const local = named.symbol;
     const moduleSymbol = symbols[moduleIndex]!;
     if (!isLocalSymbol(symbols[local]!) || isLocalSymbol(moduleSymbol) || !moduleSymbol.endsWith('/')) continue;
-    const synthesized = defaultExportSymbol(moduleSymbol);
+    const exported = isDefault ? 'default' : nameInSource(lines, named.range);
+    if (!exported) continue;
+    const synthesized = exportSymbol(moduleSymbol, exported);
     const held = symbolIndex.get(synthesized);
     if (held !== undefined) {
       merged.set(local, held);
@@ -380,6 +398,39 @@ function linkDefaultImports(occurrences: Occurrence[], symbols: string[], symbol
     symbols[local] = synthesized;
   }
   if (merged.size > 0) for (const o of occurrences) o.symbol = merged.get(o.symbol) ?? o.symbol;
+}
+
+/**
+ * What this document exports by an export list (`export { a as b }`,
+ * `export { default as en } from './en'`) under a name that is not its
+ * symbol's own: `<this module>b.`, the symbol importers that reach it by name
+ * get from linkModuleNames, is related to what it exports, as a definition
+ * and a reference, so that their uses and the declaration answer together.
+ */
+function relateExportNames(occurrences: readonly Occurrence[], symbols: readonly string[], facts: SyntaxFacts, lines: readonly string[], path: string): PreparedRelationship[] {
+  const namespace = fileNamespace(symbols, path);
+  if (!namespace) return [];
+  const at = occurrencesByStart(occurrences);
+  const out: PreparedRelationship[] = [];
+  for (const [line, character] of facts.exportNames) {
+    const o = at.get(line * 0x100000 + character);
+    const target = o && symbols[o.symbol]!;
+    const exported = o && nameInSource(lines, o.range);
+    if (!target || !exported || isLocalSymbol(target)) continue;
+    const symbol = exportSymbol(namespace, exported);
+    if (symbol !== target) out.push({ symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true });
+  }
+  return out;
+}
+
+/** The first occurrence starting at each position (key line * 0x100000 + character). */
+function occurrencesByStart(occurrences: readonly Occurrence[]): Map<number, Occurrence> {
+  const at = new Map<number, Occurrence>();
+  for (const o of occurrences) {
+    const k = o.range[0] * 0x100000 + o.range[1];
+    if (!at.has(k)) at.set(k, o);
+  }
+  return at;
 }
 
 /**

@@ -592,6 +592,15 @@ export class Lookups {
     return out;
   }
 
+  /**
+   * What each of these symbols is defined as, by is_definition relationships
+   * from it (a name an export list gives what it exports: see
+   * orchestrator/prepare.ts relateExportNames), with the symbol it is for.
+   */
+  async definedAs(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
+    return (await this.relatedPairs(indexIds, symbols, 'is_definition', ['forward'], true)).map((r) => ({ from: r.from!, symbol: r.symbol }));
+  }
+
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */
   async definitionRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
     return this.related(indexIds, symbols, 'is_definition', ['forward', 'backward']);

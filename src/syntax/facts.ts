@@ -59,15 +59,18 @@ export interface Alias {
 }
 
 /**
- * A name that stands for another module's default export: the binding of
- * `import x from './m'`, the `default` of `export { default as x } from
- * './m'`, the `default` of `ns.default`.
+ * A name that stands for what another module exports: the binding of
+ * `import x from './m'` (its default), the imported name of `import { a as b }
+ * from './m'` and of `export { a as b } from './m'`, and `a` in `ns.a` where
+ * `ns` is a namespace import (`import * as ns from './m'`).
  */
-export interface DefaultImport {
+export interface ModuleName {
   /** [line, character] of the name. */
   name: [number, number];
-  /** [line, character] of what names the module: the specifier's string, or `ns` in `ns.default`. */
+  /** [line, character] of what names the module: the specifier's string, or `ns` in `ns.a`. */
   module: [number, number];
+  /** The module's default export, whatever the name says (`import x from`); else the export named as written. */
+  isDefault: boolean;
 }
 
 /** A bit beside a name's kind in `kinds`: reference kinds fit in a byte. */
@@ -86,8 +89,10 @@ export interface SyntaxFactsData {
   declarations: Float64Array;
   /** range (4), target (2), 1 call | 2 type | 0, ... */
   aliases: Float64Array;
-  /** name (2), module (2), ... */
-  defaultImports: Float64Array;
+  /** name (2), module (2), 1 default | 0, ... */
+  moduleNames: Float64Array;
+  /** [line, character] of each name an export list exports (`b` in `export { a as b }`), ... */
+  exportNames: Float64Array;
 }
 
 export class SyntaxFacts {
@@ -95,7 +100,8 @@ export class SyntaxFacts {
   private readonly declarations = new Map<number, Declaration>();
   private readonly argumentCounts = new Map<number, number>();
   readonly aliases: Alias[] = [];
-  readonly defaultImports: DefaultImport[] = [];
+  readonly moduleNames: ModuleName[] = [];
+  readonly exportNames: [number, number][] = [];
 
   constructor(data?: SyntaxFactsData) {
     if (!data) return;
@@ -124,8 +130,10 @@ export class SyntaxFacts {
     for (let i = 0; i < a.length; i += 7) {
       this.aliases.push({ range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!], target: [a[i + 4]!, a[i + 5]!], call: a[i + 6] === 1, type: a[i + 6] === 2 });
     }
-    const m = data.defaultImports;
-    for (let i = 0; i < m.length; i += 4) this.defaultImports.push({ name: [m[i]!, m[i + 1]!], module: [m[i + 2]!, m[i + 3]!] });
+    const m = data.moduleNames;
+    for (let i = 0; i < m.length; i += 5) this.moduleNames.push({ name: [m[i]!, m[i + 1]!], module: [m[i + 2]!, m[i + 3]!], isDefault: m[i + 4] === 1 });
+    const e = data.exportNames;
+    for (let i = 0; i < e.length; i += 2) this.exportNames.push([e[i]!, e[i + 1]!]);
   }
 
   /** Written straight into arrays of their final size: the worker packs every file's facts beside the indexer. */
@@ -168,23 +176,35 @@ export class SyntaxFacts {
       aliases[j++] = a.target[1];
       aliases[j++] = a.call ? 1 : a.type ? 2 : 0;
     }
-    const defaultImports = new Float64Array(4 * this.defaultImports.length);
+    const moduleNames = new Float64Array(5 * this.moduleNames.length);
     let k = 0;
-    for (const { name, module } of this.defaultImports) {
-      defaultImports[k++] = name[0];
-      defaultImports[k++] = name[1];
-      defaultImports[k++] = module[0];
-      defaultImports[k++] = module[1];
+    for (const { name, module, isDefault } of this.moduleNames) {
+      moduleNames[k++] = name[0];
+      moduleNames[k++] = name[1];
+      moduleNames[k++] = module[0];
+      moduleNames[k++] = module[1];
+      moduleNames[k++] = isDefault ? 1 : 0;
     }
-    return { kinds: pairs(this.kinds), argumentCounts: pairs(this.argumentCounts), declarations, aliases, defaultImports };
+    return {
+      kinds: pairs(this.kinds),
+      argumentCounts: pairs(this.argumentCounts),
+      declarations,
+      aliases,
+      moduleNames,
+      exportNames: new Float64Array(this.exportNames.flat()),
+    };
   }
 
   addAlias(alias: Alias): void {
     this.aliases.push(alias);
   }
 
-  addDefaultImport(name: [number, number], module: [number, number]): void {
-    this.defaultImports.push({ name, module });
+  addModuleName(name: [number, number], module: [number, number], isDefault: boolean): void {
+    this.moduleNames.push({ name, module, isDefault });
+  }
+
+  addExportName(name: [number, number]): void {
+    this.exportNames.push(name);
   }
 
   /** `memberAccess`: the name is the member of an access, `a.name` (see Occurrence.memberAccess). */

@@ -68,6 +68,8 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const docTypes: ts.Node[] | undefined = javascript ? [] : undefined;
   // `super(...)`: a call of the base class the index has no occurrence for.
   const superCalls: ts.Node[] = [];
+  // Names bound by `import * as ns`: `ns.a` names what the module exports (imports come before their uses).
+  const namespaces = new Set<string>();
 
   // The walk runs over every node of every file, beside the indexer: it keeps
   // its context (inside a type? an import? under which node?) in variables
@@ -100,8 +102,13 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       return;
     }
     if (kind === tsc.SyntaxKind.ShorthandPropertyAssignment) unrecorded.push((node as ts.ShorthandPropertyAssignment).name);
-    const defaultImport = defaultImportOf(node);
-    if (defaultImport) facts.addDefaultImport(at2(defaultImport.name), at2(defaultImport.module));
+    if (kind === tsc.SyntaxKind.ImportDeclaration) {
+      const bindings = (node as ts.ImportDeclaration).importClause?.namedBindings;
+      if (bindings && tsc.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
+    }
+    if (kind === tsc.SyntaxKind.ExportSpecifier) facts.addExportName(at2((node as ts.ExportSpecifier).name));
+    const moduleName = moduleNameOf(node, namespaces);
+    if (moduleName) facts.addModuleName(at2(moduleName.name), at2(moduleName.module), moduleName.isDefault);
     if (kind === tsc.SyntaxKind.CallExpression || kind === tsc.SyntaxKind.NewExpression) {
       const call = node as ts.CallExpression | ts.NewExpression;
       if (call.expression.kind === tsc.SyntaxKind.SuperKeyword) superCalls.push(call.expression);
@@ -479,32 +486,30 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
 }
 
 /**
- * A name standing for another module's default export, and what names that
- * module: `import x from './m'`, `import { default as x } from './m'`,
- * `export { default } from './m'`, and `ns.default`, where `ns` may be a
- * namespace import (prepare checks that the index says it is a module).
+ * A name standing for what another module exports, and what names that
+ * module (see ModuleName): `import x from './m'` (its default), `import { a }
+ * from './m'`, `export { a as b } from './m'`, and `ns.a` where `ns` is one
+ * of the file's namespace imports (prepare checks that the index says each
+ * names a module).
  */
-function defaultImportOf(node: ts.Node): { name: ts.Node; module: ts.Node } | undefined {
+function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: ts.Node; module: ts.Node; isDefault: boolean } | undefined {
   switch (node.kind) {
     case tsc.SyntaxKind.ImportDeclaration: {
       const declaration = node as ts.ImportDeclaration;
       const name = declaration.importClause?.name;
-      return name && tsc.isStringLiteral(declaration.moduleSpecifier) ? { name, module: declaration.moduleSpecifier } : undefined;
+      return name && tsc.isStringLiteral(declaration.moduleSpecifier) ? { name, module: declaration.moduleSpecifier, isDefault: true } : undefined;
     }
     case tsc.SyntaxKind.ImportSpecifier:
     case tsc.SyntaxKind.ExportSpecifier: {
       const specifier = node as ts.ImportSpecifier | ts.ExportSpecifier;
       const imported = specifier.propertyName ?? specifier.name;
-      if (!tsc.isIdentifier(imported) || imported.text !== 'default') return undefined;
-      const module = specifier.parent.parent.kind === tsc.SyntaxKind.ExportDeclaration
-        ? (specifier.parent.parent as ts.ExportDeclaration).moduleSpecifier
-        : (specifier.parent.parent.parent as ts.ImportDeclaration).moduleSpecifier;
-      return module && tsc.isStringLiteral(module) ? { name: imported, module } : undefined;
+      const module = tsc.isExportSpecifier(specifier) ? specifier.parent.parent.moduleSpecifier : specifier.parent.parent.parent.moduleSpecifier;
+      return tsc.isIdentifier(imported) && module && tsc.isStringLiteral(module) ? { name: imported, module, isDefault: false } : undefined;
     }
     case tsc.SyntaxKind.PropertyAccessExpression: {
       const access = node as ts.PropertyAccessExpression;
-      return tsc.isIdentifier(access.name) && access.name.text === 'default' && tsc.isIdentifier(access.expression)
-        ? { name: access.name, module: access.expression }
+      return tsc.isIdentifier(access.expression) && namespaces.has(access.expression.text) && tsc.isIdentifier(access.name)
+        ? { name: access.name, module: access.expression, isDefault: false }
         : undefined;
     }
     default:
