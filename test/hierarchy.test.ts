@@ -572,7 +572,11 @@ describe('callHierarchy: accessors and named function expressions', () => {
     const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, N, 2, 'flatten') }));
     assert.deepEqual(
       refs.references.map((r: any) => `${r.path}:${r.line}:${r.column}`),
-      [`${U}:4:${at(members, U, 4, 'flatten').column}`, `${N}:2:${at(members, N, 2, 'flatten').column}`, `${N}:6:${at(members, N, 6, 'flatten').column}`],
+      [
+        `${U}:4:${at(members, U, 4, 'flatten').column}`,
+        `${N}:2:${at(members, N, 2, 'flatten').column}`,
+        `${N}:6:${at(members, N, 6, 'flatten').column}`,
+      ],
     );
     const callers = await incoming('ts-members', members, N, 2, 'flatten');
     assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', U, 3, 'total'), ranges: [range(members, U, 4, 'flatten')] }]);
@@ -625,7 +629,10 @@ describe('callHierarchy: accessors and named function expressions', () => {
     // Through a module that re-exports it under a name (`export { default as hello } from './locale'`).
     const R = 'src/locale-reexported.ts';
     const throughReexport = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, R, 4, 'hello') }));
-    assert.deepEqual(throughReexport.definitions.map((d: any) => `${d.kind} ${d.path}:${d.line}:${d.column}`), [where('function', L, 4, 'default')]);
+    assert.deepEqual(
+      throughReexport.definitions.map((d: any) => `${d.kind} ${d.path}:${d.line}:${d.column}`),
+      [where('function', L, 4, 'default')],
+    );
 
     const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, L, 4, 'default') }));
     assert.deepEqual(

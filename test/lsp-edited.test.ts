@@ -198,7 +198,9 @@ describe('edited code, once any question has been answered', () => {
 
   test('has its language server started and its project loaded before the first question about it', async () => {
     const serverState = async () =>
-      (await session.ok('getIndexStatus', { repo: 'ts-shapes' })).language_servers.find((x: any) => x.server === 'typescript-language-server');
+      (await session.ok('getIndexStatus', { repo: 'ts-shapes' })).language_servers.find(
+        (x: any) => x.server === 'typescript-language-server',
+      );
     // The first answer, about nothing edited, is what starts the warm-up (in the background, after it).
     const first = await serverState();
     assert.equal(first.state, 'not_started');

@@ -356,7 +356,11 @@ class CallWalker {
     const globals = symbols.filter((s) => !isLocalSymbol(s));
     const asked = [...globals, ...globals.flatMap(constructorsOf)];
     // One group per symbol: a name a module exports under is answered with what it exports (see definitionsOfGroups).
-    const found = await definitionsOfGroups(this.lookups, this.ctx, asked.map((s) => [s]));
+    const found = await definitionsOfGroups(
+      this.lookups,
+      this.ctx,
+      asked.map((s) => [s]),
+    );
     const bySymbol = new Map<string, DefinitionRow[]>(asked.map((s, i) => [s, found[i]!]));
     for (const d of inFile) {
       if (!isLocalSymbol(d.symbol)) continue;

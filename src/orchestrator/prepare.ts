@@ -407,7 +407,13 @@ function linkModuleNames(
  * get from linkModuleNames, is related to what it exports, as a definition
  * and a reference, so that their uses and the declaration answer together.
  */
-function relateExportNames(occurrences: readonly Occurrence[], symbols: readonly string[], facts: SyntaxFacts, lines: readonly string[], path: string): PreparedRelationship[] {
+function relateExportNames(
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  path: string,
+): PreparedRelationship[] {
   const namespace = fileNamespace(symbols, path);
   if (!namespace) return [];
   const at = occurrencesByStart(occurrences);

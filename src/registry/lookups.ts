@@ -598,7 +598,10 @@ export class Lookups {
    * orchestrator/prepare.ts relateExportNames), with the symbol it is for.
    */
   async definedAs(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
-    return (await this.relatedPairs(indexIds, symbols, 'is_definition', ['forward'], true)).map((r) => ({ from: r.from!, symbol: r.symbol }));
+    return (await this.relatedPairs(indexIds, symbols, 'is_definition', ['forward'], true)).map((r) => ({
+      from: r.from!,
+      symbol: r.symbol,
+    }));
   }
 
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */

@@ -123,7 +123,18 @@ export class SyntaxFacts {
       const anonymousDefault = (d[j]! & 4) !== 0;
       const isStatic = (d[j]! & 8) !== 0;
       const isClass = (d[j]! & 16) !== 0;
-      this.declarations.set(key, { extent, callable, heritage, parameters, member, namedExpression, anonymousDefault, isClass, typeName: position(j + 3), isStatic });
+      this.declarations.set(key, {
+        extent,
+        callable,
+        heritage,
+        parameters,
+        member,
+        namedExpression,
+        anonymousDefault,
+        isClass,
+        typeName: position(j + 3),
+        isStatic,
+      });
       i = j + 5;
     }
     const a = data.aliases;
@@ -131,7 +142,9 @@ export class SyntaxFacts {
       this.aliases.push({ range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!], target: [a[i + 4]!, a[i + 5]!], call: a[i + 6] === 1, type: a[i + 6] === 2 });
     }
     const m = data.moduleNames;
-    for (let i = 0; i < m.length; i += 5) this.moduleNames.push({ name: [m[i]!, m[i + 1]!], module: [m[i + 2]!, m[i + 3]!], isDefault: m[i + 4] === 1 });
+    for (let i = 0; i < m.length; i += 5) {
+      this.moduleNames.push({ name: [m[i]!, m[i + 1]!], module: [m[i + 2]!, m[i + 3]!], isDefault: m[i + 4] === 1 });
+    }
     const e = data.exportNames;
     for (let i = 0; i < e.length; i += 2) this.exportNames.push([e[i]!, e[i + 1]!]);
   }
@@ -162,7 +175,8 @@ export class SyntaxFacts {
         declarations[i++] = line;
         declarations[i++] = character;
       }
-      declarations[i++] = (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0) | (d.isStatic ? 8 : 0) | (d.isClass ? 16 : 0);
+      declarations[i++] =
+        (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0) | (d.isStatic ? 8 : 0) | (d.isClass ? 16 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;

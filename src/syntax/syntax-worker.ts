@@ -11,7 +11,9 @@ parentPort!.on('message', ({ id, path, text }: { id: number; path: string; text:
   try {
     const data = typescriptFacts(path, text).toData();
     reply = { id, data };
-    transfer = [data.kinds, data.argumentCounts, data.declarations, data.aliases, data.moduleNames, data.exportNames].map((a) => a.buffer as ArrayBuffer);
+    transfer = [data.kinds, data.argumentCounts, data.declarations, data.aliases, data.moduleNames, data.exportNames].map(
+      (a) => a.buffer as ArrayBuffer,
+    );
   } catch (error) {
     reply = { id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -497,13 +497,17 @@ function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: t
     case tsc.SyntaxKind.ImportDeclaration: {
       const declaration = node as ts.ImportDeclaration;
       const name = declaration.importClause?.name;
-      return name && tsc.isStringLiteral(declaration.moduleSpecifier) ? { name, module: declaration.moduleSpecifier, isDefault: true } : undefined;
+      return name && tsc.isStringLiteral(declaration.moduleSpecifier)
+        ? { name, module: declaration.moduleSpecifier, isDefault: true }
+        : undefined;
     }
     case tsc.SyntaxKind.ImportSpecifier:
     case tsc.SyntaxKind.ExportSpecifier: {
       const specifier = node as ts.ImportSpecifier | ts.ExportSpecifier;
       const imported = specifier.propertyName ?? specifier.name;
-      const module = tsc.isExportSpecifier(specifier) ? specifier.parent.parent.moduleSpecifier : specifier.parent.parent.parent.moduleSpecifier;
+      const module = tsc.isExportSpecifier(specifier)
+        ? specifier.parent.parent.moduleSpecifier
+        : specifier.parent.parent.parent.moduleSpecifier;
       return tsc.isIdentifier(imported) && module && tsc.isStringLiteral(module) ? { name: imported, module, isDefault: false } : undefined;
     }
     case tsc.SyntaxKind.PropertyAccessExpression: {
