@@ -145,13 +145,16 @@ describe('edited Python is answered by pyright', () => {
   });
 });
 
-describe('edited code while the server still loads', () => {
+/**
+ * A session over ts-shapes indexed, then edited (a function and a call appended to src/main.ts), whose answers never
+ * wait for the language server to load a project (SEXTANT_LSP_WAIT_SECONDS=0): one is partial unless the server had
+ * loaded it before the question.
+ */
+function editedWithoutWaiting(): { root: string; session: () => McpSession } {
   const root = fixtureRepo('ts-shapes');
   const { home, env } = testHome();
-  // No waiting for the project to load: the answer comes at once, and says what it is.
   env.SEXTANT_LSP_WAIT_SECONDS = '0';
   let session: McpSession;
-
   before(async () => {
     indexOrThrow(root, env);
     appendFileSync(
@@ -165,10 +168,15 @@ describe('edited code while the server still loads', () => {
     removeDir(home);
     removeDir(root);
   });
+  return { root, session: () => session };
+}
+
+describe('edited code while the server still loads', () => {
+  const { root, session } = editedWithoutWaiting();
 
   test('the first answer is flagged partial with the seconds so far, never an empty unflagged one', async () => {
     const call = occurrences(root, 'src/main.ts', 'shapeCount')[1]!;
-    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...call });
+    const refs = await session().ok('findReferences', { repo: 'ts-shapes', ...call });
     assert.equal(refs.partial, true);
     assert.match(refs.partial_reason, /^typescript-language-server is still loading ts-shapes \(\d+\.\d s so far\)/);
     assert.equal(refs.meta.coverage, 'approximate');
@@ -176,29 +184,11 @@ describe('edited code while the server still loads', () => {
 });
 
 describe('edited code, once any question has been answered', () => {
-  const root = fixtureRepo('ts-shapes');
-  const { home, env } = testHome();
-  // No waiting for the project to load: an answer is partial unless the server loaded it before the question.
-  env.SEXTANT_LSP_WAIT_SECONDS = '0';
-  let session: McpSession;
-
-  before(async () => {
-    indexOrThrow(root, env);
-    appendFileSync(
-      join(root, 'src', 'main.ts'),
-      '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nshapeCount(shapes);\n',
-    );
-    session = await mcpSession(env);
-  });
-  after(async () => {
-    await session?.close();
-    removeDir(home);
-    removeDir(root);
-  });
+  const { root, session } = editedWithoutWaiting();
 
   test('has its language server started and its project loaded before the first question about it', async () => {
     const serverState = async () =>
-      (await session.ok('getIndexStatus', { repo: 'ts-shapes' })).language_servers.find(
+      (await session().ok('getIndexStatus', { repo: 'ts-shapes' })).language_servers.find(
         (x: any) => x.server === 'typescript-language-server',
       );
     // The first answer, about nothing edited, is what starts the warm-up (in the background, after it).
@@ -211,7 +201,7 @@ describe('edited code, once any question has been answered', () => {
     }
     assert.equal(state, 'ready', 'started and loaded without a question about edited code');
     const call = occurrences(root, 'src/main.ts', 'shapeCount')[1]!;
-    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...call });
+    const refs = await session().ok('findReferences', { repo: 'ts-shapes', ...call });
     assert.equal(refs.source, 'lsp');
     assert.equal(refs.partial, undefined, 'the project was loaded before the question');
     assert.deepEqual(refs.references.map(key).sort(), occurrences(root, 'src/main.ts', 'shapeCount').map(key).sort());
