@@ -262,6 +262,19 @@ describe('py-shapes', () => {
     );
   });
 
+  test('an attribute of a class with __slots__ is defined in the slot list, and its uses are not the class', async () => {
+    // scip-python names `self.x` and `p.x` in point.py with Point's own symbol.
+    const P = 'shapes/point.py';
+    const slot = at(root(), P, 5, '"x"', { offset: 1 });
+    const uses = [at(root(), P, 8, 'x ='), at(root(), P, 12, 'x*'), at(root(), P, 16, 'x +')];
+    for (const use of uses) assert.deepEqual(await definitionsAt(repo, use), [slot], `${use.line}:${use.column}`);
+    const refs = await ok('findReferences', { repo, ...uses[2]! });
+    assert.deepEqual(refs.references.map(where), [slot, ...uses]);
+    // Point's references are its definition and the names Point, not its attributes' uses.
+    const point = await ok('findReferences', { repo, ...at(root(), P, 4, 'Point') });
+    assert.deepEqual(point.references.map(where), [at(root(), P, 4, 'Point'), at(root(), P, 15, 'Point'), at(root(), P, 15, 'Point', { nth: 1 }), at(root(), P, 16, 'Point')]);
+  });
+
   test('documentSymbols of polygon.py lists its three classes with their methods', async () => {
     const r = await ok('documentSymbols', { repo, path: 'shapes/polygon.py' });
     assert.deepEqual(

@@ -15,7 +15,7 @@ import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 18;
+export const DERIVATION_VERSION = 19;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -66,6 +66,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts && language === 'python') defineRedefinitions(occurrences, facts);
+  if (language === 'python') nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
@@ -274,6 +275,121 @@ function defineRedefinitions(occurrences: Occurrence[], facts: SyntaxFacts): voi
     if (o.roles & SymbolRole.Definition || !defined.has(o.symbol)) continue;
     if (facts.declarationAt(o.range[0], o.range[1])?.callable) o.roles |= SymbolRole.Definition;
   }
+}
+
+/**
+ * scip-python names each use of an attribute of a class with `__slots__`
+ * (`self.x`, `p.x`) with the class's own symbol, and defines none of them:
+ * goToDefinition of `self.x` went to the class, and the class's references
+ * listed every attribute use. Such a use (a member access whose name is not
+ * the class's) gets the symbol scip-python gives an attribute of a class
+ * without slots, `A#x.`, and each name in the class's `__slots__` defines it,
+ * where pyright declares it. A module before the dot (`mod.Alias` for `from
+ * m import A as Alias`) names the class itself and is left alone.
+ */
+function nameSlotAttributes(occurrences: Occurrence[], symbols: string[], symbolIndex: Map<string, number>, lines: readonly string[]): void {
+  const endingAt = new Map<string, number>();
+  const importedLocals = new Set<number>();
+  for (const o of occurrences) {
+    endingAt.set(`${o.range[2]}:${o.range[3]}`, o.symbol);
+    if (o.refKind === RefKindCode.import && isLocalSymbol(symbols[o.symbol]!)) importedLocals.add(o.symbol);
+  }
+  const attributeOf = (type: string, name: string): number => {
+    const symbol = `${type}${descriptorName(name)}.`;
+    let index = symbolIndex.get(symbol);
+    if (index === undefined) {
+      index = symbols.length;
+      symbols.push(symbol);
+      symbolIndex.set(symbol, index);
+    }
+    return index;
+  };
+  const classNames = new Map<number, string | null>();
+  const classNameOf = (index: number): string | null => {
+    if (!classNames.has(index)) {
+      const symbol = symbols[index]!;
+      let name: string | null = null;
+      if (symbol.endsWith('#') && !isLocalSymbol(symbol)) {
+        try {
+          name = displayName(parseSymbol(symbol));
+        } catch {
+          name = null;
+        }
+      }
+      classNames.set(index, name);
+    }
+    return classNames.get(index)!;
+  };
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition) continue;
+    const className = classNameOf(o.symbol);
+    const name = className === null ? undefined : nameInSource(lines, o.range);
+    if (!name || name === className) continue;
+    const before = lines[o.range[0]]!.slice(0, o.range[1]);
+    const dot = /\.\s*$/.exec(before);
+    if (!dot) continue;
+    const receiver = endingAt.get(`${o.range[0]}:${before.slice(0, dot.index).trimEnd().length}`);
+    if (receiver !== undefined && (symbols[receiver]!.endsWith(':') || importedLocals.has(receiver))) continue;
+    o.symbol = attributeOf(symbols[o.symbol]!, name);
+  }
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  for (const o of [...occurrences]) {
+    const symbol = symbols[o.symbol]!;
+    if (!(o.roles & SymbolRole.Definition) || !symbol.endsWith('#__slots__.') || isLocalSymbol(symbol)) continue;
+    const type = symbol.slice(0, -'__slots__.'.length);
+    for (const { name, range } of slotNames(lines, o.range)) {
+      const index = attributeOf(type, name);
+      if (defined.has(index)) continue;
+      defined.add(index);
+      occurrences.push({
+        range,
+        symbol: index,
+        roles: SymbolRole.Definition | DERIVED_ROLE,
+        refKind: RefKindCode.identifier,
+        memberAccess: false,
+        argumentCount: -1,
+        enclosing: undefined,
+      });
+    }
+  }
+}
+
+/**
+ * The names a `__slots__` assignment lists, each with the range of its text
+ * inside the quotes: the string, or the strings of the tuple, list or set,
+ * after the `=` that follows the name at `at`.
+ */
+function slotNames(lines: readonly string[], at: Range): { name: string; range: Range }[] {
+  const names: { name: string; range: Range }[] = [];
+  let depth = 0;
+  let assigned = false;
+  // A slot list is a few lines long: the scan ends at its closing bracket, or at the end of the statement.
+  for (let line = at[2]; line < lines.length && line < at[2] + 200; line++) {
+    const text = lines[line]!;
+    for (let column = line === at[2] ? at[3] : 0; column < text.length; column++) {
+      const c = text[column]!;
+      if (!assigned) {
+        // After the name: an annotation (`: tuple[str, ...]`), then `=`.
+        assigned = c === '=';
+        continue;
+      }
+      if (c === '"' || c === "'") {
+        const end = text.indexOf(c, column + 1);
+        if (end < 0) return names;
+        const name = text.slice(column + 1, end);
+        if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) names.push({ name, range: [line, column + 1, line, end] });
+        if (depth === 0) return names;
+        column = end;
+      } else if (c === '#') break;
+      else if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') {
+        if (--depth <= 0) return names;
+      } else if (depth === 0 && !/[\s\\]/.test(c)) return names;
+    }
+    if (!assigned || (depth === 0 && !text.trimEnd().endsWith('\\'))) return names;
+  }
+  return names;
 }
 
 /**
