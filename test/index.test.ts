@@ -265,14 +265,31 @@ describe('py-shapes', () => {
   test('an attribute of a class with __slots__ is defined in the slot list, and its uses are not the class', async () => {
     // scip-python names `self.x` and `p.x` in point.py with Point's own symbol.
     const P = 'shapes/point.py';
-    const slot = at(root(), P, 5, '"x"', { offset: 1 });
-    const uses = [at(root(), P, 8, 'x ='), at(root(), P, 12, 'x*'), at(root(), P, 16, 'x +')];
+    const slot = at(root(), P, 8, '"x"', { offset: 1 });
+    const uses = [at(root(), P, 11, 'x ='), at(root(), P, 15, 'x*'), at(root(), P, 19, 'x +')];
     for (const use of uses) assert.deepEqual(await definitionsAt(repo, use), [slot], `${use.line}:${use.column}`);
     const refs = await ok('findReferences', { repo, ...uses[2]! });
     assert.deepEqual(refs.references.map(where), [slot, ...uses]);
     // Point's references are its definition and the names Point, not its attributes' uses.
-    const point = await ok('findReferences', { repo, ...at(root(), P, 4, 'Point') });
-    assert.deepEqual(point.references.map(where), [at(root(), P, 4, 'Point'), at(root(), P, 15, 'Point'), at(root(), P, 15, 'Point', { nth: 1 }), at(root(), P, 16, 'Point')]);
+    const point = await ok('findReferences', { repo, ...at(root(), P, 7, 'Point') });
+    assert.deepEqual(
+      point.references.map(where),
+      [[7, 0], [18, 0], [18, 1], [19, 0], [22, 0], [23, 0]].map(([line, nth]) => at(root(), P, line!, 'Point', { nth })),
+    );
+  });
+
+  test('a module imported relatively (`from . import base`, `from .polygon import`) is defined in its file', async () => {
+    // scip-python names it `base/__init__:`, where shapes/base.py defines `shapes.base`.
+    const P = 'shapes/point.py';
+    const base = { path: 'shapes/base.py', line: 1, column: 1 };
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 3, 'base')), [base]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 22, 'base.')), [base]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, '.polygon')), [{ path: 'shapes/polygon.py', line: 1, column: 1 }]);
+    // One module for both spellings: the relative import's references include the absolute imports elsewhere.
+    const refs = await ok('findReferences', { repo, ...at(root(), P, 3, 'base') });
+    const found = refs.references.map(where);
+    for (const p of [at(root(), P, 3, 'base'), at(root(), P, 22, 'base.'), at(root(), 'shapes/circle.py', 3, 'shapes.base')])
+      assert.ok(found.some((f: any) => f.path === p.path && f.line === p.line), `${p.path}:${p.line} in ${JSON.stringify(found)}`);
   });
 
   test('documentSymbols of polygon.py lists its three classes with their methods', async () => {

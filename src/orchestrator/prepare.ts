@@ -15,7 +15,7 @@ import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 19;
+export const DERIVATION_VERSION = 20;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -67,6 +67,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts && language === 'python') defineRedefinitions(occurrences, facts);
   if (language === 'python') nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
+  if (language === 'python') nameRelativeModules(occurrences, symbols, symbolIndex, lines, document.relativePath);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
@@ -352,6 +353,83 @@ function nameSlotAttributes(occurrences: Occurrence[], symbols: string[], symbol
         enclosing: undefined,
       });
     }
+  }
+}
+
+/**
+ * scip-python names a module imported relatively by its last name alone:
+ * `from . import nodes` and `from .visitor import X` in jinja2/optimizer.py
+ * give `nodes/__init__:` and `visitor/__init__:`, where the modules define
+ * `` `jinja2.nodes`/__init__: ``. goToDefinition of `nodes` (there, and at
+ * every `nodes.Node` after it) said it was defined outside the indexed code.
+ * Such a module symbol is renamed throughout the document to the module the
+ * dots resolve to, from the document's own module (its definition at the
+ * top of the file, `jinja2.optimizer`).
+ */
+function nameRelativeModules(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  lines: readonly string[],
+  path: string,
+): void {
+  const own = occurrences.find((o) => o.roles & SymbolRole.Definition && o.range[0] === 0 && o.range[1] === 0 && isModuleSymbol(symbols[o.symbol]!));
+  if (!own) return;
+  const ownName = moduleName(symbols[own.symbol]!);
+  if (!ownName) return;
+  // The package `.` stands for: the module's own for a package's __init__.py, else the one holding the module.
+  const packageParts = ownName.split('.');
+  if (posix.basename(path) !== '__init__.py') packageParts.pop();
+  const renamed = new Set<number>();
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition || renamed.has(o.symbol) || o.range[0] !== o.range[2]) continue;
+    const symbol = symbols[o.symbol]!;
+    const name = isModuleSymbol(symbol) && !isLocalSymbol(symbol) ? moduleName(symbol) : undefined;
+    if (!name) continue;
+    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
+    let dots: number;
+    if (text.startsWith('.')) {
+      // `from .visitor import X`, `from ..a.b import X`: the occurrence is the relative name itself.
+      dots = /^\.+/.exec(text)![0].length;
+      if (text.slice(dots) !== name) continue;
+    } else {
+      // `from . import nodes`, `from .. import (a,\n b)`: the name follows `from <dots> import`.
+      if (text !== name) continue;
+      const before = lines.slice(Math.max(0, o.range[0] - 20), o.range[0]).join('\n') + '\n' + lines[o.range[0]]!.slice(0, o.range[1]);
+      const from = /\bfrom\s+(\.+)\s+import\s*\(?[\w\s,\\]*$/.exec(before);
+      if (!from) continue;
+      dots = from[1]!.length;
+    }
+    if (dots - 1 >= packageParts.length) continue;
+    const resolved = [...packageParts.slice(0, packageParts.length - (dots - 1)), name].join('.');
+    const target = symbol.slice(0, symbol.length - `${descriptorName(name)}/__init__:`.length) + `${descriptorName(resolved)}/__init__:`;
+    if (target === symbol || !symbol.endsWith(`${descriptorName(name)}/__init__:`)) continue;
+    renamed.add(o.symbol);
+    const held = symbolIndex.get(target);
+    if (held !== undefined) {
+      // The document names the module absolutely too: one symbol for both.
+      for (const other of occurrences) if (other.symbol === o.symbol) other.symbol = held;
+      continue;
+    }
+    symbolIndex.delete(symbol);
+    symbolIndex.set(target, o.symbol);
+    symbols[o.symbol] = target;
+  }
+}
+
+/** A Python module's symbol, `` `pkg.mod`/__init__: ``. */
+function isModuleSymbol(symbol: string): boolean {
+  return symbol.endsWith('/__init__:');
+}
+
+/** The dotted name of a Python module's symbol, or undefined. */
+function moduleName(symbol: string): string | undefined {
+  try {
+    const parsed = parseSymbol(symbol);
+    const [namespace, meta] = parsed.descriptors.slice(-2);
+    return parsed.descriptors.length === 2 && namespace?.suffix === 'namespace' && meta?.suffix === 'meta' ? namespace.name : undefined;
+  } catch {
+    return undefined;
   }
 }
 
