@@ -274,7 +274,7 @@ describe('py-shapes', () => {
     const point = await ok('findReferences', { repo, ...at(root(), P, 7, 'Point') });
     assert.deepEqual(
       point.references.map(where),
-      [[7, 0], [18, 0], [18, 1], [19, 0], [22, 0], [23, 0]].map(([line, nth]) => at(root(), P, line!, 'Point', { nth })),
+      [[7, 0], [18, 0], [18, 1], [19, 0], [22, 0], [23, 0], [26, 0]].map(([line, nth]) => at(root(), P, line!, 'Point', { nth })),
     );
   });
 
@@ -290,6 +290,19 @@ describe('py-shapes', () => {
     const found = refs.references.map(where);
     for (const p of [at(root(), P, 3, 'base'), at(root(), P, 22, 'base.'), at(root(), 'shapes/circle.py', 3, 'shapes.base')])
       assert.ok(found.some((f: any) => f.path === p.path && f.line === p.line), `${p.path}:${p.line} in ${JSON.stringify(found)}`);
+  });
+
+  test("a name in a module's __all__ is a reference to what the module defines or imports under it", async () => {
+    // scip-python records nothing in strings; pyright counts `"moved"` in `__all__ = [...]` among moved's references.
+    const P = 'shapes/point.py';
+    const moved = await ok('findReferences', { repo, ...at(root(), P, 18, 'moved') });
+    assert.deepEqual(moved.references.map((r: any) => ({ ...where(r), kind: r.kind })), [
+      { ...at(root(), P, 18, 'moved'), kind: 'definition' },
+      { ...at(root(), P, 26, 'moved'), kind: 'identifier' },
+    ]);
+    // An imported name (a module imported relatively here) is referred to as well.
+    const base = await ok('findReferences', { repo, ...at(root(), P, 3, 'base') });
+    assert.ok(base.references.some((r: any) => r.path === P && r.line === 26 && r.column === at(root(), P, 26, 'base').column));
   });
 
   test('documentSymbols of polygon.py lists its three classes with their methods', async () => {

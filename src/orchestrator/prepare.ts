@@ -15,7 +15,7 @@ import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 20;
+export const DERIVATION_VERSION = 21;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -68,6 +68,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts && language === 'python') defineRedefinitions(occurrences, facts);
   if (language === 'python') nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
   if (language === 'python') nameRelativeModules(occurrences, symbols, symbolIndex, lines, document.relativePath);
+  if (language === 'python') referExportedNames(occurrences, symbols, lines);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
@@ -339,7 +340,7 @@ function nameSlotAttributes(occurrences: Occurrence[], symbols: string[], symbol
     const symbol = symbols[o.symbol]!;
     if (!(o.roles & SymbolRole.Definition) || !symbol.endsWith('#__slots__.') || isLocalSymbol(symbol)) continue;
     const type = symbol.slice(0, -'__slots__.'.length);
-    for (const { name, range } of slotNames(lines, o.range)) {
+    for (const { name, range } of listedNames(lines, o.range)) {
       const index = attributeOf(type, name);
       if (defined.has(index)) continue;
       defined.add(index);
@@ -434,11 +435,48 @@ function moduleName(symbol: string): string | undefined {
 }
 
 /**
- * The names a `__slots__` assignment lists, each with the range of its text
- * inside the quotes: the string, or the strings of the tuple, list or set,
- * after the `=` that follows the name at `at`.
+ * A name in a module's `__all__` (`__all__ = ["frozen", ...]`) is a reference
+ * to what the module binds to that name, as pyright has it, but scip-python
+ * records nothing in strings: each gets a reference to the symbol the module
+ * defines or imports under that name.
  */
-function slotNames(lines: readonly string[], at: Range): { name: string; range: Range }[] {
+function referExportedNames(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  const all = occurrences.find((o) => o.roles & SymbolRole.Definition && /^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+\/__all__\.$/.test(symbols[o.symbol]!));
+  if (!all) return;
+  const moduleSymbol = symbols[all.symbol]!.slice(0, -'__all__.'.length);
+  // What the module binds to each name: its first definition of the name at the top level, else its first import of it.
+  const bound = new Map<string, number>();
+  const imported = new Map<string, number>();
+  for (const o of occurrences) {
+    const symbol = symbols[o.symbol]!;
+    const name = isLocalSymbol(symbol) ? undefined : nameInSource(lines, o.range);
+    if (!name) continue;
+    if (o.roles & SymbolRole.Definition) {
+      const member = symbol.startsWith(moduleSymbol) ? symbol.slice(moduleSymbol.length) : '';
+      if (!bound.has(name) && (member === `${name}.` || member === `${name}().` || member === `${name}#`)) bound.set(name, o.symbol);
+    } else if (o.refKind === RefKindCode.import && !imported.has(name)) imported.set(name, o.symbol);
+  }
+  for (const { name, range } of listedNames(lines, all.range)) {
+    const symbol = bound.get(name) ?? imported.get(name);
+    if (symbol === undefined) continue;
+    occurrences.push({
+      range,
+      symbol,
+      roles: DERIVED_ROLE,
+      refKind: RefKindCode.identifier,
+      memberAccess: false,
+      argumentCount: -1,
+      enclosing: undefined,
+    });
+  }
+}
+
+/**
+ * The names a `__slots__` or `__all__` assignment lists, each with the range
+ * of its text inside the quotes: the string, or the strings of the tuple,
+ * list or set, after the `=` that follows the name at `at`.
+ */
+function listedNames(lines: readonly string[], at: Range): { name: string; range: Range }[] {
   const names: { name: string; range: Range }[] = [];
   let depth = 0;
   let assigned = false;
