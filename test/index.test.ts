@@ -292,6 +292,20 @@ describe('py-shapes', () => {
       assert.ok(found.some((f: any) => f.path === p.path && f.line === p.line), `${p.path}:${p.line} in ${JSON.stringify(found)}`);
   });
 
+  test('`from m import A as B` is a use of A at A and at B, and `as` is a keyword', async () => {
+    // scip-python records one occurrence over all of `Square as Sq`.
+    const P = 'shapes/point.py';
+    const square = at(root(), 'shapes/polygon.py', 28, 'Square');
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, 'Square')), [square]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, 'Sq', { nth: 1 })), [square]);
+    const keyword = await ok('goToDefinition', { repo, ...at(root(), P, 4, ' as ', { offset: 1 }) });
+    assert.deepEqual([keyword.found, keyword.definitions], [false, []]);
+    const refs = await ok('findReferences', { repo, ...square, limit: 2000 });
+    const inPoint = refs.references.filter((r: any) => r.path === P).map((r: any) => ({ ...where(r), end_column: r.end_column }));
+    const use = (line: number, needle: string, length: number, nth = 0) => ({ ...at(root(), P, line, needle, { nth }), end_column: at(root(), P, line, needle, { nth }).column + length });
+    assert.deepEqual(inPoint, [use(4, 'Square', 6), use(4, 'Sq', 2, 1), use(22, 'Sq', 2)]);
+  });
+
   test("a name in a module's __all__ is a reference to what the module defines or imports under it", async () => {
     // scip-python records nothing in strings; pyright counts `"moved"` in `__all__ = [...]` among moved's references.
     const P = 'shapes/point.py';

@@ -15,7 +15,7 @@ import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 21;
+export const DERIVATION_VERSION = 22;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -66,6 +66,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts && language === 'python') defineRedefinitions(occurrences, facts);
+  if (language === 'python') splitImportAliases(occurrences, lines);
   if (language === 'python') nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
   if (language === 'python') nameRelativeModules(occurrences, symbols, symbolIndex, lines, document.relativePath);
   if (language === 'python') referExportedNames(occurrences, symbols, lines);
@@ -277,6 +278,26 @@ function defineRedefinitions(occurrences: Occurrence[], facts: SyntaxFacts): voi
     if (o.roles & SymbolRole.Definition || !defined.has(o.symbol)) continue;
     if (facts.declarationAt(o.range[0], o.range[1])?.callable) o.roles |= SymbolRole.Definition;
   }
+}
+
+/**
+ * scip-python records `from m import A as B` as one occurrence over all of
+ * `A as B`: goToDefinition of the keyword `as` answered A, and A's references
+ * listed the line once where pyright lists both names. It becomes two
+ * occurrences of the symbol, at A and at B.
+ */
+function splitImportAliases(occurrences: Occurrence[], lines: readonly string[]): void {
+  const aliases: Occurrence[] = [];
+  for (const o of occurrences) {
+    if (o.range[0] !== o.range[2]) continue;
+    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
+    const m = /^([\p{L}_][\p{L}\p{N}_]*)(\s+as\s+)([\p{L}_][\p{L}\p{N}_]*)$/u.exec(text);
+    if (!m) continue;
+    const alias = o.range[1] + m[1]!.length + m[2]!.length;
+    aliases.push({ ...o, range: [o.range[0], alias, o.range[0], alias + m[3]!.length] });
+    o.range = [o.range[0], o.range[1], o.range[0], o.range[1] + m[1]!.length];
+  }
+  occurrences.push(...aliases);
 }
 
 /**
