@@ -160,6 +160,20 @@ describe('edited Python is answered by pyright', () => {
     const unchanged = occurrences(root, 'shapes/geometry.py', 'total_area')[0]!;
     assert.equal((await session.ok('goToDefinition', { repo: 'py-shapes', ...unchanged })).source, 'precise');
   });
+
+  test("documentSymbols of a new Python file is pyright's outline, without parameters and locals, as the index's", async () => {
+    writeFileSync(
+      join(root, 'shapes', 'fresh.py'),
+      'LIMIT = 3\n\n\nclass Fresh:\n    size = 1\n\n    def grow(self, by):\n        more = by + 1\n\n        def twice():\n            return more * 2\n\n        return twice()\n',
+    );
+    const r = await session.ok('documentSymbols', { repo: 'py-shapes', path: 'shapes/fresh.py' });
+    assert.equal(r.source, 'lsp');
+    const outline = (list: any[]): unknown[] => list.map((s) => [s.name, s.kind, s.selection_range.line, outline(s.children)]);
+    assert.deepEqual(outline(r.symbols), [
+      ['LIMIT', 'constant', 1, []],
+      ['Fresh', 'class', 4, [['size', 'variable', 5, []], ['grow', 'method', 7, [['twice', 'function', 10, []]]]]],
+    ]);
+  });
 });
 
 describe('edited code while the server still loads', () => {

@@ -340,6 +340,10 @@ const LSP_SYMBOL_KINDS: Record<number, SymbolKind> = {
   26: 'type_parameter',
 };
 
+/** LSP's method, constructor and function kinds, and the kinds (class, interface, enum, function) an outline lists inside them. */
+const FUNCTION_KINDS: ReadonlySet<number> = new Set([6, 9, 12]);
+const LOCALS_SHOWN: ReadonlySet<number> = new Set([5, 10, 11, 12]);
+
 interface LspDocumentSymbol {
   name: string;
   detail?: string;
@@ -369,6 +373,9 @@ export async function liveDocumentSymbols(ctx: RepoContext, live: LiveServers, f
   // In the file's order, as the index's outline is (typescript-language-server sorts by name).
   const inOrder = (symbols: LspDocumentSymbol[]) =>
     [...symbols].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  // Inside a function, only functions and classes, as the index's outline has it: pyright lists parameters and locals too.
+  const inFunction = (s: LspDocumentSymbol) => FUNCTION_KINDS.has(s.kind);
+  const shown = (parent: LspDocumentSymbol, s: LspDocumentSymbol) => !inFunction(parent) || LOCALS_SHOWN.has(s.kind);
   const outline = (s: LspDocumentSymbol): DocumentSymbols.DocumentSymbol => ({
     name: s.name,
     kind: LSP_SYMBOL_KINDS[s.kind] ?? 'unknown',
@@ -376,7 +383,7 @@ export async function liveDocumentSymbols(ctx: RepoContext, live: LiveServers, f
     detail: s.detail || null,
     range: range1(toRange0(s.range)),
     selection_range: range1(toRange0(s.selectionRange)),
-    children: inOrder(s.children ?? []).map(outline),
+    children: inOrder((s.children ?? []).filter((c) => shown(s, c))).map(outline),
   });
   return {
     repo: ctx.repo.slug,
