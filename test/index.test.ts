@@ -274,7 +274,15 @@ describe('py-shapes', () => {
     const point = await ok('findReferences', { repo, ...at(root(), P, 7, 'Point') });
     assert.deepEqual(
       point.references.map(where),
-      [[7, 0], [18, 0], [18, 1], [19, 0], [22, 0], [23, 0], [26, 0]].map(([line, nth]) => at(root(), P, line!, 'Point', { nth })),
+      [
+        [7, 0],
+        [18, 0],
+        [18, 1],
+        [19, 0],
+        [22, 0],
+        [23, 0],
+        [26, 0],
+      ].map(([line, nth]) => at(root(), P, line!, 'Point', { nth })),
     );
   });
 
@@ -289,7 +297,10 @@ describe('py-shapes', () => {
     const refs = await ok('findReferences', { repo, ...at(root(), P, 3, 'base') });
     const found = refs.references.map(where);
     for (const p of [at(root(), P, 3, 'base'), at(root(), P, 22, 'base.'), at(root(), 'shapes/circle.py', 3, 'shapes.base')])
-      assert.ok(found.some((f: any) => f.path === p.path && f.line === p.line), `${p.path}:${p.line} in ${JSON.stringify(found)}`);
+      assert.ok(
+        found.some((f: any) => f.path === p.path && f.line === p.line),
+        `${p.path}:${p.line} in ${JSON.stringify(found)}`,
+      );
   });
 
   test('`from m import A as B` is a use of A at A and at B, and `as` is a keyword', async () => {
@@ -302,7 +313,10 @@ describe('py-shapes', () => {
     assert.deepEqual([keyword.found, keyword.definitions], [false, []]);
     const refs = await ok('findReferences', { repo, ...square, limit: 2000 });
     const inPoint = refs.references.filter((r: any) => r.path === P).map((r: any) => ({ ...where(r), end_column: r.end_column }));
-    const use = (line: number, needle: string, length: number, nth = 0) => ({ ...at(root(), P, line, needle, { nth }), end_column: at(root(), P, line, needle, { nth }).column + length });
+    const use = (line: number, needle: string, length: number, nth = 0) => ({
+      ...at(root(), P, line, needle, { nth }),
+      end_column: at(root(), P, line, needle, { nth }).column + length,
+    });
     assert.deepEqual(inPoint, [use(4, 'Square', 6), use(4, 'Sq', 2, 1), use(22, 'Sq', 2)]);
   });
 
@@ -310,10 +324,13 @@ describe('py-shapes', () => {
     // scip-python records nothing in strings; pyright counts `"moved"` in `__all__ = [...]` among moved's references.
     const P = 'shapes/point.py';
     const moved = await ok('findReferences', { repo, ...at(root(), P, 18, 'moved') });
-    assert.deepEqual(moved.references.map((r: any) => ({ ...where(r), kind: r.kind })), [
-      { ...at(root(), P, 18, 'moved'), kind: 'definition' },
-      { ...at(root(), P, 26, 'moved'), kind: 'identifier' },
-    ]);
+    assert.deepEqual(
+      moved.references.map((r: any) => ({ ...where(r), kind: r.kind })),
+      [
+        { ...at(root(), P, 18, 'moved'), kind: 'definition' },
+        { ...at(root(), P, 26, 'moved'), kind: 'identifier' },
+      ],
+    );
     // An imported name (a module imported relatively here) is referred to as well.
     const base = await ok('findReferences', { repo, ...at(root(), P, 3, 'base') });
     assert.ok(base.references.some((r: any) => r.path === P && r.line === 26 && r.column === at(root(), P, 26, 'base').column));

@@ -171,7 +171,15 @@ describe('edited Python is answered by pyright', () => {
     const outline = (list: any[]): unknown[] => list.map((s) => [s.name, s.kind, s.selection_range.line, outline(s.children)]);
     assert.deepEqual(outline(r.symbols), [
       ['LIMIT', 'constant', 1, []],
-      ['Fresh', 'class', 4, [['size', 'variable', 5, []], ['grow', 'method', 7, [['twice', 'function', 10, []]]]]],
+      [
+        'Fresh',
+        'class',
+        4,
+        [
+          ['size', 'variable', 5, []],
+          ['grow', 'method', 7, [['twice', 'function', 10, []]]],
+        ],
+      ],
     ]);
   });
 });

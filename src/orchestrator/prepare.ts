@@ -310,7 +310,12 @@ function splitImportAliases(occurrences: Occurrence[], lines: readonly string[])
  * where pyright declares it. A module before the dot (`mod.Alias` for `from
  * m import A as Alias`) names the class itself and is left alone.
  */
-function nameSlotAttributes(occurrences: Occurrence[], symbols: string[], symbolIndex: Map<string, number>, lines: readonly string[]): void {
+function nameSlotAttributes(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  lines: readonly string[],
+): void {
   const endingAt = new Map<string, number>();
   const importedLocals = new Set<number>();
   for (const o of occurrences) {
@@ -395,7 +400,9 @@ function nameRelativeModules(
   lines: readonly string[],
   path: string,
 ): void {
-  const own = occurrences.find((o) => o.roles & SymbolRole.Definition && o.range[0] === 0 && o.range[1] === 0 && isModuleSymbol(symbols[o.symbol]!));
+  const own = occurrences.find(
+    (o) => o.roles & SymbolRole.Definition && o.range[0] === 0 && o.range[1] === 0 && isModuleSymbol(symbols[o.symbol]!),
+  );
   if (!own) return;
   const ownName = moduleName(symbols[own.symbol]!);
   if (!ownName) return;
@@ -462,7 +469,9 @@ function moduleName(symbol: string): string | undefined {
  * defines or imports under that name.
  */
 function referExportedNames(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
-  const all = occurrences.find((o) => o.roles & SymbolRole.Definition && /^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+\/__all__\.$/.test(symbols[o.symbol]!));
+  const all = occurrences.find(
+    (o) => o.roles & SymbolRole.Definition && /^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+\/__all__\.$/.test(symbols[o.symbol]!),
+  );
   if (!all) return;
   const moduleSymbol = symbols[all.symbol]!.slice(0, -'__all__.'.length);
   // What the module binds to each name: its first definition of the name at the top level, else its first import of it.
