@@ -262,6 +262,80 @@ describe('py-shapes', () => {
     );
   });
 
+  test('an attribute of a class with __slots__ is defined in the slot list, and its uses are not the class', async () => {
+    // scip-python names `self.x` and `p.x` in point.py with Point's own symbol.
+    const P = 'shapes/point.py';
+    const slot = at(root(), P, 8, '"x"', { offset: 1 });
+    const uses = [at(root(), P, 11, 'x ='), at(root(), P, 15, 'x*'), at(root(), P, 19, 'x +')];
+    for (const use of uses) assert.deepEqual(await definitionsAt(repo, use), [slot], `${use.line}:${use.column}`);
+    const refs = await ok('findReferences', { repo, ...uses[2]! });
+    assert.deepEqual(refs.references.map(where), [slot, ...uses]);
+    // Point's references are its definition and the names Point, not its attributes' uses.
+    const point = await ok('findReferences', { repo, ...at(root(), P, 7, 'Point') });
+    assert.deepEqual(
+      point.references.map(where),
+      [
+        [7, 0],
+        [18, 0],
+        [18, 1],
+        [19, 0],
+        [22, 0],
+        [23, 0],
+        [26, 0],
+      ].map(([line, nth]) => at(root(), P, line!, 'Point', { nth })),
+    );
+  });
+
+  test('a module imported relatively (`from . import base`, `from .polygon import`) is defined in its file', async () => {
+    // scip-python names it `base/__init__:`, where shapes/base.py defines `shapes.base`.
+    const P = 'shapes/point.py';
+    const base = { path: 'shapes/base.py', line: 1, column: 1 };
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 3, 'base')), [base]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 22, 'base.')), [base]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, '.polygon')), [{ path: 'shapes/polygon.py', line: 1, column: 1 }]);
+    // One module for both spellings: the relative import's references include the absolute imports elsewhere.
+    const refs = await ok('findReferences', { repo, ...at(root(), P, 3, 'base') });
+    const found = refs.references.map(where);
+    for (const p of [at(root(), P, 3, 'base'), at(root(), P, 22, 'base.'), at(root(), 'shapes/circle.py', 3, 'shapes.base')])
+      assert.ok(
+        found.some((f: any) => f.path === p.path && f.line === p.line),
+        `${p.path}:${p.line} in ${JSON.stringify(found)}`,
+      );
+  });
+
+  test('`from m import A as B` is a use of A at A and at B, and `as` is a keyword', async () => {
+    // scip-python records one occurrence over all of `Square as Sq`.
+    const P = 'shapes/point.py';
+    const square = at(root(), 'shapes/polygon.py', 28, 'Square');
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, 'Square')), [square]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, 'Sq', { nth: 1 })), [square]);
+    const keyword = await ok('goToDefinition', { repo, ...at(root(), P, 4, ' as ', { offset: 1 }) });
+    assert.deepEqual([keyword.found, keyword.definitions], [false, []]);
+    const refs = await ok('findReferences', { repo, ...square, limit: 2000 });
+    const inPoint = refs.references.filter((r: any) => r.path === P).map((r: any) => ({ ...where(r), end_column: r.end_column }));
+    const use = (line: number, needle: string, length: number, nth = 0) => ({
+      ...at(root(), P, line, needle, { nth }),
+      end_column: at(root(), P, line, needle, { nth }).column + length,
+    });
+    assert.deepEqual(inPoint, [use(4, 'Square', 6), use(4, 'Sq', 2, 1), use(22, 'Sq', 2)]);
+  });
+
+  test("a name in a module's __all__ is a reference to what the module defines or imports under it", async () => {
+    // scip-python records nothing in strings; pyright counts `"moved"` in `__all__ = [...]` among moved's references.
+    const P = 'shapes/point.py';
+    const moved = await ok('findReferences', { repo, ...at(root(), P, 18, 'moved') });
+    assert.deepEqual(
+      moved.references.map((r: any) => ({ ...where(r), kind: r.kind })),
+      [
+        { ...at(root(), P, 18, 'moved'), kind: 'definition' },
+        { ...at(root(), P, 26, 'moved'), kind: 'identifier' },
+      ],
+    );
+    // An imported name (a module imported relatively here) is referred to as well.
+    const base = await ok('findReferences', { repo, ...at(root(), P, 3, 'base') });
+    assert.ok(base.references.some((r: any) => r.path === P && r.line === 26 && r.column === at(root(), P, 26, 'base').column));
+  });
+
   test('documentSymbols of polygon.py lists its three classes with their methods', async () => {
     const r = await ok('documentSymbols', { repo, path: 'shapes/polygon.py' });
     assert.deepEqual(

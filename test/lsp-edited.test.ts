@@ -36,7 +36,10 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
       '\nfunction shapeCount(list: unknown[]): number {\n  return list.length;\n}\nconsole.log(shapeCount(shapes), shapeCount(lines));\n',
     );
     // And a new file no index lists (untracked).
-    writeFileSync(join(root, 'src', 'untracked.ts'), "import { unitRectangle } from './geometry';\nexport const unit = unitRectangle();\n");
+    writeFileSync(
+      join(root, 'src', 'untracked.ts'),
+      "import { unitRectangle } from './geometry';\nexport const unit = unitRectangle();\nexport class Area {\n  size(): number {\n    return 1;\n  }\n}\n",
+    );
     session = await mcpSession(env);
     server = await TypeScriptLanguageServer.start(root);
   });
@@ -85,6 +88,20 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
       direct.map((l) => `${l.path}:${l.line + 1}`),
     );
     assert.equal(def.definitions[0].path, 'src/geometry.ts');
+  });
+
+  test('documentSymbols of a file no index lists (untracked) is the server outline of it, in the file order', async () => {
+    const r = await session.ok('documentSymbols', { repo: 'ts-shapes', path: 'src/untracked.ts' });
+    assert.equal(r.source, 'lsp');
+    assert.equal(r.meta.provenance, 'local-lsp');
+    const outline = (list: any[]): unknown[] =>
+      list.map((s) => [s.name, s.kind, key({ path: 'src/untracked.ts', ...s.selection_range }), outline(s.children)]);
+    // The server lists them by name (Area first); the outline keeps the file order, as the index outline does.
+    assert.deepEqual(outline(r.symbols), [
+      ['unit', 'constant', 'src/untracked.ts:2:14', []],
+      ['Area', 'class', 'src/untracked.ts:3:14', [['size', 'method', 'src/untracked.ts:4:3', []]]],
+    ]);
+    assert.deepEqual(r.symbols[1].range, { line: 3, column: 1, end_line: 7, end_column: 2 });
   });
 
   test('an unchanged file still answers from the index', async () => {
@@ -142,6 +159,28 @@ describe('edited Python is answered by pyright', () => {
     assert.ok(refs.references.every((r: any) => r.source === 'lsp'));
     const unchanged = occurrences(root, 'shapes/geometry.py', 'total_area')[0]!;
     assert.equal((await session.ok('goToDefinition', { repo: 'py-shapes', ...unchanged })).source, 'precise');
+  });
+
+  test("documentSymbols of a new Python file is pyright's outline, without parameters and locals, as the index's", async () => {
+    writeFileSync(
+      join(root, 'shapes', 'fresh.py'),
+      'LIMIT = 3\n\n\nclass Fresh:\n    size = 1\n\n    def grow(self, by):\n        more = by + 1\n\n        def twice():\n            return more * 2\n\n        return twice()\n',
+    );
+    const r = await session.ok('documentSymbols', { repo: 'py-shapes', path: 'shapes/fresh.py' });
+    assert.equal(r.source, 'lsp');
+    const outline = (list: any[]): unknown[] => list.map((s) => [s.name, s.kind, s.selection_range.line, outline(s.children)]);
+    assert.deepEqual(outline(r.symbols), [
+      ['LIMIT', 'constant', 1, []],
+      [
+        'Fresh',
+        'class',
+        4,
+        [
+          ['size', 'variable', 5, []],
+          ['grow', 'method', 7, [['twice', 'function', 10, []]]],
+        ],
+      ],
+    ]);
   });
 });
 

@@ -42,6 +42,7 @@ import {
   liveCallHierarchy,
   liveDefinition,
   liveFile,
+  liveDocumentSymbols,
   liveReferences,
   withEditedReferences,
   withEditedCalls,
@@ -181,6 +182,9 @@ export class Navigation {
 
   async documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
     const ctx = await this.open(params.repo);
+    // Without a line, only a file the index does not list (created since) is live: its server outlines it.
+    const live = await this.liveFile(ctx, params.path, undefined);
+    if (live?.edited) return liveDocumentSymbols(ctx, this.options.live!, live);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     return file ? syntacticDocumentSymbols(this.lookups, ctx, file) : documentSymbols(this.lookups, ctx, params);
   }

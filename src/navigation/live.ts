@@ -17,6 +17,7 @@ import type { SymbolItem } from '../protocol/common.js';
 import type * as CallHierarchy from '../protocol/call-hierarchy.js';
 import { CAP as CALLS_CAP } from '../protocol/call-hierarchy.js';
 import type * as Definition from '../protocol/definition.js';
+import type * as DocumentSymbols from '../protocol/document-symbols.js';
 import type { LanguageServerStatus, LanguageTier, Result as StatusResult } from '../protocol/index-status.js';
 import type * as References from '../protocol/references.js';
 import { navigationCapability } from './status.js';
@@ -24,6 +25,7 @@ import { CAP as REFERENCES_CAP } from '../protocol/references.js';
 import { readRepoFile } from '../freshness/worktree.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
+import type { SymbolKind } from '../scip/kind.js';
 
 /** What the query layer needs of the pool of language servers. */
 export interface LiveServers {
@@ -317,6 +319,81 @@ export async function liveDefinition(
       : note
         ? { message: note }
         : {}),
+  };
+}
+
+/** LSP's SymbolKind numbers, in sextant's words. */
+const LSP_SYMBOL_KINDS: Record<number, SymbolKind> = {
+  2: 'module',
+  3: 'namespace',
+  4: 'namespace',
+  5: 'class',
+  6: 'method',
+  7: 'property',
+  8: 'field',
+  9: 'constructor',
+  10: 'enum',
+  11: 'interface',
+  12: 'function',
+  13: 'variable',
+  14: 'constant',
+  22: 'enum_member',
+  23: 'struct',
+  26: 'type_parameter',
+};
+
+/** LSP's method, constructor and function kinds, and the kinds (class, interface, enum, function) an outline lists inside them. */
+const FUNCTION_KINDS: ReadonlySet<number> = new Set([6, 9, 12]);
+const LOCALS_SHOWN: ReadonlySet<number> = new Set([5, 10, 11, 12]);
+
+interface LspDocumentSymbol {
+  name: string;
+  detail?: string;
+  kind: number;
+  range: LspRange;
+  selectionRange: LspRange;
+  children?: LspDocumentSymbol[];
+}
+
+/**
+ * documentSymbols of a file the index does not list (created since it was
+ * built): the outline its language server gives of the worktree's text, as
+ * goToDefinition in that file is answered live.
+ */
+export async function liveDocumentSymbols(ctx: RepoContext, live: LiveServers, file: LiveFile): Promise<DocumentSymbols.Result> {
+  const answer = await live.ask<LspDocumentSymbol[] | { name: string; kind: number; location: { range: LspRange } }[] | null>(
+    { slug: ctx.repo.slug, root: file.root },
+    file.language,
+    file.path,
+    'textDocument/documentSymbol',
+    (uri) => ({ textDocument: { uri } }),
+  );
+  // A server may answer the flat SymbolInformation list instead of the nested outline: each entry is then its own range.
+  const list: LspDocumentSymbol[] = (answer.value ?? []).map((s) =>
+    'location' in s ? { name: s.name, kind: s.kind, range: s.location.range, selectionRange: s.location.range } : s,
+  );
+  // In the file's order, as the index's outline is (typescript-language-server sorts by name).
+  const inOrder = (symbols: LspDocumentSymbol[]) =>
+    [...symbols].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  // Inside a function, only functions and classes, as the index's outline has it: pyright lists parameters and locals too.
+  const inFunction = (s: LspDocumentSymbol) => FUNCTION_KINDS.has(s.kind);
+  const shown = (parent: LspDocumentSymbol, s: LspDocumentSymbol) => !inFunction(parent) || LOCALS_SHOWN.has(s.kind);
+  const outline = (s: LspDocumentSymbol): DocumentSymbols.DocumentSymbol => ({
+    name: s.name,
+    kind: LSP_SYMBOL_KINDS[s.kind] ?? 'unknown',
+    symbol: `lsp ${answer.server} ${file.path}:${s.selectionRange.start.line + 1} ${s.name}`,
+    detail: s.detail || null,
+    range: range1(toRange0(s.range)),
+    selection_range: range1(toRange0(s.selectionRange)),
+    children: inOrder((s.children ?? []).filter((c) => shown(s, c))).map(outline),
+  });
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'lsp',
+    path: file.path,
+    symbols: inOrder(list).map(outline),
+    ...partial(answer.server, ctx.repo.slug, answer.loadingSeconds, 'symbols'),
   };
 }
 

@@ -1,6 +1,6 @@
 // documentSymbols: the symbols a file defines, nested.
 import { z } from 'zod';
-import { arg, params, Provenance, Range, SymbolKind, IndexMissing, FreshnessFields } from './common.js';
+import { arg, params, Provenance, Range, SymbolKind, IndexMissing, FreshnessFields, Partial } from './common.js';
 
 export const name = 'documentSymbols';
 export const description =
@@ -36,6 +36,7 @@ export const Result = z.object({
   ...Provenance,
   ...IndexMissing,
   ...FreshnessFields,
+  ...Partial,
   path: z.string(),
   symbols: z.array(DocumentSymbol),
 });
