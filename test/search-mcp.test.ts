@@ -128,6 +128,17 @@ describe('search over MCP', () => {
     assert.equal(all.total, one.total + 1);
   });
 
+  test('an empty list filters nothing out: extensions: [] searches and counts every file, repos: [] every repository', async () => {
+    const without = await session.ok('searchCode', { query: 'export function' });
+    const empty = await session.ok('searchCode', { query: 'export function', extensions: [] });
+    assert.ok(without.total > 0);
+    assert.equal(empty.total, without.total);
+    const counted = await session.ok('countFiles', {});
+    for (const filter of [{ extensions: [] }, { repos: [] }, { repo_names: [] }]) {
+      assert.equal((await session.ok('countFiles', filter)).count, counted.count, JSON.stringify(filter));
+    }
+  });
+
   test('getIndexStatus reports search coverage: the binary file is counted as skipped, by reason', async () => {
     const status = await session.ok('getIndexStatus', { repo: 'stress' });
     assert.equal(status.capabilities.search.available, true);

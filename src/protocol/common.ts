@@ -104,6 +104,7 @@ export const arg = {
 
 /** A list argument of at most MAX_LIST_LENGTH strings, each of 1 to `max` characters. */
 export function stringList(field: string, max: number, error: string) {
+  // An empty list filters nothing out: agents send [] for an option they leave alone, not to match no file.
   return z
     .array(
       z
@@ -113,7 +114,8 @@ export function stringList(field: string, max: number, error: string) {
         .refine(...noNul(`each of ${field}`)),
       { error },
     )
-    .max(MAX_LIST_LENGTH, { error: `${field} holds at most ${MAX_LIST_LENGTH} items` });
+    .max(MAX_LIST_LENGTH, { error: `${field} holds at most ${MAX_LIST_LENGTH} items` })
+    .transform((list) => (list.length === 0 ? undefined : list));
 }
 
 /** The arguments that name a position in a repository's file. */
