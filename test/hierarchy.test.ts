@@ -692,6 +692,25 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 });
 
+describe('overloads: a parameter and a type parameter of one name', () => {
+  test("a use in a signature's types goes to that signature's own, a use in the body to the implementation's", async () => {
+    // chainOf's three declarations (lines 6-8) each declare a type parameter M and a parameter M; scip-typescript gives
+    // each `M` in their types both symbols, and each symbol one definition per declaration.
+    const H = 'src/chain.ts';
+    const defined = async (line: number, needle: string, offset = 0) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, H, line, needle, { offset }) }))
+        .definitions.map((d: any) => `${d.line}:${d.column} ${d.kind}`)
+        .sort();
+    const m = (line: number, needle: string) => at(members, H, line, needle).column;
+    assert.deepEqual(await defined(7, '=> M', 3), [`7:${m(7, '<M>') + 1} type_parameter`, `7:${m(7, 'M:')} parameter`].sort());
+    assert.deepEqual(await defined(6, 'Chain<M>)', 6), [`6:${m(6, '<M ') + 1} type_parameter`, `6:${m(6, 'M:')} parameter`].sort());
+    // In the body, the implementation's (scip-typescript gives this value use the type parameter's symbol too).
+    const body = await defined(9, 'M.value');
+    assert.ok(body.includes(`8:${m(8, 'M:')} parameter`), body.join(', '));
+    assert.deepEqual(body.filter((d: string) => !d.startsWith('8:')), []);
+  });
+});
+
 describe('a shorthand property of a destructured variable', () => {
   test('goes to the variable and the property it fills, not the property the variable was read from', async () => {
     // `const { precision = 0.01 } = opts;` on line 11 defines a variable and reads SpringOptions.precision at one

@@ -1,6 +1,6 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { quote, UserError } from '../errors.js';
-import { isLocalSymbol, isParameterSymbol, parseSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
@@ -175,8 +175,12 @@ function previewOf(lines: readonly string[] | null, line: number): { preview?: s
  * same-named parameters of all signatures one symbol). A language server
  * answers with the declaration at hand, and so does sextant:
  * - at one of the declarations, that declaration and the implementation;
- * - at a use of a parameter (which only the implementation's body can
- *   have), the implementation's parameter, the last declared;
+ * - at a use of a parameter or type parameter, the one of the signature the
+ *   use is in: the last declared before the use (the implementation's, for a
+ *   use in its body; a signature's own, for a use in that signature's types,
+ *   where scip-typescript gives a parameter's name the parameter's symbol
+ *   beside the same-named type parameter's); a parameter used in another
+ *   file, the implementation's;
  * - at a call, the signatures its argument count fits (TypeScript resolves
  *   one overload with types; the count is what syntax knows), or all of them
  *   when none fits.
@@ -200,8 +204,10 @@ function narrowOverloads(
     if (at.declared.has(symbol)) {
       const here = group.find((d) => d.path === at.path && rangeTouches(definitionRange(d), at.line, at.column));
       chosen = here ? [...new Set([here, group[group.length - 1]!])] : undefined;
-    } else if (isParameterSymbol(symbol)) {
-      chosen = [group[group.length - 1]!];
+    } else if (isParameterSymbol(symbol) || isTypeParameterSymbol(symbol)) {
+      const before = group.filter((d) => d.path === at.path && (d.start_line < at.line || (d.start_line === at.line && d.start_char <= at.column)));
+      const last = (rows: DefinitionRow[]) => rows.reduce((a, b) => (b.start_line > a.start_line || (b.start_line === a.start_line && b.start_char > a.start_char) ? b : a));
+      chosen = before.length ? [last(before)] : isParameterSymbol(symbol) ? [group[group.length - 1]!] : undefined;
     } else {
       const count = at.argumentCounts.get(symbol);
       if (count !== undefined && group.every((d) => d.min_arguments !== null)) {
