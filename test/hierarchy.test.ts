@@ -655,6 +655,28 @@ describe('callHierarchy: accessors and named function expressions', () => {
     ]);
   });
 
+  test('`default` in `export { default as x } from` a module whose default export is named is a reference of that name', async () => {
+    // settings.ts declares `const settings` and exports it as its default; settings-use.ts names that default twice.
+    const S = 'src/settings.ts';
+    const U = 'src/settings-use.ts';
+    const where = (path: string, line: number, needle: string) => {
+      const p = at(members, path, line, needle);
+      return `${path}:${p.line}:${p.column}`;
+    };
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, S, 2, 'settings') }));
+    assert.deepEqual(refs.references.map((r: any) => `${r.path}:${r.line}:${r.column}`).sort(), [
+      where(S, 2, 'settings'),
+      where(S, 4, 'settings'),
+      where(U, 1, 'default'),
+      where(U, 1, 'theSettings'),
+      where(U, 2, 'default'),
+      where(U, 2, 'named'),
+      where(U, 4, 'named'),
+    ].sort());
+    const defs = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, U, 1, 'default') }));
+    assert.deepEqual(defs.definitions.map((d: any) => `${d.path}:${d.line}:${d.column}`), [where(S, 2, 'settings')]);
+  });
+
   test("a getter named in a type (`R['path']`) is a type reference there, not a call by the file", async () => {
     const P = 'src/routes.ts';
     const r = await incoming('ts-members', members, P, 5, 'path');

@@ -15,7 +15,7 @@ import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 18;
+export const DERIVATION_VERSION = 19;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -366,7 +366,11 @@ function defineAnonymousDefaults(
  * own document defines (defineAnonymousDefaults) or relates to what it
  * exports (relateExportNames): so the export's references span its
  * importers. The module is the symbol the index gives the specifier (or `ns`):
- * a file of the index, or of a package. A name the index resolved stays.
+ * a file of the index, or of a package. A name the index resolved stays; but
+ * the index gives `a` in `{ a as x }` a local even where what it names has a
+ * global symbol, which it gives `x` (`export { default as options } from
+ * './options'` where options.js declares `const options` and exports it as
+ * its default): `a` takes that.
  */
 function linkModuleNames(
   occurrences: Occurrence[],
@@ -385,6 +389,14 @@ function linkModuleNames(
     const local = named.symbol;
     const moduleSymbol = symbols[moduleIndex]!;
     if (!isLocalSymbol(symbols[local]!) || isLocalSymbol(moduleSymbol) || !moduleSymbol.endsWith('/')) continue;
+    // `a` of a specifier `{ a as b }` (its module is written after it, where `ns` of `ns.a` is before).
+    const inSpecifier = module[0] > name[0] || (module[0] === name[0] && module[1] > name[1]);
+    const as = inSpecifier ? /^[\p{L}\p{N}_$]+\s+as\s+/u.exec(lines[name[0]]?.slice(name[1]) ?? '') : null;
+    const alias = as ? at.get(name[0] * 0x100000 + name[1] + as[0].length)?.symbol : undefined;
+    if (alias !== undefined && !isLocalSymbol(symbols[alias]!) && symbols[alias] !== moduleSymbol) {
+      merged.set(local, alias);
+      continue;
+    }
     const exported = isDefault ? 'default' : nameInSource(lines, named.range);
     if (!exported) continue;
     const synthesized = exportSymbol(moduleSymbol, exported);
