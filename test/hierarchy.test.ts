@@ -751,6 +751,27 @@ describe('a shorthand property of a destructured variable', () => {
   });
 });
 
+describe("a JavaScript property assigned on `this`", () => {
+  test('is defined where `this.name = ...` assigns it, in a constructor function, its prototype methods and a class', async () => {
+    // scip-typescript gives `this.items` and `this.reading` a local of the file that nothing defines.
+    const J = 'src/meter.js';
+    const defined = async (line: number, needle: string, nth = 0) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, J, line, needle, { nth, offset: 5 }) })).definitions.map(
+        (d: any) => `${d.line}:${d.column} ${d.kind} ${d.name}`,
+      );
+    const items = [`3:${at(members, J, 3, 'items').column} property items`, `7:${at(members, J, 7, 'items').column} property items`];
+    assert.deepEqual(await defined(8, 'this.items'), items);
+    assert.deepEqual(await defined(7, 'this.items', 1), items);
+    // `+=` reads it first: only `=` declares.
+    assert.deepEqual(await defined(18, 'this.reading'), [`13:${at(members, J, 13, 'reading').column} property reading`]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, J, 13, 'reading') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line} ${x.kind}`),
+      ['13 definition', '17 write', '18 identifier'],
+    );
+  });
+});
+
 describe("a JavaScript file's doc comment types", () => {
   test('are references of the type they name, of kind type, and go to it', async () => {
     const B = 'src/blocks.js';

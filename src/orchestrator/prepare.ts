@@ -15,7 +15,7 @@ import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 19;
+export const DERIVATION_VERSION = 20;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -67,6 +67,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts && language === 'python') defineRedefinitions(occurrences, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
+  const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -108,7 +109,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     // A static member says so: a static accessor overrides no instance member of a supertype (see related.ts).
     const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
     const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
-    const kind = declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined);
+    const kind = thisProperties.has(o) ? 'property' : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
     definitions.push({
       symbol,
       name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),
@@ -293,6 +294,62 @@ function declaredKind(declaration: Declaration | undefined): SymbolKind | undefi
   if (declaration?.namedExpression) return 'function';
   if (!declaration?.anonymousDefault) return undefined;
   return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
+}
+
+const JAVASCRIPT = /\.[cm]?jsx?$/;
+
+/**
+ * In JavaScript, `this.name = value` declares the property (TypeScript binds
+ * each such assignment, in a constructor, a method or a constructor function,
+ * as a declaration of it), but scip-typescript records the name as a use of a
+ * local symbol of the file that nothing defines, so goToDefinition at
+ * `this.name` found nothing. Each such assignment of a local no occurrence
+ * defines becomes a definition of it. Where the index gives one name two
+ * locals (a constructor function's `this`), the later are merged into the
+ * first. Returns the occurrences defined.
+ */
+function defineThisProperties(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): Set<Occurrence> {
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  const assigned = new Map<string, Occurrence[]>();
+  for (const o of occurrences) {
+    if (o.refKind !== RefKindCode.write || !o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    const line = lines[o.range[0]] ?? '';
+    if (o.range[0] !== o.range[2] || !/\bthis\s*\.\s*$/.test(line.slice(0, o.range[1])) || !/^\s*=(?![=>])/.test(line.slice(o.range[3]))) continue;
+    const k = `${o.range[0]}:${o.range[1]}`;
+    const list = assigned.get(k);
+    if (list) list.push(o);
+    else assigned.set(k, [o]);
+  }
+  const merged = new Map<number, number>();
+  for (const list of assigned.values()) {
+    const [first, ...others] = list;
+    for (const o of others) if (o.symbol !== first!.symbol) merged.set(o.symbol, merged.get(first!.symbol) ?? first!.symbol);
+  }
+  if (merged.size > 0) {
+    // A merged local's occurrence where the one it joins occurs already is dropped.
+    const key = (o: Occurrence, symbol: number) => `${o.range.join(':')}:${symbol}`;
+    const kept = new Set<string>();
+    for (const o of occurrences) if (!merged.has(o.symbol)) kept.add(key(o, o.symbol));
+    let n = 0;
+    for (const o of occurrences) {
+      const into = merged.get(o.symbol);
+      if (into !== undefined) {
+        if (kept.has(key(o, into))) continue;
+        o.symbol = into;
+        kept.add(key(o, into));
+      }
+      occurrences[n++] = o;
+    }
+    occurrences.length = n;
+  }
+  const out = new Set<Occurrence>();
+  for (const list of assigned.values()) {
+    const o = list[0]!;
+    o.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    out.add(o);
+  }
+  return out;
 }
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
