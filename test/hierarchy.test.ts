@@ -714,6 +714,20 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 });
 
+describe("overloads in a declaration file", () => {
+  test('are all signatures: at one, that one; at a call, those its argument count fits, the last included', async () => {
+    // pick.d.ts declares two signatures and, being a declaration file, no implementation.
+    const D = 'src/pick.d.ts';
+    const defined = async (path: string, line: number, needle: string) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, path, line, needle) })).definitions.map(
+        (d: any) => `${d.path}:${d.line}`,
+      );
+    assert.deepEqual(await defined(D, 1, 'pick'), [`${D}:1`]);
+    assert.deepEqual(await defined(D, 2, 'pick'), [`${D}:2`]);
+    assert.deepEqual(await defined('src/pick-use.ts', 3, 'pick('), [`${D}:2`]);
+  });
+});
+
 describe('overloads: a parameter and a type parameter of one name', () => {
   test("a use in a signature's types goes to that signature's own, a use in the body to the implementation's", async () => {
     // chainOf's three declarations (lines 6-8) each declare a type parameter M and a parameter M; scip-typescript gives
