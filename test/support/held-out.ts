@@ -395,7 +395,9 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
       if (serverReferences.has(k)) continue;
       const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
       const text = h.lines(path!)[Number(line)]?.slice(Number(character)) ?? '';
-      if (name && (text.startsWith(name) || text.startsWith('super'))) {
+      // `default` in `{ default as name }`, which the server lists asked at the export and not asked at an importer's name.
+      const defaultAs = new RegExp(`^default\\s+as\\s+${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'u');
+      if (name && (text.startsWith(name) || text.startsWith('super') || defaultAs.test(text))) {
         serverReferences.add(k);
         sameName++;
       }
