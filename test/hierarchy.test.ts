@@ -655,6 +655,28 @@ describe('callHierarchy: accessors and named function expressions', () => {
     ]);
   });
 
+  test('`default` in `export { default as x } from` a module whose default export is named is a reference of that name', async () => {
+    // settings.ts declares `const settings` and exports it as its default; settings-use.ts names that default twice.
+    const S = 'src/settings.ts';
+    const U = 'src/settings-use.ts';
+    const where = (path: string, line: number, needle: string) => {
+      const p = at(members, path, line, needle);
+      return `${path}:${p.line}:${p.column}`;
+    };
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, S, 2, 'settings') }));
+    assert.deepEqual(refs.references.map((r: any) => `${r.path}:${r.line}:${r.column}`).sort(), [
+      where(S, 2, 'settings'),
+      where(S, 4, 'settings'),
+      where(U, 1, 'default'),
+      where(U, 1, 'theSettings'),
+      where(U, 2, 'default'),
+      where(U, 2, 'named'),
+      where(U, 4, 'named'),
+    ].sort());
+    const defs = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, U, 1, 'default') }));
+    assert.deepEqual(defs.definitions.map((d: any) => `${d.path}:${d.line}:${d.column}`), [where(S, 2, 'settings')]);
+  });
+
   test("a getter named in a type (`R['path']`) is a type reference there, not a call by the file", async () => {
     const P = 'src/routes.ts';
     const r = await incoming('ts-members', members, P, 5, 'path');
@@ -692,6 +714,39 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 });
 
+describe("overloads in a declaration file", () => {
+  test('are all signatures: at one, that one; at a call, those its argument count fits, the last included', async () => {
+    // pick.d.ts declares two signatures and, being a declaration file, no implementation.
+    const D = 'src/pick.d.ts';
+    const defined = async (path: string, line: number, needle: string) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, path, line, needle) })).definitions.map(
+        (d: any) => `${d.path}:${d.line}`,
+      );
+    assert.deepEqual(await defined(D, 1, 'pick'), [`${D}:1`]);
+    assert.deepEqual(await defined(D, 2, 'pick'), [`${D}:2`]);
+    assert.deepEqual(await defined('src/pick-use.ts', 3, 'pick('), [`${D}:2`]);
+  });
+});
+
+describe('overloads: a parameter and a type parameter of one name', () => {
+  test("a use in a signature's types goes to that signature's own, a use in the body to the implementation's", async () => {
+    // chainOf's three declarations (lines 6-8) each declare a type parameter M and a parameter M; scip-typescript gives
+    // each `M` in their types both symbols, and each symbol one definition per declaration.
+    const H = 'src/chain.ts';
+    const defined = async (line: number, needle: string, offset = 0) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, H, line, needle, { offset }) }))
+        .definitions.map((d: any) => `${d.line}:${d.column} ${d.kind}`)
+        .sort();
+    const m = (line: number, needle: string) => at(members, H, line, needle).column;
+    assert.deepEqual(await defined(7, '=> M', 3), [`7:${m(7, '<M>') + 1} type_parameter`, `7:${m(7, 'M:')} parameter`].sort());
+    assert.deepEqual(await defined(6, 'Chain<M>)', 6), [`6:${m(6, '<M ') + 1} type_parameter`, `6:${m(6, 'M:')} parameter`].sort());
+    // In the body, the implementation's (scip-typescript gives this value use the type parameter's symbol too).
+    const body = await defined(9, 'M.value');
+    assert.ok(body.includes(`8:${m(8, 'M:')} parameter`), body.join(', '));
+    assert.deepEqual(body.filter((d: string) => !d.startsWith('8:')), []);
+  });
+});
+
 describe('a shorthand property of a destructured variable', () => {
   test('goes to the variable and the property it fills, not the property the variable was read from', async () => {
     // `const { precision = 0.01 } = opts;` on line 11 defines a variable and reads SpringOptions.precision at one
@@ -706,6 +761,27 @@ describe('a shorthand property of a destructured variable', () => {
     assert.deepEqual(
       refs.references.map((x: any) => x.line),
       [2, 11],
+    );
+  });
+});
+
+describe("a JavaScript property assigned on `this`", () => {
+  test('is defined where `this.name = ...` assigns it, in a constructor function, its prototype methods and a class', async () => {
+    // scip-typescript gives `this.items` and `this.reading` a local of the file that nothing defines.
+    const J = 'src/meter.js';
+    const defined = async (line: number, needle: string, nth = 0) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, J, line, needle, { nth, offset: 5 }) })).definitions.map(
+        (d: any) => `${d.line}:${d.column} ${d.kind} ${d.name}`,
+      );
+    const items = [`3:${at(members, J, 3, 'items').column} property items`, `7:${at(members, J, 7, 'items').column} property items`];
+    assert.deepEqual(await defined(8, 'this.items'), items);
+    assert.deepEqual(await defined(7, 'this.items', 1), items);
+    // `+=` reads it first: only `=` declares.
+    assert.deepEqual(await defined(18, 'this.reading'), [`13:${at(members, J, 13, 'reading').column} property reading`]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, J, 13, 'reading') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line} ${x.kind}`),
+      ['13 definition', '17 write', '18 identifier'],
     );
   });
 });

@@ -1,6 +1,6 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { quote, UserError } from '../errors.js';
-import { isLocalSymbol, isParameterSymbol, parseSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
@@ -174,13 +174,20 @@ function previewOf(lines: readonly string[] | null, line: number): { preview?: s
  * signatures, then the implementation; scip-typescript also gives the
  * same-named parameters of all signatures one symbol). A language server
  * answers with the declaration at hand, and so does sextant:
- * - at one of the declarations, that declaration and the implementation;
- * - at a use of a parameter (which only the implementation's body can
- *   have), the implementation's parameter, the last declared;
+ * - at one of the declarations, that declaration and the implementation (a
+ *   declaration file's overloads have none: that declaration);
+ * - at a use of a parameter or type parameter, the one of the signature the
+ *   use is in: the last declared before the use (the implementation's, for a
+ *   use in its body; a signature's own, for a use in that signature's types,
+ *   where scip-typescript gives a parameter's name the parameter's symbol
+ *   beside the same-named type parameter's); a parameter used in another
+ *   file, the implementation's;
  * - at a call, the signatures its argument count fits (TypeScript resolves
  *   one overload with types; the count is what syntax knows), or all of them
- *   when none fits.
+ *   when none fits; in a declaration file the last is a signature too.
  */
+const DECLARATION_FILE = /\.d\.[mc]?ts$/;
+
 function narrowOverloads(
   rows: DefinitionRow[],
   at: { path: string; line: number; column: number; declared: ReadonlySet<string>; argumentCounts: ReadonlyMap<string, number> },
@@ -196,18 +203,24 @@ function narrowOverloads(
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const symbol = group[0]!.symbol;
+    // A declaration file's overloads are all signatures: none is an implementation.
+    const ambient = DECLARATION_FILE.test(group[0]!.path);
+    const signatures = ambient ? group : group.slice(0, -1);
     let chosen: DefinitionRow[] | undefined;
     if (at.declared.has(symbol)) {
       const here = group.find((d) => d.path === at.path && rangeTouches(definitionRange(d), at.line, at.column));
-      chosen = here ? [...new Set([here, group[group.length - 1]!])] : undefined;
-    } else if (isParameterSymbol(symbol)) {
-      chosen = [group[group.length - 1]!];
+      chosen = here ? [...new Set(ambient ? [here] : [here, group[group.length - 1]!])] : undefined;
+    } else if (isParameterSymbol(symbol) || isTypeParameterSymbol(symbol)) {
+      const before = group.filter(
+        (d) => d.path === at.path && (d.start_line < at.line || (d.start_line === at.line && d.start_char <= at.column)),
+      );
+      const last = (rows: DefinitionRow[]) =>
+        rows.reduce((a, b) => (b.start_line > a.start_line || (b.start_line === a.start_line && b.start_char > a.start_char) ? b : a));
+      chosen = before.length ? [last(before)] : isParameterSymbol(symbol) ? [group[group.length - 1]!] : undefined;
     } else {
       const count = at.argumentCounts.get(symbol);
       if (count !== undefined && group.every((d) => d.min_arguments !== null)) {
-        const fitting = group
-          .slice(0, -1)
-          .filter((d) => count >= d.min_arguments! && (d.max_arguments === null || count <= d.max_arguments));
+        const fitting = signatures.filter((d) => count >= d.min_arguments! && (d.max_arguments === null || count <= d.max_arguments));
         chosen = fitting.length ? fitting : undefined;
       }
     }

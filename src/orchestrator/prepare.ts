@@ -15,7 +15,7 @@ import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 22;
+export const DERIVATION_VERSION = 23;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -71,6 +71,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (language === 'python') nameRelativeModules(occurrences, symbols, symbolIndex, lines, document.relativePath);
   if (language === 'python') referExportedNames(occurrences, symbols, lines);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
+  const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -112,7 +113,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     // A static member says so: a static accessor overrides no instance member of a supertype (see related.ts).
     const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
     const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
-    const kind = declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined);
+    const kind = thisProperties.has(o) ? 'property' : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
     definitions.push({
       symbol,
       name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),
@@ -557,6 +558,62 @@ function declaredKind(declaration: Declaration | undefined): SymbolKind | undefi
   return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
 }
 
+const JAVASCRIPT = /\.[cm]?jsx?$/;
+
+/**
+ * In JavaScript, `this.name = value` declares the property (TypeScript binds
+ * each such assignment, in a constructor, a method or a constructor function,
+ * as a declaration of it), but scip-typescript records the name as a use of a
+ * local symbol of the file that nothing defines, so goToDefinition at
+ * `this.name` found nothing. Each such assignment of a local no occurrence
+ * defines becomes a definition of it. Where the index gives one name two
+ * locals (a constructor function's `this`), the later are merged into the
+ * first. Returns the occurrences defined.
+ */
+function defineThisProperties(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): Set<Occurrence> {
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  const assigned = new Map<string, Occurrence[]>();
+  for (const o of occurrences) {
+    if (o.refKind !== RefKindCode.write || !o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    const line = lines[o.range[0]] ?? '';
+    if (o.range[0] !== o.range[2] || !/\bthis\s*\.\s*$/.test(line.slice(0, o.range[1])) || !/^\s*=(?![=>])/.test(line.slice(o.range[3]))) continue;
+    const k = `${o.range[0]}:${o.range[1]}`;
+    const list = assigned.get(k);
+    if (list) list.push(o);
+    else assigned.set(k, [o]);
+  }
+  const merged = new Map<number, number>();
+  for (const list of assigned.values()) {
+    const [first, ...others] = list;
+    for (const o of others) if (o.symbol !== first!.symbol) merged.set(o.symbol, merged.get(first!.symbol) ?? first!.symbol);
+  }
+  if (merged.size > 0) {
+    // A merged local's occurrence where the one it joins occurs already is dropped.
+    const key = (o: Occurrence, symbol: number) => `${o.range.join(':')}:${symbol}`;
+    const kept = new Set<string>();
+    for (const o of occurrences) if (!merged.has(o.symbol)) kept.add(key(o, o.symbol));
+    let n = 0;
+    for (const o of occurrences) {
+      const into = merged.get(o.symbol);
+      if (into !== undefined) {
+        if (kept.has(key(o, into))) continue;
+        o.symbol = into;
+        kept.add(key(o, into));
+      }
+      occurrences[n++] = o;
+    }
+    occurrences.length = n;
+  }
+  const out = new Set<Occurrence>();
+  for (const list of assigned.values()) {
+    const o = list[0]!;
+    o.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    out.add(o);
+  }
+  return out;
+}
+
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
 function exportSymbol(moduleSymbol: string, name: string): string {
   return `${moduleSymbol}${descriptorName(name)}.`;
@@ -628,7 +685,11 @@ function defineAnonymousDefaults(
  * own document defines (defineAnonymousDefaults) or relates to what it
  * exports (relateExportNames): so the export's references span its
  * importers. The module is the symbol the index gives the specifier (or `ns`):
- * a file of the index, or of a package. A name the index resolved stays.
+ * a file of the index, or of a package. A name the index resolved stays; but
+ * the index gives `a` in `{ a as x }` a local even where what it names has a
+ * global symbol, which it gives `x` (`export { default as options } from
+ * './options'` where options.js declares `const options` and exports it as
+ * its default): `a` takes that.
  */
 function linkModuleNames(
   occurrences: Occurrence[],
@@ -647,6 +708,14 @@ function linkModuleNames(
     const local = named.symbol;
     const moduleSymbol = symbols[moduleIndex]!;
     if (!isLocalSymbol(symbols[local]!) || isLocalSymbol(moduleSymbol) || !moduleSymbol.endsWith('/')) continue;
+    // `a` of a specifier `{ a as b }` (its module is written after it, where `ns` of `ns.a` is before).
+    const inSpecifier = module[0] > name[0] || (module[0] === name[0] && module[1] > name[1]);
+    const as = inSpecifier ? /^[\p{L}\p{N}_$]+\s+as\s+/u.exec(lines[name[0]]?.slice(name[1]) ?? '') : null;
+    const alias = as ? at.get(name[0] * 0x100000 + name[1] + as[0].length)?.symbol : undefined;
+    if (alias !== undefined && !isLocalSymbol(symbols[alias]!) && symbols[alias] !== moduleSymbol) {
+      merged.set(local, alias);
+      continue;
+    }
     const exported = isDefault ? 'default' : nameInSource(lines, named.range);
     if (!exported) continue;
     const synthesized = exportSymbol(moduleSymbol, exported);

@@ -42,6 +42,11 @@ export function isParameterSymbol(symbol: string): boolean {
   return symbol.endsWith(')') && !symbol.endsWith(').');
 }
 
+/** A type parameter (`f().[T]`, `C#[T]`). */
+export function isTypeParameterSymbol(symbol: string): boolean {
+  return symbol.endsWith(']');
+}
+
 export function parseSymbol(symbol: string): ParsedSymbol {
   if (isLocalSymbol(symbol)) {
     return {

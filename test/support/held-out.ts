@@ -395,7 +395,9 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
       if (serverReferences.has(k)) continue;
       const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
       const text = h.lines(path!)[Number(line)]?.slice(Number(character)) ?? '';
-      if (name && (text.startsWith(name) || text.startsWith('super'))) {
+      // `default` in `{ default as name }`, which the server lists asked at the export and not asked at an importer's name.
+      const defaultAs = new RegExp(`^default\\s+as\\s+${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'u');
+      if (name && (text.startsWith(name) || text.startsWith('super') || defaultAs.test(text))) {
         serverReferences.add(k);
         sameName++;
       }
@@ -414,6 +416,7 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
       for (const k of references) if (!serverReferences.has(k)) console.log(`refs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only sextant${rawReferences.has(k) ? ' and raw' : ''}: ${k}`);
       for (const k of serverReferences) if (!references.has(k)) console.log(`refs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only the server${rawReferences.has(k) ? ' and raw' : ''}: ${k}`);
       for (const k of definitions) if (!serverDefinitions.has(k)) console.log(`defs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only sextant${rawDefinitions.has(k) ? ' and raw' : ''}: ${k}`);
+      for (const k of serverDefinitions) if (!definitions.has(k)) console.log(`defs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: only the server${rawDefinitions.has(k) ? ' and raw' : ''}: ${k}`);
     }
     m.definitions.raw.push(scoreOf(rawDefinitions, serverDefinitions));
     m.definitions.sextant.push(scoreOf(definitions, serverDefinitions));
@@ -539,9 +542,12 @@ function definitionKey(h: HeldOut, p: Place): string {
  * names that caller: the declaration around it that owns calls by TypeScript's rule.
  */
 function callerKey(h: HeldOut, p: Place): string {
-  const declaration = declarationNamedAt(h, p);
-  if (!(ts.isPropertyAssignment(declaration) && isLiteralMember(declaration))) return definitionKey(h, p);
-  conventions.arrowProperty++;
+  const named = declarationNamedAt(h, p);
+  const declaration = named.kind === ts.SyntaxKind.ConstructorKeyword ? named.parent : named;
+  const literalMember = ts.isPropertyAssignment(declaration) && isLiteralMember(declaration);
+  if (!literalMember && !isAnonymousConstructor(declaration)) return definitionKey(h, p);
+  if (literalMember) conventions.arrowProperty++;
+  else conventions.anonymousConstructor++;
   let owner: ts.Node = declaration.parent;
   while (!isCallHierarchyDeclaration(owner)) owner = owner.parent;
   if (ts.isSourceFile(owner)) return fileKey(p.path);
@@ -550,7 +556,26 @@ function callerKey(h: HeldOut, p: Place): string {
   return definitionKey(h, { path: p.path, line: at.line, character: at.character });
 }
 
-const conventions = { arrowProperty: 0 };
+/**
+ * The constructor of a class expression no name holds (`fromClass(class {
+ * constructor() {...} })`), which sextant names as the caller of the calls in
+ * it; TypeScript counts a constructor's calls as its class's, and a class
+ * expression no name holds as the declaration's around it.
+ */
+function isAnonymousConstructor(n: ts.Node): n is ts.ConstructorDeclaration {
+  return ts.isConstructorDeclaration(n) && ts.isClassExpression(n.parent) && !isCallHierarchyDeclaration(n.parent);
+}
+
+/** The anonymous class expression's constructor (see isAnonymousConstructor) a place lies in, below `target`. */
+function inAnonymousConstructor(h: HeldOut, target: Place, p: Place): boolean {
+  const declaration = declarationNamedAt(h, target);
+  for (let n: ts.Node | undefined = nodeAt(h, p.path, p.line, p.character); n && n !== declaration && !ts.isSourceFile(n); n = n.parent) {
+    if (isAnonymousConstructor(n)) return p.path === target.path;
+  }
+  return false;
+}
+
+const conventions = { arrowProperty: 0, anonymousConstructor: 0, readNotCalled: 0 };
 
 interface Party {
   name: string;
@@ -652,7 +677,9 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
         if (path === undefined) continue;
         const isFile = party.kind === SymbolKind.File || (party.kind === SymbolKind.Module && party.name === path.split('/').pop());
         const key = isFile ? fileKey(path) : definitionKey(h, { path, line: party.selectionRange.start.line, character: party.selectionRange.start.character });
-        theirs.set(key, { name: party.name, ranges: [] });
+        // Incoming, where the caller refers to the target; outgoing, where the target calls the callee.
+        const ranges = call.fromRanges.map((r) => ({ path: direction === 'incoming' ? path : t.path, line: r.start.line, character: r.start.character }));
+        theirs.set(key, { name: party.name, ranges });
       }
       // What only sextant has is right only when its calls are calls of that name (see above).
       const kind = direction === 'incoming' ? 'callers' : 'callees';
@@ -677,7 +704,27 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
           verified.otherProject++;
         } else disagreements.push(`${at}: ${kind} only sextant has: ${party.name} (${key})`);
       }
-      for (const [key, party] of theirs) if (!mine.has(key)) disagreements.push(`${at}: ${kind} only the server has: ${party.name} (${key})`);
+      const targetDeclaration = declarationNamedAt(h, t);
+      for (const [key, party] of theirs) {
+        if (mine.has(key)) continue;
+        // TypeScript counts reading a method as calling it (`new Facet(config.combine)`): no call, where the target is no accessor.
+        const readNotCalled =
+          direction === 'incoming' &&
+          !ts.isGetAccessorDeclaration(targetDeclaration) &&
+          !ts.isSetAccessorDeclaration(targetDeclaration) &&
+          party.ranges.length > 0 &&
+          party.ranges.every((r) => {
+            const n = nodeAt(h, r.path, r.line, r.character);
+            return ts.isIdentifier(n) && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n && !isCalled(n);
+          });
+        // The calls in an anonymous class expression's constructor, which sextant gives the constructor.
+        const constructorCalls = direction === 'outgoing' && party.ranges.length > 0 && party.ranges.every((r) => inAnonymousConstructor(h, t, r));
+        if (readNotCalled || constructorCalls) {
+          theirs.delete(key);
+          if (readNotCalled) conventions.readNotCalled++;
+          else conventions.anonymousConstructor++;
+        } else disagreements.push(`${at}: ${kind} only the server has: ${party.name} (${key})`);
+      }
       const s = scoreOf(new Set(mine.keys()), new Set(theirs.keys()));
       scores[kind].push(s);
       byStratum.get(t.stratum)![kind].push(s);
@@ -689,7 +736,8 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   for (const t of targets) strata.set(t.stratum, (strata.get(t.stratum) ?? 0) + 1);
   const report = [
     `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
-    `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them`,
+    `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them; ${conventions.readNotCalled} callers only the server has that read the method without calling it, not counted`,
+    `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions keyed as TypeScript owns their calls`,
     `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name; ${verified.otherProject} callers in another project counted right by the server's references`,
     'by kind of target, micro: ' +
       [...byStratum]
