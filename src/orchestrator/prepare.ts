@@ -10,6 +10,9 @@ import { displayName, isLocalSymbol, ownerSymbol, parseSymbol, type ParsedSymbol
 import { DERIVED_ROLE, encodeOccurrences, encodeRanges, RefKindCode, type Occurrence, type SymbolRange } from '../registry/payload.js';
 import type { PreparedDefinition, PreparedDocument, PreparedRelationship } from '../registry/writer.js';
 import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
+import { defineAnonymousDefaults, linkModuleNames, relateExportNames } from './prepare-exports.js';
+import { derivePython } from './prepare-python.js';
+import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
@@ -65,11 +68,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts?.moduleNames.length) linkModuleNames(occurrences, symbols, symbolIndex, facts, lines);
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
-  if (facts && language === 'python') defineRedefinitions(occurrences, facts);
-  if (language === 'python') splitImportAliases(occurrences, lines);
-  if (language === 'python') nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
-  if (language === 'python') nameRelativeModules(occurrences, symbols, symbolIndex, lines, document.relativePath);
-  if (language === 'python') referExportedNames(occurrences, symbols, lines);
+  if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
@@ -201,16 +200,6 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
 }
 
 /**
- * The name as written at the definition: the only name a local symbol has,
- * and truer than descriptors that indexers suffix to disambiguate (`error0:`).
- */
-function nameInSource(lines: readonly string[], r: Range): string | undefined {
-  if (r[0] !== r[2]) return undefined;
-  const text = lines[r[0]]?.slice(r[1], r[3]);
-  return text && /^#?[\p{L}\p{N}_$]+$/u.test(text) ? text : undefined;
-}
-
-/**
  * A member named by a string literal (`'content-type': …`, `'\u2028': …`), as
  * written, quotes and escapes included: scip-typescript's descriptor is that
  * text with a counter after it (`'content-type'0`), which no one wrote.
@@ -271,282 +260,6 @@ function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly str
 }
 
 /**
- * Python's overloads (`@overload` stubs, then the implementation) share one
- * symbol, which scip-python defines once, at its first `def`: the others are
- * recorded as uses, so the calls in the implementation were the class's or
- * the file's. Each `def` of an overload group (python_refs.py finds them)
- * becomes a definition of its own, its extent the parse's, as TypeScript's
- * overloads are, and the call hierarchy takes the implementation, the
- * largest and last, for its item.
- */
-function defineRedefinitions(occurrences: Occurrence[], facts: SyntaxFacts): void {
-  const defined = new Set<number>();
-  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
-  for (const o of occurrences) {
-    if (o.roles & SymbolRole.Definition || !defined.has(o.symbol)) continue;
-    if (facts.declarationAt(o.range[0], o.range[1])?.callable) o.roles |= SymbolRole.Definition;
-  }
-}
-
-/**
- * scip-python records `from m import A as B` as one occurrence over all of
- * `A as B`: goToDefinition of the keyword `as` answered A, and A's references
- * listed the line once where pyright lists both names. It becomes two
- * occurrences of the symbol, at A and at B.
- */
-function splitImportAliases(occurrences: Occurrence[], lines: readonly string[]): void {
-  const aliases: Occurrence[] = [];
-  for (const o of occurrences) {
-    if (o.range[0] !== o.range[2]) continue;
-    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
-    const m = /^([\p{L}_][\p{L}\p{N}_]*)(\s+as\s+)([\p{L}_][\p{L}\p{N}_]*)$/u.exec(text);
-    if (!m) continue;
-    const alias = o.range[1] + m[1]!.length + m[2]!.length;
-    aliases.push({ ...o, range: [o.range[0], alias, o.range[0], alias + m[3]!.length] });
-    o.range = [o.range[0], o.range[1], o.range[0], o.range[1] + m[1]!.length];
-  }
-  occurrences.push(...aliases);
-}
-
-/**
- * scip-python names each use of an attribute of a class with `__slots__`
- * (`self.x`, `p.x`) with the class's own symbol, and defines none of them:
- * goToDefinition of `self.x` went to the class, and the class's references
- * listed every attribute use. Such a use (a member access whose name is not
- * the class's) gets the symbol scip-python gives an attribute of a class
- * without slots, `A#x.`, and each name in the class's `__slots__` defines it,
- * where pyright declares it. A module before the dot (`mod.Alias` for `from
- * m import A as Alias`) names the class itself and is left alone.
- */
-function nameSlotAttributes(
-  occurrences: Occurrence[],
-  symbols: string[],
-  symbolIndex: Map<string, number>,
-  lines: readonly string[],
-): void {
-  const endingAt = new Map<string, number>();
-  const importedLocals = new Set<number>();
-  for (const o of occurrences) {
-    endingAt.set(`${o.range[2]}:${o.range[3]}`, o.symbol);
-    if (o.refKind === RefKindCode.import && isLocalSymbol(symbols[o.symbol]!)) importedLocals.add(o.symbol);
-  }
-  const attributeOf = (type: string, name: string): number => {
-    const symbol = `${type}${descriptorName(name)}.`;
-    let index = symbolIndex.get(symbol);
-    if (index === undefined) {
-      index = symbols.length;
-      symbols.push(symbol);
-      symbolIndex.set(symbol, index);
-    }
-    return index;
-  };
-  const classNames = new Map<number, string | null>();
-  const classNameOf = (index: number): string | null => {
-    if (!classNames.has(index)) {
-      const symbol = symbols[index]!;
-      let name: string | null = null;
-      if (symbol.endsWith('#') && !isLocalSymbol(symbol)) {
-        try {
-          name = displayName(parseSymbol(symbol));
-        } catch {
-          name = null;
-        }
-      }
-      classNames.set(index, name);
-    }
-    return classNames.get(index)!;
-  };
-  for (const o of occurrences) {
-    if (o.roles & SymbolRole.Definition) continue;
-    const className = classNameOf(o.symbol);
-    const name = className === null ? undefined : nameInSource(lines, o.range);
-    if (!name || name === className) continue;
-    const before = lines[o.range[0]]!.slice(0, o.range[1]);
-    const dot = /\.\s*$/.exec(before);
-    if (!dot) continue;
-    const receiver = endingAt.get(`${o.range[0]}:${before.slice(0, dot.index).trimEnd().length}`);
-    if (receiver !== undefined && (symbols[receiver]!.endsWith(':') || importedLocals.has(receiver))) continue;
-    o.symbol = attributeOf(symbols[o.symbol]!, name);
-  }
-  const defined = new Set<number>();
-  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
-  for (const o of [...occurrences]) {
-    const symbol = symbols[o.symbol]!;
-    if (!(o.roles & SymbolRole.Definition) || !symbol.endsWith('#__slots__.') || isLocalSymbol(symbol)) continue;
-    const type = symbol.slice(0, -'__slots__.'.length);
-    for (const { name, range } of listedNames(lines, o.range)) {
-      const index = attributeOf(type, name);
-      if (defined.has(index)) continue;
-      defined.add(index);
-      occurrences.push({
-        range,
-        symbol: index,
-        roles: SymbolRole.Definition | DERIVED_ROLE,
-        refKind: RefKindCode.identifier,
-        memberAccess: false,
-        argumentCount: -1,
-        enclosing: undefined,
-      });
-    }
-  }
-}
-
-/**
- * scip-python names a module imported relatively by its last name alone:
- * `from . import nodes` and `from .visitor import X` in jinja2/optimizer.py
- * give `nodes/__init__:` and `visitor/__init__:`, where the modules define
- * `` `jinja2.nodes`/__init__: ``. goToDefinition of `nodes` (there, and at
- * every `nodes.Node` after it) said it was defined outside the indexed code.
- * Such a module symbol is renamed throughout the document to the module the
- * dots resolve to, from the document's own module (its definition at the
- * top of the file, `jinja2.optimizer`).
- */
-function nameRelativeModules(
-  occurrences: Occurrence[],
-  symbols: string[],
-  symbolIndex: Map<string, number>,
-  lines: readonly string[],
-  path: string,
-): void {
-  const own = occurrences.find(
-    (o) => o.roles & SymbolRole.Definition && o.range[0] === 0 && o.range[1] === 0 && isModuleSymbol(symbols[o.symbol]!),
-  );
-  if (!own) return;
-  const ownName = moduleName(symbols[own.symbol]!);
-  if (!ownName) return;
-  // The package `.` stands for: the module's own for a package's __init__.py, else the one holding the module.
-  const packageParts = ownName.split('.');
-  if (posix.basename(path) !== '__init__.py') packageParts.pop();
-  const renamed = new Set<number>();
-  for (const o of occurrences) {
-    if (o.roles & SymbolRole.Definition || renamed.has(o.symbol) || o.range[0] !== o.range[2]) continue;
-    const symbol = symbols[o.symbol]!;
-    const name = isModuleSymbol(symbol) && !isLocalSymbol(symbol) ? moduleName(symbol) : undefined;
-    if (!name) continue;
-    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
-    let dots: number;
-    if (text.startsWith('.')) {
-      // `from .visitor import X`, `from ..a.b import X`: the occurrence is the relative name itself.
-      dots = /^\.+/.exec(text)![0].length;
-      if (text.slice(dots) !== name) continue;
-    } else {
-      // `from . import nodes`, `from .. import (a,\n b)`: the name follows `from <dots> import`.
-      if (text !== name) continue;
-      const before = lines.slice(Math.max(0, o.range[0] - 20), o.range[0]).join('\n') + '\n' + lines[o.range[0]]!.slice(0, o.range[1]);
-      const from = /\bfrom\s+(\.+)\s+import\s*\(?[\w\s,\\]*$/.exec(before);
-      if (!from) continue;
-      dots = from[1]!.length;
-    }
-    if (dots - 1 >= packageParts.length) continue;
-    const resolved = [...packageParts.slice(0, packageParts.length - (dots - 1)), name].join('.');
-    const target = symbol.slice(0, symbol.length - `${descriptorName(name)}/__init__:`.length) + `${descriptorName(resolved)}/__init__:`;
-    if (target === symbol || !symbol.endsWith(`${descriptorName(name)}/__init__:`)) continue;
-    renamed.add(o.symbol);
-    const held = symbolIndex.get(target);
-    if (held !== undefined) {
-      // The document names the module absolutely too: one symbol for both.
-      for (const other of occurrences) if (other.symbol === o.symbol) other.symbol = held;
-      continue;
-    }
-    symbolIndex.delete(symbol);
-    symbolIndex.set(target, o.symbol);
-    symbols[o.symbol] = target;
-  }
-}
-
-/** A Python module's symbol, `` `pkg.mod`/__init__: ``. */
-function isModuleSymbol(symbol: string): boolean {
-  return symbol.endsWith('/__init__:');
-}
-
-/** The dotted name of a Python module's symbol, or undefined. */
-function moduleName(symbol: string): string | undefined {
-  try {
-    const parsed = parseSymbol(symbol);
-    const [namespace, meta] = parsed.descriptors.slice(-2);
-    return parsed.descriptors.length === 2 && namespace?.suffix === 'namespace' && meta?.suffix === 'meta' ? namespace.name : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A name in a module's `__all__` (`__all__ = ["frozen", ...]`) is a reference
- * to what the module binds to that name, as pyright has it, but scip-python
- * records nothing in strings: each gets a reference to the symbol the module
- * defines or imports under that name.
- */
-function referExportedNames(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
-  const all = occurrences.find(
-    (o) => o.roles & SymbolRole.Definition && /^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+\/__all__\.$/.test(symbols[o.symbol]!),
-  );
-  if (!all) return;
-  const moduleSymbol = symbols[all.symbol]!.slice(0, -'__all__.'.length);
-  // What the module binds to each name: its first definition of the name at the top level, else its first import of it.
-  const bound = new Map<string, number>();
-  const imported = new Map<string, number>();
-  for (const o of occurrences) {
-    const symbol = symbols[o.symbol]!;
-    const name = isLocalSymbol(symbol) ? undefined : nameInSource(lines, o.range);
-    if (!name) continue;
-    if (o.roles & SymbolRole.Definition) {
-      const member = symbol.startsWith(moduleSymbol) ? symbol.slice(moduleSymbol.length) : '';
-      if (!bound.has(name) && (member === `${name}.` || member === `${name}().` || member === `${name}#`)) bound.set(name, o.symbol);
-    } else if (o.refKind === RefKindCode.import && !imported.has(name)) imported.set(name, o.symbol);
-  }
-  for (const { name, range } of listedNames(lines, all.range)) {
-    const symbol = bound.get(name) ?? imported.get(name);
-    if (symbol === undefined) continue;
-    occurrences.push({
-      range,
-      symbol,
-      roles: DERIVED_ROLE,
-      refKind: RefKindCode.identifier,
-      memberAccess: false,
-      argumentCount: -1,
-      enclosing: undefined,
-    });
-  }
-}
-
-/**
- * The names a `__slots__` or `__all__` assignment lists, each with the range
- * of its text inside the quotes: the string, or the strings of the tuple,
- * list or set, after the `=` that follows the name at `at`.
- */
-function listedNames(lines: readonly string[], at: Range): { name: string; range: Range }[] {
-  const names: { name: string; range: Range }[] = [];
-  let depth = 0;
-  let assigned = false;
-  // A slot list is a few lines long: the scan ends at its closing bracket, or at the end of the statement.
-  for (let line = at[2]; line < lines.length && line < at[2] + 200; line++) {
-    const text = lines[line]!;
-    for (let column = line === at[2] ? at[3] : 0; column < text.length; column++) {
-      const c = text[column]!;
-      if (!assigned) {
-        // After the name: an annotation (`: tuple[str, ...]`), then `=`.
-        assigned = c === '=';
-        continue;
-      }
-      if (c === '"' || c === "'") {
-        const end = text.indexOf(c, column + 1);
-        if (end < 0) return names;
-        const name = text.slice(column + 1, end);
-        if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) names.push({ name, range: [line, column + 1, line, end] });
-        if (depth === 0) return names;
-        column = end;
-      } else if (c === '#') break;
-      else if (c === '(' || c === '[' || c === '{') depth++;
-      else if (c === ')' || c === ']' || c === '}') {
-        if (--depth <= 0) return names;
-      } else if (depth === 0 && !/[\s\\]/.test(c)) return names;
-    }
-    if (!assigned || (depth === 0 && !text.trimEnd().endsWith('\\'))) return names;
-  }
-  return names;
-}
-
-/**
  * What the syntax says a declaration is, where the index says nothing true:
  * a named function expression's local reads as a variable in the indexer's
  * signature (`var flow: ...`), and an anonymous default export has no symbol
@@ -577,7 +290,8 @@ function defineThisProperties(occurrences: Occurrence[], symbols: readonly strin
   for (const o of occurrences) {
     if (o.refKind !== RefKindCode.write || !o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
     const line = lines[o.range[0]] ?? '';
-    if (o.range[0] !== o.range[2] || !/\bthis\s*\.\s*$/.test(line.slice(0, o.range[1])) || !/^\s*=(?![=>])/.test(line.slice(o.range[3]))) continue;
+    if (o.range[0] !== o.range[2] || !/\bthis\s*\.\s*$/.test(line.slice(0, o.range[1])) || !/^\s*=(?![=>])/.test(line.slice(o.range[3])))
+      continue;
     const k = `${o.range[0]}:${o.range[1]}`;
     const list = assigned.get(k);
     if (list) list.push(o);
@@ -612,162 +326,6 @@ function defineThisProperties(occurrences: Occurrence[], symbols: readonly strin
     out.add(o);
   }
   return out;
-}
-
-/** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
-function exportSymbol(moduleSymbol: string, name: string): string {
-  return `${moduleSymbol}${descriptorName(name)}.`;
-}
-
-/**
- * An anonymous default export (`export default function () {...}`, `export
- * default () => ...`, `export default class {...}`, a JavaScript module's
- * `module.exports = ...`) has no name, and
- * scip-typescript defines nothing for it: the calls in it were the file's,
- * and each importer's name for it is a local of its own. TypeScript names it
- * `default`, at its `default` keyword; so does sextant, with a global symbol
- * of the file (`src/\`a.ts\`/default.`), which linkModuleNames gives the
- * importers' names too.
- */
-function defineAnonymousDefaults(
-  occurrences: Occurrence[],
-  symbols: string[],
-  symbolIndex: Map<string, number>,
-  facts: SyntaxFacts,
-  lines: readonly string[],
-  path: string,
-): void {
-  const namespace = fileNamespace(symbols, path);
-  if (!namespace) return;
-  const synthesized = exportSymbol(namespace, 'default');
-  // A file has one default export: of two `module.exports =`, the first is declared.
-  const [declared] = facts.anonymousDefaults();
-  if (!declared) return;
-  const [line, character] = declared;
-  // `default`, or `exports` in `module.exports = ...`, where the index has a
-  // local for the module's export: that local is the export, throughout the file.
-  const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
-  if (there && !symbolIndex.has(synthesized)) {
-    symbolIndex.delete(symbols[there.symbol]!);
-    symbolIndex.set(synthesized, there.symbol);
-    symbols[there.symbol] = synthesized;
-    there.roles |= SymbolRole.Definition | DERIVED_ROLE;
-    return;
-  }
-  let index = symbolIndex.get(synthesized);
-  if (index === undefined) {
-    index = symbols.length;
-    symbols.push(synthesized);
-    symbolIndex.set(synthesized, index);
-  }
-  const name = /^[\w$]+/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
-  occurrences.push({
-    range: [line, character, line, character + name.length],
-    symbol: index,
-    roles: SymbolRole.Definition | DERIVED_ROLE,
-    refKind: RefKindCode.identifier,
-    memberAccess: false,
-    argumentCount: -1,
-    // Its extent is the parse's, and is said to be (enclosing_source: syntax).
-    enclosing: undefined,
-  });
-}
-
-/**
- * A name for what another module exports is a local of this document where
- * the index resolved it to nothing global: a default export without a name
- * of its own (`import x from './m'`, `m.default`), a name a module exports by
- * an export list reached through a namespace import (`ns.a` where `./m` has
- * `export { a }`: scip-typescript resolves `import { a }`, not `ns.a`), a name
- * re-exported from such a default (`import { en } from './locales'`). It
- * becomes the global symbol `<module>name.` throughout this document (the
- * index gives every name here for one export one local), which the module's
- * own document defines (defineAnonymousDefaults) or relates to what it
- * exports (relateExportNames): so the export's references span its
- * importers. The module is the symbol the index gives the specifier (or `ns`):
- * a file of the index, or of a package. A name the index resolved stays; but
- * the index gives `a` in `{ a as x }` a local even where what it names has a
- * global symbol, which it gives `x` (`export { default as options } from
- * './options'` where options.js declares `const options` and exports it as
- * its default): `a` takes that.
- */
-function linkModuleNames(
-  occurrences: Occurrence[],
-  symbols: string[],
-  symbolIndex: Map<string, number>,
-  facts: SyntaxFacts,
-  lines: readonly string[],
-): void {
-  const at = occurrencesByStart(occurrences);
-  // Locals merged into a symbol the document holds already (two names of one export, reached by two modules).
-  const merged = new Map<number, number>();
-  for (const { name, module, isDefault } of facts.moduleNames) {
-    const named = at.get(name[0] * 0x100000 + name[1]);
-    const moduleIndex = at.get(module[0] * 0x100000 + module[1])?.symbol;
-    if (named === undefined || moduleIndex === undefined) continue;
-    const local = named.symbol;
-    const moduleSymbol = symbols[moduleIndex]!;
-    if (!isLocalSymbol(symbols[local]!) || isLocalSymbol(moduleSymbol) || !moduleSymbol.endsWith('/')) continue;
-    // `a` of a specifier `{ a as b }` (its module is written after it, where `ns` of `ns.a` is before).
-    const inSpecifier = module[0] > name[0] || (module[0] === name[0] && module[1] > name[1]);
-    const as = inSpecifier ? /^[\p{L}\p{N}_$]+\s+as\s+/u.exec(lines[name[0]]?.slice(name[1]) ?? '') : null;
-    const alias = as ? at.get(name[0] * 0x100000 + name[1] + as[0].length)?.symbol : undefined;
-    if (alias !== undefined && !isLocalSymbol(symbols[alias]!) && symbols[alias] !== moduleSymbol) {
-      merged.set(local, alias);
-      continue;
-    }
-    const exported = isDefault ? 'default' : nameInSource(lines, named.range);
-    if (!exported) continue;
-    const synthesized = exportSymbol(moduleSymbol, exported);
-    const held = symbolIndex.get(synthesized);
-    if (held !== undefined) {
-      merged.set(local, held);
-      continue;
-    }
-    symbolIndex.delete(symbols[local]!);
-    symbolIndex.set(synthesized, local);
-    symbols[local] = synthesized;
-  }
-  if (merged.size > 0) for (const o of occurrences) o.symbol = merged.get(o.symbol) ?? o.symbol;
-}
-
-/**
- * What this document exports by an export list (`export { a as b }`,
- * `export { default as en } from './en'`) under a name that is not its
- * symbol's own: `<this module>b.`, the symbol importers that reach it by name
- * get from linkModuleNames, is related to what it exports, as a definition
- * and a reference, so that their uses and the declaration answer together.
- */
-function relateExportNames(
-  occurrences: readonly Occurrence[],
-  symbols: readonly string[],
-  facts: SyntaxFacts,
-  lines: readonly string[],
-  path: string,
-): PreparedRelationship[] {
-  const namespace = fileNamespace(symbols, path);
-  if (!namespace) return [];
-  const at = occurrencesByStart(occurrences);
-  const out: PreparedRelationship[] = [];
-  for (const [line, character] of facts.exportNames) {
-    const o = at.get(line * 0x100000 + character);
-    const target = o && symbols[o.symbol]!;
-    const exported = o && nameInSource(lines, o.range);
-    if (!target || !exported || isLocalSymbol(target)) continue;
-    const symbol = exportSymbol(namespace, exported);
-    if (symbol !== target) out.push({ symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true });
-  }
-  return out;
-}
-
-/** The first occurrence starting at each position (key line * 0x100000 + character). */
-function occurrencesByStart(occurrences: readonly Occurrence[]): Map<number, Occurrence> {
-  const at = new Map<number, Occurrence>();
-  for (const o of occurrences) {
-    const k = o.range[0] * 0x100000 + o.range[1];
-    if (!at.has(k)) at.set(k, o);
-  }
-  return at;
 }
 
 /**
@@ -828,26 +386,19 @@ function defineLiteralMembers(
       symbolIndex.set(synthesized, symbols.length);
       o.symbol = symbols.length;
       symbols.push(synthesized);
-      relationships.push({ symbol: synthesized, target: original, isImplementation: true, isReference: true, isTypeDefinition: false, isDefinition: false });
+      relationships.push({
+        symbol: synthesized,
+        target: original,
+        isImplementation: true,
+        isReference: true,
+        isTypeDefinition: false,
+        isDefinition: false,
+      });
     }
     o.roles |= SymbolRole.Definition;
     defined.add(at);
   }
   return relationships;
-}
-
-/** The descriptor prefix of a document's own file (`npm pkg 1.0 src/\`x.ts\`/`), from a symbol it holds. */
-function fileNamespace(symbols: readonly string[], path: string): string | undefined {
-  const needle = `\`${posix.basename(path)}\`/`;
-  for (const s of symbols) {
-    const i = s.indexOf(needle);
-    if (i > 0 && !isLocalSymbol(s)) return s.slice(0, i + needle.length);
-  }
-  return undefined;
-}
-
-function descriptorName(name: string): string {
-  return /^[\w$+-]+$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``;
 }
 
 /** A member of a type, after the type's symbol: `create().`, `Readonly:typeLiteral0:create().`. */

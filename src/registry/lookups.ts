@@ -595,7 +595,7 @@ export class Lookups {
   /**
    * What each of these symbols is defined as, by is_definition relationships
    * from it (a name an export list gives what it exports: see
-   * orchestrator/prepare.ts relateExportNames), with the symbol it is for.
+   * orchestrator/prepare-exports.ts relateExportNames), with the symbol it is for.
    */
   async definedAs(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
     return (await this.relatedPairs(indexIds, symbols, 'is_definition', ['forward'], true)).map((r) => ({

@@ -1,0 +1,169 @@
+// What prepare.ts derives for TypeScript and JavaScript modules' exports
+// where scip-typescript resolves a name to nothing global across files: an
+// anonymous default export, and the names other modules reach it or an
+// export list's names by (`import x from`, `ns.a`, `import { en }` through a
+// barrel). Each becomes a global symbol `<module>name.` that the module
+// defines or relates to what it exports.
+import { SymbolRole } from '../scip/schema.js';
+import { isLocalSymbol } from '../scip/symbol.js';
+import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
+import type { PreparedRelationship } from '../registry/writer.js';
+import type { SyntaxFacts } from '../syntax/facts.js';
+import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
+
+/** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
+function exportSymbol(moduleSymbol: string, name: string): string {
+  return `${moduleSymbol}${descriptorName(name)}.`;
+}
+
+/**
+ * An anonymous default export (`export default function () {...}`, `export
+ * default () => ...`, `export default class {...}`, a JavaScript module's
+ * `module.exports = ...`) has no name, and
+ * scip-typescript defines nothing for it: the calls in it were the file's,
+ * and each importer's name for it is a local of its own. TypeScript names it
+ * `default`, at its `default` keyword; so does sextant, with a global symbol
+ * of the file (`src/\`a.ts\`/default.`), which linkModuleNames gives the
+ * importers' names too.
+ */
+export function defineAnonymousDefaults(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  path: string,
+): void {
+  const namespace = fileNamespace(symbols, path);
+  if (!namespace) return;
+  const synthesized = exportSymbol(namespace, 'default');
+  // A file has one default export: of two `module.exports =`, the first is declared.
+  const [declared] = facts.anonymousDefaults();
+  if (!declared) return;
+  const [line, character] = declared;
+  // `default`, or `exports` in `module.exports = ...`, where the index has a
+  // local for the module's export: that local is the export, throughout the file.
+  const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
+  if (there && !symbolIndex.has(synthesized)) {
+    symbolIndex.delete(symbols[there.symbol]!);
+    symbolIndex.set(synthesized, there.symbol);
+    symbols[there.symbol] = synthesized;
+    there.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    return;
+  }
+  let index = symbolIndex.get(synthesized);
+  if (index === undefined) {
+    index = symbols.length;
+    symbols.push(synthesized);
+    symbolIndex.set(synthesized, index);
+  }
+  const name = /^[\w$]+/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
+  occurrences.push({
+    range: [line, character, line, character + name.length],
+    symbol: index,
+    roles: SymbolRole.Definition | DERIVED_ROLE,
+    refKind: RefKindCode.identifier,
+    memberAccess: false,
+    argumentCount: -1,
+    // Its extent is the parse's, and is said to be (enclosing_source: syntax).
+    enclosing: undefined,
+  });
+}
+
+/**
+ * A name for what another module exports is a local of this document where
+ * the index resolved it to nothing global: a default export without a name
+ * of its own (`import x from './m'`, `m.default`), a name a module exports by
+ * an export list reached through a namespace import (`ns.a` where `./m` has
+ * `export { a }`: scip-typescript resolves `import { a }`, not `ns.a`), a name
+ * re-exported from such a default (`import { en } from './locales'`). It
+ * becomes the global symbol `<module>name.` throughout this document (the
+ * index gives every name here for one export one local), which the module's
+ * own document defines (defineAnonymousDefaults) or relates to what it
+ * exports (relateExportNames): so the export's references span its
+ * importers. The module is the symbol the index gives the specifier (or `ns`):
+ * a file of the index, or of a package. A name the index resolved stays; but
+ * the index gives `a` in `{ a as x }` a local even where what it names has a
+ * global symbol, which it gives `x` (`export { default as options } from
+ * './options'` where options.js declares `const options` and exports it as
+ * its default): `a` takes that.
+ */
+export function linkModuleNames(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+): void {
+  const at = occurrencesByStart(occurrences);
+  // Locals merged into a symbol the document holds already (two names of one export, reached by two modules).
+  const merged = new Map<number, number>();
+  for (const { name, module, isDefault } of facts.moduleNames) {
+    const named = at.get(name[0] * 0x100000 + name[1]);
+    const moduleIndex = at.get(module[0] * 0x100000 + module[1])?.symbol;
+    if (named === undefined || moduleIndex === undefined) continue;
+    const local = named.symbol;
+    const moduleSymbol = symbols[moduleIndex]!;
+    if (!isLocalSymbol(symbols[local]!) || isLocalSymbol(moduleSymbol) || !moduleSymbol.endsWith('/')) continue;
+    // `a` of a specifier `{ a as b }` (its module is written after it, where `ns` of `ns.a` is before).
+    const inSpecifier = module[0] > name[0] || (module[0] === name[0] && module[1] > name[1]);
+    const as = inSpecifier ? /^[\p{L}\p{N}_$]+\s+as\s+/u.exec(lines[name[0]]?.slice(name[1]) ?? '') : null;
+    const alias = as ? at.get(name[0] * 0x100000 + name[1] + as[0].length)?.symbol : undefined;
+    if (alias !== undefined && !isLocalSymbol(symbols[alias]!) && symbols[alias] !== moduleSymbol) {
+      merged.set(local, alias);
+      continue;
+    }
+    const exported = isDefault ? 'default' : nameInSource(lines, named.range);
+    if (!exported) continue;
+    const synthesized = exportSymbol(moduleSymbol, exported);
+    const held = symbolIndex.get(synthesized);
+    if (held !== undefined) {
+      merged.set(local, held);
+      continue;
+    }
+    symbolIndex.delete(symbols[local]!);
+    symbolIndex.set(synthesized, local);
+    symbols[local] = synthesized;
+  }
+  if (merged.size > 0) for (const o of occurrences) o.symbol = merged.get(o.symbol) ?? o.symbol;
+}
+
+/**
+ * What this document exports by an export list (`export { a as b }`,
+ * `export { default as en } from './en'`) under a name that is not its
+ * symbol's own: `<this module>b.`, the symbol importers that reach it by name
+ * get from linkModuleNames, is related to what it exports, as a definition
+ * and a reference, so that their uses and the declaration answer together.
+ */
+export function relateExportNames(
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  path: string,
+): PreparedRelationship[] {
+  const namespace = fileNamespace(symbols, path);
+  if (!namespace) return [];
+  const at = occurrencesByStart(occurrences);
+  const out: PreparedRelationship[] = [];
+  for (const [line, character] of facts.exportNames) {
+    const o = at.get(line * 0x100000 + character);
+    const target = o && symbols[o.symbol]!;
+    const exported = o && nameInSource(lines, o.range);
+    if (!target || !exported || isLocalSymbol(target)) continue;
+    const symbol = exportSymbol(namespace, exported);
+    if (symbol !== target)
+      out.push({ symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true });
+  }
+  return out;
+}
+
+/** The first occurrence starting at each position (key line * 0x100000 + character). */
+function occurrencesByStart(occurrences: readonly Occurrence[]): Map<number, Occurrence> {
+  const at = new Map<number, Occurrence>();
+  for (const o of occurrences) {
+    const k = o.range[0] * 0x100000 + o.range[1];
+    if (!at.has(k)) at.set(k, o);
+  }
+  return at;
+}

@@ -1,0 +1,302 @@
+// What prepare.ts derives for Python documents beyond what scip-python
+// records: overload groups, `from m import A as B`, `__slots__` attributes,
+// relatively imported modules and the names of `__all__`.
+import { posix } from 'node:path';
+import type { Range } from '../scip/range.js';
+import { SymbolRole } from '../scip/schema.js';
+import { displayName, isLocalSymbol, parseSymbol } from '../scip/symbol.js';
+import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
+import type { SyntaxFacts } from '../syntax/facts.js';
+import { descriptorName, nameInSource } from './symbol-names.js';
+
+/** Python's derivations, in order, on a document's occurrences and symbols (renamed in place). */
+export function derivePython(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  lines: readonly string[],
+  path: string,
+  facts: SyntaxFacts | undefined,
+): void {
+  if (facts) defineRedefinitions(occurrences, facts);
+  splitImportAliases(occurrences, lines);
+  nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
+  nameRelativeModules(occurrences, symbols, symbolIndex, lines, path);
+  referExportedNames(occurrences, symbols, lines);
+}
+
+/**
+ * Python's overloads (`@overload` stubs, then the implementation) share one
+ * symbol, which scip-python defines once, at its first `def`: the others are
+ * recorded as uses, so the calls in the implementation were the class's or
+ * the file's. Each `def` of an overload group (python_refs.py finds them)
+ * becomes a definition of its own, its extent the parse's, as TypeScript's
+ * overloads are, and the call hierarchy takes the implementation, the
+ * largest and last, for its item.
+ */
+function defineRedefinitions(occurrences: Occurrence[], facts: SyntaxFacts): void {
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition || !defined.has(o.symbol)) continue;
+    if (facts.declarationAt(o.range[0], o.range[1])?.callable) o.roles |= SymbolRole.Definition;
+  }
+}
+
+/**
+ * scip-python records `from m import A as B` as one occurrence over all of
+ * `A as B`: goToDefinition of the keyword `as` answered A, and A's references
+ * listed the line once where pyright lists both names. It becomes two
+ * occurrences of the symbol, at A and at B.
+ */
+function splitImportAliases(occurrences: Occurrence[], lines: readonly string[]): void {
+  const aliases: Occurrence[] = [];
+  for (const o of occurrences) {
+    if (o.range[0] !== o.range[2]) continue;
+    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
+    const m = /^([\p{L}_][\p{L}\p{N}_]*)(\s+as\s+)([\p{L}_][\p{L}\p{N}_]*)$/u.exec(text);
+    if (!m) continue;
+    const alias = o.range[1] + m[1]!.length + m[2]!.length;
+    aliases.push({ ...o, range: [o.range[0], alias, o.range[0], alias + m[3]!.length] });
+    o.range = [o.range[0], o.range[1], o.range[0], o.range[1] + m[1]!.length];
+  }
+  occurrences.push(...aliases);
+}
+
+/**
+ * scip-python names each use of an attribute of a class with `__slots__`
+ * (`self.x`, `p.x`) with the class's own symbol, and defines none of them:
+ * goToDefinition of `self.x` went to the class, and the class's references
+ * listed every attribute use. Such a use (a member access whose name is not
+ * the class's) gets the symbol scip-python gives an attribute of a class
+ * without slots, `A#x.`, and each name in the class's `__slots__` defines it,
+ * where pyright declares it. A module before the dot (`mod.Alias` for `from
+ * m import A as Alias`) names the class itself and is left alone.
+ */
+function nameSlotAttributes(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  lines: readonly string[],
+): void {
+  const endingAt = new Map<string, number>();
+  const importedLocals = new Set<number>();
+  for (const o of occurrences) {
+    endingAt.set(`${o.range[2]}:${o.range[3]}`, o.symbol);
+    if (o.refKind === RefKindCode.import && isLocalSymbol(symbols[o.symbol]!)) importedLocals.add(o.symbol);
+  }
+  const attributeOf = (type: string, name: string): number => {
+    const symbol = `${type}${descriptorName(name)}.`;
+    let index = symbolIndex.get(symbol);
+    if (index === undefined) {
+      index = symbols.length;
+      symbols.push(symbol);
+      symbolIndex.set(symbol, index);
+    }
+    return index;
+  };
+  const classNames = new Map<number, string | null>();
+  const classNameOf = (index: number): string | null => {
+    if (!classNames.has(index)) {
+      const symbol = symbols[index]!;
+      let name: string | null = null;
+      if (symbol.endsWith('#') && !isLocalSymbol(symbol)) {
+        try {
+          name = displayName(parseSymbol(symbol));
+        } catch {
+          name = null;
+        }
+      }
+      classNames.set(index, name);
+    }
+    return classNames.get(index)!;
+  };
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition) continue;
+    const className = classNameOf(o.symbol);
+    const name = className === null ? undefined : nameInSource(lines, o.range);
+    if (!name || name === className) continue;
+    const before = lines[o.range[0]]!.slice(0, o.range[1]);
+    const dot = /\.\s*$/.exec(before);
+    if (!dot) continue;
+    const receiver = endingAt.get(`${o.range[0]}:${before.slice(0, dot.index).trimEnd().length}`);
+    if (receiver !== undefined && (symbols[receiver]!.endsWith(':') || importedLocals.has(receiver))) continue;
+    o.symbol = attributeOf(symbols[o.symbol]!, name);
+  }
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  for (const o of [...occurrences]) {
+    const symbol = symbols[o.symbol]!;
+    if (!(o.roles & SymbolRole.Definition) || !symbol.endsWith('#__slots__.') || isLocalSymbol(symbol)) continue;
+    const type = symbol.slice(0, -'__slots__.'.length);
+    for (const { name, range } of listedNames(lines, o.range)) {
+      const index = attributeOf(type, name);
+      if (defined.has(index)) continue;
+      defined.add(index);
+      occurrences.push({
+        range,
+        symbol: index,
+        roles: SymbolRole.Definition | DERIVED_ROLE,
+        refKind: RefKindCode.identifier,
+        memberAccess: false,
+        argumentCount: -1,
+        enclosing: undefined,
+      });
+    }
+  }
+}
+
+/**
+ * scip-python names a module imported relatively by its last name alone:
+ * `from . import nodes` and `from .visitor import X` in jinja2/optimizer.py
+ * give `nodes/__init__:` and `visitor/__init__:`, where the modules define
+ * `` `jinja2.nodes`/__init__: ``. goToDefinition of `nodes` (there, and at
+ * every `nodes.Node` after it) said it was defined outside the indexed code.
+ * Such a module symbol is renamed throughout the document to the module the
+ * dots resolve to, from the document's own module (its definition at the
+ * top of the file, `jinja2.optimizer`).
+ */
+function nameRelativeModules(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  lines: readonly string[],
+  path: string,
+): void {
+  const own = occurrences.find(
+    (o) => o.roles & SymbolRole.Definition && o.range[0] === 0 && o.range[1] === 0 && isModuleSymbol(symbols[o.symbol]!),
+  );
+  if (!own) return;
+  const ownName = moduleName(symbols[own.symbol]!);
+  if (!ownName) return;
+  // The package `.` stands for: the module's own for a package's __init__.py, else the one holding the module.
+  const packageParts = ownName.split('.');
+  if (posix.basename(path) !== '__init__.py') packageParts.pop();
+  const renamed = new Set<number>();
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition || renamed.has(o.symbol) || o.range[0] !== o.range[2]) continue;
+    const symbol = symbols[o.symbol]!;
+    const name = isModuleSymbol(symbol) && !isLocalSymbol(symbol) ? moduleName(symbol) : undefined;
+    if (!name) continue;
+    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
+    let dots: number;
+    if (text.startsWith('.')) {
+      // `from .visitor import X`, `from ..a.b import X`: the occurrence is the relative name itself.
+      dots = /^\.+/.exec(text)![0].length;
+      if (text.slice(dots) !== name) continue;
+    } else {
+      // `from . import nodes`, `from .. import (a,\n b)`: the name follows `from <dots> import`.
+      if (text !== name) continue;
+      const before = lines.slice(Math.max(0, o.range[0] - 20), o.range[0]).join('\n') + '\n' + lines[o.range[0]]!.slice(0, o.range[1]);
+      const from = /\bfrom\s+(\.+)\s+import\s*\(?[\w\s,\\]*$/.exec(before);
+      if (!from) continue;
+      dots = from[1]!.length;
+    }
+    if (dots - 1 >= packageParts.length) continue;
+    const resolved = [...packageParts.slice(0, packageParts.length - (dots - 1)), name].join('.');
+    const target = symbol.slice(0, symbol.length - `${descriptorName(name)}/__init__:`.length) + `${descriptorName(resolved)}/__init__:`;
+    if (target === symbol || !symbol.endsWith(`${descriptorName(name)}/__init__:`)) continue;
+    renamed.add(o.symbol);
+    const held = symbolIndex.get(target);
+    if (held !== undefined) {
+      // The document names the module absolutely too: one symbol for both.
+      for (const other of occurrences) if (other.symbol === o.symbol) other.symbol = held;
+      continue;
+    }
+    symbolIndex.delete(symbol);
+    symbolIndex.set(target, o.symbol);
+    symbols[o.symbol] = target;
+  }
+}
+
+/** A Python module's symbol, `` `pkg.mod`/__init__: ``. */
+function isModuleSymbol(symbol: string): boolean {
+  return symbol.endsWith('/__init__:');
+}
+
+/** The dotted name of a Python module's symbol, or undefined. */
+function moduleName(symbol: string): string | undefined {
+  try {
+    const parsed = parseSymbol(symbol);
+    const [namespace, meta] = parsed.descriptors.slice(-2);
+    return parsed.descriptors.length === 2 && namespace?.suffix === 'namespace' && meta?.suffix === 'meta' ? namespace.name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A name in a module's `__all__` (`__all__ = ["frozen", ...]`) is a reference
+ * to what the module binds to that name, as pyright has it, but scip-python
+ * records nothing in strings: each gets a reference to the symbol the module
+ * defines or imports under that name.
+ */
+function referExportedNames(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  const all = occurrences.find(
+    (o) => o.roles & SymbolRole.Definition && /^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+\/__all__\.$/.test(symbols[o.symbol]!),
+  );
+  if (!all) return;
+  const moduleSymbol = symbols[all.symbol]!.slice(0, -'__all__.'.length);
+  // What the module binds to each name: its first definition of the name at the top level, else its first import of it.
+  const bound = new Map<string, number>();
+  const imported = new Map<string, number>();
+  for (const o of occurrences) {
+    const symbol = symbols[o.symbol]!;
+    const name = isLocalSymbol(symbol) ? undefined : nameInSource(lines, o.range);
+    if (!name) continue;
+    if (o.roles & SymbolRole.Definition) {
+      const member = symbol.startsWith(moduleSymbol) ? symbol.slice(moduleSymbol.length) : '';
+      if (!bound.has(name) && (member === `${name}.` || member === `${name}().` || member === `${name}#`)) bound.set(name, o.symbol);
+    } else if (o.refKind === RefKindCode.import && !imported.has(name)) imported.set(name, o.symbol);
+  }
+  for (const { name, range } of listedNames(lines, all.range)) {
+    const symbol = bound.get(name) ?? imported.get(name);
+    if (symbol === undefined) continue;
+    occurrences.push({
+      range,
+      symbol,
+      roles: DERIVED_ROLE,
+      refKind: RefKindCode.identifier,
+      memberAccess: false,
+      argumentCount: -1,
+      enclosing: undefined,
+    });
+  }
+}
+
+/**
+ * The names a `__slots__` or `__all__` assignment lists, each with the range
+ * of its text inside the quotes: the string, or the strings of the tuple,
+ * list or set, after the `=` that follows the name at `at`.
+ */
+function listedNames(lines: readonly string[], at: Range): { name: string; range: Range }[] {
+  const names: { name: string; range: Range }[] = [];
+  let depth = 0;
+  let assigned = false;
+  // A slot list is a few lines long: the scan ends at its closing bracket, or at the end of the statement.
+  for (let line = at[2]; line < lines.length && line < at[2] + 200; line++) {
+    const text = lines[line]!;
+    for (let column = line === at[2] ? at[3] : 0; column < text.length; column++) {
+      const c = text[column]!;
+      if (!assigned) {
+        // After the name: an annotation (`: tuple[str, ...]`), then `=`.
+        assigned = c === '=';
+        continue;
+      }
+      if (c === '"' || c === "'") {
+        const end = text.indexOf(c, column + 1);
+        if (end < 0) return names;
+        const name = text.slice(column + 1, end);
+        if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) names.push({ name, range: [line, column + 1, line, end] });
+        if (depth === 0) return names;
+        column = end;
+      } else if (c === '#') break;
+      else if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') {
+        if (--depth <= 0) return names;
+      } else if (depth === 0 && !/[\s\\]/.test(c)) return names;
+    }
+    if (!assigned || (depth === 0 && !text.trimEnd().endsWith('\\'))) return names;
+  }
+  return names;
+}

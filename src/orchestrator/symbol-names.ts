@@ -1,0 +1,30 @@
+// Names as a document derives them: from its source text, and as SCIP
+// descriptors write them. Shared by prepare.ts and the derivations it runs.
+import { posix } from 'node:path';
+import type { Range } from '../scip/range.js';
+import { isLocalSymbol } from '../scip/symbol.js';
+
+/**
+ * The name as written at the definition: the only name a local symbol has,
+ * and truer than descriptors that indexers suffix to disambiguate (`error0:`).
+ */
+export function nameInSource(lines: readonly string[], r: Range): string | undefined {
+  if (r[0] !== r[2]) return undefined;
+  const text = lines[r[0]]?.slice(r[1], r[3]);
+  return text && /^#?[\p{L}\p{N}_$]+$/u.test(text) ? text : undefined;
+}
+
+/** The descriptor prefix of a document's own file (`npm pkg 1.0 src/\`x.ts\`/`), from a symbol it holds. */
+export function fileNamespace(symbols: readonly string[], path: string): string | undefined {
+  const needle = `\`${posix.basename(path)}\`/`;
+  for (const s of symbols) {
+    const i = s.indexOf(needle);
+    if (i > 0 && !isLocalSymbol(s)) return s.slice(0, i + needle.length);
+  }
+  return undefined;
+}
+
+/** A name as a SCIP descriptor writes it: backquoted unless it is a plain identifier. */
+export function descriptorName(name: string): string {
+  return /^[\w$+-]+$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``;
+}
