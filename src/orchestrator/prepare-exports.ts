@@ -6,7 +6,7 @@
 // defines or relates to what it exports.
 import { SymbolRole } from '../scip/schema.js';
 import { isLocalSymbol } from '../scip/symbol.js';
-import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
+import { DERIVED_ROLE, derivedOccurrence, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
 import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
@@ -58,16 +58,8 @@ export function defineAnonymousDefaults(
     symbolIndex.set(synthesized, index);
   }
   const name = /^[\w$]+/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
-  occurrences.push({
-    range: [line, character, line, character + name.length],
-    symbol: index,
-    roles: SymbolRole.Definition | DERIVED_ROLE,
-    refKind: RefKindCode.identifier,
-    memberAccess: false,
-    argumentCount: -1,
-    // Its extent is the parse's, and is said to be (enclosing_source: syntax).
-    enclosing: undefined,
-  });
+  // Its extent is the parse's, and is said to be (enclosing_source: syntax).
+  occurrences.push(derivedOccurrence([line, character, line, character + name.length], index, SymbolRole.Definition));
 }
 
 /**

@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import type { Range } from '../scip/range.js';
 import { SymbolRole } from '../scip/schema.js';
 import { displayName, isLocalSymbol, parseSymbol } from '../scip/symbol.js';
-import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
+import { derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
 import { descriptorName, nameInSource } from './symbol-names.js';
 
@@ -133,15 +133,7 @@ function nameSlotAttributes(
       const index = attributeOf(type, name);
       if (defined.has(index)) continue;
       defined.add(index);
-      occurrences.push({
-        range,
-        symbol: index,
-        roles: SymbolRole.Definition | DERIVED_ROLE,
-        refKind: RefKindCode.identifier,
-        memberAccess: false,
-        argumentCount: -1,
-        enclosing: undefined,
-      });
+      occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
     }
   }
 }
@@ -252,15 +244,7 @@ function referExportedNames(occurrences: Occurrence[], symbols: readonly string[
   for (const { name, range } of listedNames(lines, all.range)) {
     const symbol = bound.get(name) ?? imported.get(name);
     if (symbol === undefined) continue;
-    occurrences.push({
-      range,
-      symbol,
-      roles: DERIVED_ROLE,
-      refKind: RefKindCode.identifier,
-      memberAccess: false,
-      argumentCount: -1,
-      enclosing: undefined,
-    });
+    occurrences.push(derivedOccurrence(range, symbol));
   }
 }
 

@@ -7,7 +7,15 @@ import { signatureOf, symbolKind, type SymbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
 import { displayName, isLocalSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
-import { DERIVED_ROLE, encodeOccurrences, encodeRanges, RefKindCode, type Occurrence, type SymbolRange } from '../registry/payload.js';
+import {
+  DERIVED_ROLE,
+  derivedOccurrence,
+  encodeOccurrences,
+  encodeRanges,
+  RefKindCode,
+  type Occurrence,
+  type SymbolRange,
+} from '../registry/payload.js';
 import type { PreparedDefinition, PreparedDocument, PreparedRelationship } from '../registry/writer.js';
 import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
 import { defineAnonymousDefaults, linkModuleNames, relateExportNames } from './prepare-exports.js';
@@ -232,15 +240,9 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
     const present = at.get(`${alias.range[0]}:${alias.range[1]}`) ?? [];
     for (const symbol of new Set(targets.map((t) => t.symbol))) {
       if (present.some((p) => p.symbol === symbol)) continue;
-      occurrences.push({
-        range: alias.range,
-        symbol,
-        roles: DERIVED_ROLE,
-        refKind: alias.call ? RefKindCode.call : alias.type ? RefKindCode.type : RefKindCode.identifier,
-        memberAccess: false,
-        argumentCount: -1,
-        enclosing: undefined,
-      });
+      occurrences.push(
+        derivedOccurrence(alias.range, symbol, 0, alias.call ? RefKindCode.call : alias.type ? RefKindCode.type : RefKindCode.identifier),
+      );
     }
   }
 }

@@ -30,6 +30,15 @@ export interface Occurrence {
   enclosing: Range | undefined;
 }
 
+/**
+ * An occurrence sextant derives from the source (DERIVED_ROLE) at a name the
+ * indexer recorded nothing or something else for: a plain use unless said
+ * otherwise, with no argument count or extent of its own.
+ */
+export function derivedOccurrence(range: Range, symbol: number, roles = 0, refKind: number = RefKindCode.identifier): Occurrence {
+  return { range, symbol, roles: roles | DERIVED_ROLE, refKind, memberAccess: false, argumentCount: -1, enclosing: undefined };
+}
+
 const MEMBER_ACCESS = 1 << 24;
 
 /**
