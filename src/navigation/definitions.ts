@@ -169,6 +169,9 @@ function previewOf(lines: readonly string[] | null, line: number): { preview?: s
   return p === undefined ? {} : { preview: p };
 }
 
+/** A TypeScript declaration file, whose overloads are all signatures. */
+const DECLARATION_FILE = /\.d\.[mc]?ts$/;
+
 /**
  * One symbol declared several times in one file is an overload group (its
  * signatures, then the implementation; scip-typescript also gives the
@@ -186,8 +189,6 @@ function previewOf(lines: readonly string[] | null, line: number): { preview?: s
  *   one overload with types; the count is what syntax knows), or all of them
  *   when none fits; in a declaration file the last is a signature too.
  */
-const DECLARATION_FILE = /\.d\.[mc]?ts$/;
-
 function narrowOverloads(
   rows: DefinitionRow[],
   at: { path: string; line: number; column: number; declared: ReadonlySet<string>; argumentCounts: ReadonlyMap<string, number> },
