@@ -10,6 +10,7 @@ import { linesOf, type Position } from './support/positions.js';
 import { fixtureRepo, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 import { TypeScriptLanguageServer } from './support/typescript-language-server.js';
+import { LspPool, poolOptions } from '../src/lsp/pool.js';
 
 const key = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
 
@@ -244,5 +245,34 @@ describe('edited code, once any question has been answered', () => {
     assert.equal(refs.source, 'lsp');
     assert.equal(refs.partial, undefined, 'the project was loaded before the question');
     assert.deepEqual(refs.references.map(key).sort(), occurrences(root, 'src/main.ts', 'shapeCount').map(key).sort());
+  });
+});
+
+describe('two first questions at once', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  after(() => {
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('both wait for the server they start together to load its project: neither answers partial', async () => {
+    const pool = new LspPool(poolOptions(env), env);
+    try {
+      const ask = () =>
+        pool.ask<unknown[]>({ slug: 'ts-shapes', root }, 'typescript', 'src/main.ts', 'textDocument/documentSymbol', (uri) => ({
+          textDocument: { uri },
+        }));
+      const asked = ask();
+      // The second comes while the first's server is spawned but has not answered initialize yet.
+      const state = () => pool.status('ts-shapes', ['typescript'])[0]?.state;
+      while (state() !== 'starting') await new Promise((resolve) => setTimeout(resolve, 1));
+      const [first, second] = await Promise.all([asked, ask()]);
+      assert.deepEqual([first.loadingSeconds, second.loadingSeconds], [null, null]);
+      assert.ok(first.value.length > 0);
+      assert.deepEqual(second.value, first.value);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -227,6 +227,8 @@ export class LspPool {
     const k = key(repo.slug, manifest);
     let entry = this.entries.get(k);
     if (!entry) this.entries.set(k, (entry = { manifest, slug: repo.slug, crashes: [], restarts: 0 }));
+    // A server still starting is set on its entry before it has answered initialize: wait for that, as its starter does.
+    if (entry.starting) return entry.starting;
     if (entry.server?.alive) {
       entry.server.lastUsed = Date.now();
       return entry.server;
