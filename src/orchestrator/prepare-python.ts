@@ -53,7 +53,7 @@ function splitImportAliases(occurrences: Occurrence[], lines: readonly string[])
   const aliases: Occurrence[] = [];
   for (const o of occurrences) {
     if (o.range[0] !== o.range[2]) continue;
-    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
+    const text = (lines[o.range[0]] ?? '').slice(o.range[1], o.range[3]);
     const m = /^([\p{L}_][\p{L}\p{N}_]*)(\s+as\s+)([\p{L}_][\p{L}\p{N}_]*)$/u.exec(text);
     if (!m) continue;
     const alias = o.range[1] + m[1]!.length + m[2]!.length;
@@ -116,7 +116,7 @@ function nameSlotAttributes(
     const className = classNameOf(o.symbol);
     const name = className === null ? undefined : nameInSource(lines, o.range);
     if (!name || name === className) continue;
-    const before = lines[o.range[0]]!.slice(0, o.range[1]);
+    const before = (lines[o.range[0]] ?? '').slice(0, o.range[1]);
     const dot = /\.\s*$/.exec(before);
     if (!dot) continue;
     const receiver = endingAt.get(`${o.range[0]}:${before.slice(0, dot.index).trimEnd().length}`);
@@ -170,7 +170,7 @@ function nameRelativeModules(
     const symbol = symbols[o.symbol]!;
     const name = isModuleSymbol(symbol) && !isLocalSymbol(symbol) ? moduleName(symbol) : undefined;
     if (!name) continue;
-    const text = lines[o.range[0]]!.slice(o.range[1], o.range[3]);
+    const text = (lines[o.range[0]] ?? '').slice(o.range[1], o.range[3]);
     let dots: number;
     if (text.startsWith('.')) {
       // `from .visitor import X`, `from ..a.b import X`: the occurrence is the relative name itself.
@@ -179,7 +179,8 @@ function nameRelativeModules(
     } else {
       // `from . import nodes`, `from .. import (a,\n b)`: the name follows `from <dots> import`.
       if (text !== name) continue;
-      const before = lines.slice(Math.max(0, o.range[0] - 20), o.range[0]).join('\n') + '\n' + lines[o.range[0]]!.slice(0, o.range[1]);
+      const before =
+        lines.slice(Math.max(0, o.range[0] - 20), o.range[0]).join('\n') + '\n' + (lines[o.range[0]] ?? '').slice(0, o.range[1]);
       const from = /\bfrom\s+(\.+)\s+import\s*\(?[\w\s,\\]*$/.exec(before);
       if (!from) continue;
       dots = from[1]!.length;
