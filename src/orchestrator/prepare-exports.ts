@@ -34,12 +34,12 @@ export function defineAnonymousDefaults(
   lines: readonly string[],
   path: string,
 ): void {
-  const namespace = fileNamespace(symbols, path);
-  if (!namespace) return;
-  const synthesized = exportSymbol(namespace, 'default');
   // A file has one default export: of two `module.exports =`, the first is declared.
   const [declared] = facts.anonymousDefaults();
   if (!declared) return;
+  const namespace = fileNamespace(symbols, path);
+  if (!namespace) return;
+  const synthesized = exportSymbol(namespace, 'default');
   const [line, character] = declared;
   // `default`, or `exports` in `module.exports = ...`, where the index has a
   // local for the module's export: that local is the export, throughout the file.
@@ -134,6 +134,8 @@ export function relateExportNames(
   lines: readonly string[],
   path: string,
 ): PreparedRelationship[] {
+  // Most files have no export list: no map of their occurrences is built for it.
+  if (facts.exportNames.length === 0) return [];
   const namespace = fileNamespace(symbols, path);
   if (!namespace) return [];
   const at = occurrencesByStart(occurrences);
