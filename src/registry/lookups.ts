@@ -98,6 +98,8 @@ export class Lookups {
    */
   private readonly refRows = new Lru<string, SymbolRefsRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
   private readonly referenceRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
+  /** definedAs by scope and symbol. */
+  private readonly definitionTargets = new Lru<string, string[]>(RELATIVES_CACHED);
   /** localReferenceTargets by document and symbol: asked for every local caller of a call hierarchy level. */
   private readonly localRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definitionsOf's and symbolRefsInOrder's answers, for the same reason: findReferences on a popular symbol reads thousands of rows. */
@@ -574,34 +576,44 @@ export class Lookups {
    * (`from`) it is related to, so that one query serves many families.
    */
   async referenceRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
-    const scope = indexIds.join(',');
-    const out: { from: string; symbol: string }[] = [];
-    const missing: string[] = [];
-    for (const from of new Set(symbols)) {
-      const cached = this.referenceRelatives.get(`${scope}\0${from}`);
-      if (cached) for (const symbol of cached) out.push({ from, symbol });
-      else missing.push(from);
-    }
-    if (missing.length === 0) return out;
-    const found = new Map<string, string[]>(missing.map((s) => [s, []]));
-    for (const { from, symbol } of await this.relatedPairs(indexIds, missing, 'is_reference', ['forward', 'backward'], true)) {
-      found.get(from!)!.push(symbol);
-      out.push({ from: from!, symbol });
-    }
-    for (const [from, related] of found) this.referenceRelatives.set(`${scope}\0${from}`, related);
-    return out;
+    return this.cachedPairs(this.referenceRelatives, indexIds, symbols, 'is_reference', ['forward', 'backward']);
   }
 
   /**
    * What each of these symbols is defined as, by is_definition relationships
    * from it (a name an export list gives what it exports: see
-   * orchestrator/prepare-exports.ts relateExportNames), with the symbol it is for.
+   * orchestrator/prepare-exports.ts relateExportNames), with the symbol it is
+   * for. Asked for every undefined name of a module's shape, library globals
+   * (`Math.`) among them, on every walk: remembered, as referenceRelated is.
    */
   async definedAs(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
-    return (await this.relatedPairs(indexIds, symbols, 'is_definition', ['forward'], true)).map((r) => ({
-      from: r.from!,
-      symbol: r.symbol,
-    }));
+    return this.cachedPairs(this.definitionTargets, indexIds, symbols, 'is_definition', ['forward']);
+  }
+
+  /** relatedPairs with `from`, each symbol's list remembered per set of indexes (published indexes never change). */
+  private async cachedPairs(
+    cache: Lru<string, string[]>,
+    indexIds: readonly number[],
+    symbols: readonly string[],
+    flag: 'is_reference' | 'is_definition',
+    directions: readonly ('forward' | 'backward')[],
+  ): Promise<{ from: string; symbol: string }[]> {
+    const scope = indexIds.join(',');
+    const out: { from: string; symbol: string }[] = [];
+    const missing: string[] = [];
+    for (const from of new Set(symbols)) {
+      const cached = cache.get(`${scope}\0${from}`);
+      if (cached) for (const symbol of cached) out.push({ from, symbol });
+      else missing.push(from);
+    }
+    if (missing.length === 0) return out;
+    const found = new Map<string, string[]>(missing.map((s) => [s, []]));
+    for (const { from, symbol } of await this.relatedPairs(indexIds, missing, flag, directions, true)) {
+      found.get(from!)!.push(symbol);
+      out.push({ from: from!, symbol });
+    }
+    for (const [from, related] of found) cache.set(`${scope}\0${from}`, related);
+    return out;
   }
 
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */
