@@ -8,10 +8,10 @@
 // filesystem does not deliver, from a slow poll. Runs are single-flight per
 // repository: changes during a run cause exactly one follow-up run.
 import { watch as watchDir, type FSWatcher } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
-import { watch as watchTree, type FSWatcher as TreeWatcher } from 'chokidar';
+import { basename, join } from 'node:path';
 import { gitAt } from '../freshness/git.js';
 import { worktreeState } from '../freshness/worktree.js';
+import { watchWorktree, type TreeWatcher } from '../freshness/worktree-watch.js';
 import type { Engine } from '../registry/engine.js';
 import { ensureRepo, registerWatcher, unregisterWatcher, updateWatcher } from '../registry/repos.js';
 import { throwIfInterrupted } from './interrupt.js';
@@ -83,13 +83,7 @@ class RepoWatcher {
   }
 
   static async start(root: string, options: WatchOptions): Promise<RepoWatcher> {
-    const git = await gitAt(root);
-    const [gitDir, ignoredText] = await Promise.all([
-      git.revparse(['--absolute-git-dir']).then((d) => d.trim()),
-      // What git ignores is never indexed: not watched either (build outputs can be huge).
-      git.raw(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']),
-    ]);
-    const ignored = new Set(ignoredText.split('\0').filter(Boolean).map((p) => p.replace(/\/$/, '')));
+    const gitDir = (await (await gitAt(root)).revparse(['--absolute-git-dir'])).trim();
     const db = options.engine.db;
     // Under the name it is registered by, else the name `sextant index` would give it.
     const repo =
@@ -106,16 +100,7 @@ class RepoWatcher {
         // No events here: the poll still notices.
       }
     }
-    w.tree = watchTree(root, {
-      ignoreInitial: true,
-      ignored: (path: string) => {
-        const rel = relative(root, path).split(sep).join('/');
-        if (rel === '' || rel.startsWith('..')) return false;
-        const top = rel.split('/');
-        return top.includes('.git') || top.includes('node_modules') || top.some((_, i) => ignored.has(top.slice(0, i + 1).join('/')));
-      },
-    });
-    w.tree.on('all', (_event, path) => w.changed(`${relative(root, path).split(sep).join('/')} changed`));
+    w.tree = await watchWorktree(root, (path) => w.changed(path === undefined ? 'the file watcher failed' : `${path} changed`));
     await new Promise<void>((resolve) => w.tree!.once('ready', () => resolve()));
     const state = await worktreeState(root);
     options.onEvent({ kind: 'watching', root, repo: repo.slug, head: state.head, published: w.done?.split(':')[0] || null });
