@@ -130,6 +130,75 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
   });
 });
 
+describe('files changed since the index that its answer does not go through', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  let session: McpSession;
+  let server: TypeScriptLanguageServer;
+  const largest = () => occurrences(root, 'src/geometry.ts', 'largest')[0]!;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    // After the index: a new file (untracked) and an edit of a file the index has, each using largest(), which the
+    // index's answer finds only in geometry.ts; and an edit of main.ts that names nothing of geometry's.
+    writeFileSync(join(root, 'src', 'ranking.ts'), "import { largest } from './geometry';\nexport const top = largest([]);\n");
+    appendFileSync(join(root, 'src', 'measure.ts'), "\nimport { largest } from './geometry';\nexport function biggest(shapes: readonly Shape[]) {\n  return largest(shapes);\n}\n");
+    appendFileSync(join(root, 'src', 'main.ts'), '\nconsole.log(0);\n');
+    session = await mcpSession(env);
+    server = await TypeScriptLanguageServer.start(root);
+  });
+  after(async () => {
+    await session?.close();
+    await server?.stop();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  const direct = async (at: Position) =>
+    (await server.references(at.path, at.line - 1, at.column - 1, true)).map((l) => `${l.path}:${l.line + 1}:${l.character + 1}`).sort();
+
+  test('findReferences lists the uses they add, from the server, beside the index in unchanged files', async () => {
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...largest() });
+    const expected = await direct(largest());
+    assert.ok(expected.some((k) => k.startsWith('src/ranking.ts:')) && expected.some((k) => k.startsWith('src/measure.ts:')), expected.join(' '));
+    assert.deepEqual(refs.references.map(key).sort(), expected);
+    assert.equal(refs.total, expected.length);
+    for (const r of refs.references) assert.equal(r.source, r.path === 'src/geometry.ts' ? 'precise' : 'lsp', key(r));
+    assert.equal(refs.meta.provenance, 'local-lsp');
+  });
+
+  test('callHierarchy lists the callers they add, from the server', async () => {
+    const calls = await session.ok('callHierarchy', { repo: 'ts-shapes', ...largest(), direction: 'incoming' });
+    assert.deepEqual(calls.calls.map((c: any) => `${c.from.path}:${c.from.name}`).sort(), [
+      'src/geometry.ts:report',
+      'src/measure.ts:biggest',
+      'src/ranking.ts:ranking.ts',
+    ]);
+  });
+
+  test('a name no changed file spells is answered by the index alone, without asking the server', async () => {
+    const [countDown] = occurrences(root, 'src/geometry.ts', 'countDown');
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...countDown! });
+    assert.deepEqual(refs.references.map(key).sort(), await direct(countDown!));
+    assert.ok(refs.references.every((r: any) => r.source === undefined), 'no location from the server');
+    assert.equal(refs.meta.provenance, 'local-index');
+  });
+
+  test('a file created after an answer is seen by the next ones (the server follows the worktree)', async () => {
+    await session.ok('findReferences', { repo: 'ts-shapes', ...largest() });
+    writeFileSync(join(root, 'src', 'later.ts'), "import { largest } from './geometry';\nlargest([]);\n");
+    // File events reach the server within moments: ask until the answer has the new file, for at most 30 s.
+    let refs: any;
+    for (let i = 0; i < 300; i++) {
+      refs = await session.ok('findReferences', { repo: 'ts-shapes', ...largest() });
+      if (refs.references.some((r: any) => r.path === 'src/later.ts')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(refs.references.map(key).sort(), await direct(largest()));
+    assert.ok(refs.references.some((r: any) => r.path === 'src/later.ts'));
+  });
+});
+
 describe('edited Python is answered by pyright', () => {
   const root = fixtureRepo('py-shapes');
   const { home, env } = testHome();

@@ -2,11 +2,17 @@
 // but not ignored) with git blob hashes, and what is uncommitted. Clean files
 // take their hash from git's index; changed files are hashed from disk, the
 // way `git hash-object` would.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { UserError } from '../errors.js';
+import { promisify } from 'node:util';
 import { gitAt, gitRoot, headCommit } from './git.js';
+
+const execFileAsync = promisify(execFile);
+/** The longest `git status` listing read: past it the call fails (a tree of millions of untracked files). */
+const STATUS_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface WorktreeFile {
   path: string;
@@ -65,16 +71,26 @@ export async function worktreeState(root: string): Promise<{ head: string | unde
 
 /** The paths that differ from HEAD, each with its content's blob hash; undefined when deleted or not a regular file. */
 async function uncommitted(root: string): Promise<Map<string, string | undefined>> {
-  // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
-  const statusText = await (await gitAt(root)).raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
   const changes = new Map<string, string | undefined>();
+  for (const { path, deleted } of await uncommittedPaths(root)) changes.set(path, deleted ? undefined : hashWorktreeFile(root, path));
+  return changes;
+}
+
+/** The paths that differ from HEAD (modified, added, deleted, untracked but not ignored), as git status lists them. */
+export async function uncommittedPaths(root: string): Promise<{ path: string; deleted: boolean }[]> {
+  // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
+  // git itself, not simple-git: a serving sextant asks this during its first answer, which loading simple-git would delay.
+  const { stdout: statusText } = await execFileAsync(
+    'git',
+    ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'],
+    { cwd: root, maxBuffer: STATUS_MAX_BYTES, encoding: 'utf8' },
+  );
+  const paths: { path: string; deleted: boolean }[] = [];
   for (const entry of statusText.split('\0')) {
     if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    const filePath = entry.slice(3);
-    changes.set(filePath, code.includes('D') ? undefined : hashWorktreeFile(root, filePath));
+    paths.push({ path: entry.slice(3), deleted: entry.slice(0, 2).includes('D') });
   }
-  return changes;
+  return paths;
 }
 
 /** Hash of the uncommitted paths and their contents; null when nothing is uncommitted. */

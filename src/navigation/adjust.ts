@@ -12,12 +12,15 @@ import type { IndexRow, Repo } from '../registry/schema.js';
 import type { Range as Range0 } from '../scip/range.js';
 import type { Freshness, Location, NearestCommit } from '../protocol/common.js';
 import { WorktreeFiles, type FileEdit } from '../freshness/worktree-files.js';
+import { WorktreeChanges, type ChangedFiles } from '../freshness/worktree-changes.js';
 import { Heads } from '../freshness/head.js';
 import { nearestBoundFromEnv, nearestIndexedCommit } from '../freshness/nearest.js';
 import { range1 } from './locations.js';
 
 /** At most this many adjusted files are named in an answer. */
 const LISTED_FILES = 100;
+/** Files changed since HEAD compared with an index per answer (a stat each, and a hash when one moved). */
+const COMPARED_FILES = 1000;
 
 /** Where a repository's worktree stands: its root on this machine and its HEAD. */
 export interface WorktreeState {
@@ -42,12 +45,15 @@ export interface Selection {
  */
 export class Edits {
   private readonly files = new Map<string, WorktreeFiles>();
+  private readonly changes = new Map<string, WorktreeChanges>();
   private readonly heads = new Heads();
 
   constructor(
     private readonly lookups: Lookups,
     /** How many commits back an indexed ancestor is looked for. */
     readonly bound: number = nearestBoundFromEnv(),
+    /** A serving process: the files changed in a worktree are listed for each answer, or followed once watched (see WorktreeChanges), else listed once. */
+    private readonly serving = false,
   ) {}
 
   /** The worktree of a repository on this machine, if it has one (a git worktree with a HEAD). */
@@ -89,6 +95,35 @@ export class Edits {
   /** Reads and hashes a worktree file now, as an answer's first visit to it would (see Navigation.prime); its blob hash, undefined when gone. */
   primeFile(root: string, path: string): string | undefined {
     return this.filesAt(root).current(path);
+  }
+
+  /** The files changed since HEAD in the worktree at `root` (see WorktreeChanges). */
+  changesAt(root: string): WorktreeChanges {
+    let changes = this.changes.get(root);
+    if (!changes) this.changes.set(root, (changes = new WorktreeChanges(root, this.serving)));
+    return changes;
+  }
+
+  /**
+   * Of the files changed since HEAD at `root`, those whose text is not what
+   * `index` holds (an index of an uncommitted tree holds some as they are),
+   * or that it lacks. Past COMPARED_FILES changed files, the rest are not
+   * compared and the list says it is incomplete.
+   */
+  async changedSinceIndex(root: string, index: Pick<IndexRow, 'id'>): Promise<ChangedFiles> {
+    const listed = await this.changesAt(root).files();
+    const paths: string[] = [];
+    for (const path of listed.paths.slice(0, COMPARED_FILES)) {
+      const row = await this.lookups.file(index.id, path);
+      if (!row || this.filesAt(root).current(path) !== row.blob_sha) paths.push(path);
+    }
+    return { paths, complete: listed.complete && listed.paths.length <= COMPARED_FILES };
+  }
+
+  /** Stops following worktrees. */
+  async close(): Promise<void> {
+    await Promise.all([...this.changes.values()].map((c) => c.close()));
+    this.changes.clear();
   }
 
   /** The worktree files of `root`, as every answer of this Navigation sees them (searches share them too). */

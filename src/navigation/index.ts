@@ -23,6 +23,7 @@ import { documentSymbols } from './document-symbols.js';
 import { indexStatus } from './status.js';
 import { nearestFlag, normalizeQueryPath, openRepo, type RepoContext } from './context.js';
 import { Edits } from './adjust.js';
+import type { ChangedFiles } from '../freshness/worktree-changes.js';
 import { UserError } from '../errors.js';
 import type { IndexJob, Repo } from '../registry/schema.js';
 import {
@@ -77,12 +78,30 @@ export class Navigation {
       autoReindex?: AutoReindex | undefined;
       nearestBound?: number | undefined;
       live?: LiveServers | undefined;
+      /** A serving process: which worktree files changed is asked for each answer (watched once primed), not once. */
+      serving?: boolean | undefined;
     } = {},
   ) {
     this.lookups = new Lookups(engine.db, engine.textIndex);
     this.symbolTables = new SymbolTables(this.lookups);
     this.syntacticTables = new SyntacticSymbolTables(this.lookups);
-    this.edits = new Edits(this.lookups, options.nearestBound);
+    this.edits = new Edits(this.lookups, options.nearestBound, options.serving);
+  }
+
+  /** Stops watching worktrees. */
+  close(): Promise<void> {
+    return this.edits.close();
+  }
+
+  /**
+   * The files changed since the index in the worktree of an answer about it
+   * (not at a named commit), when a language server could read them:
+   * listing them starts now, beside the index's answer.
+   */
+  private changedFiles(ctx: RepoContext, commit: string | undefined): Promise<ChangedFiles> | undefined {
+    const root = ctx.repo.root_path;
+    if (commit !== undefined || !root || !this.options.live) return undefined;
+    return this.edits.changedSinceIndex(root, ctx.index);
   }
 
   /**
@@ -103,6 +122,9 @@ export class Navigation {
    * in slices of about PRIME_SLICE_MS, each after `pause` resolves (the
    * server waits there while it answers). What answers say is unchanged:
    * each still stats every file it touches, and reads again one that moved.
+   * It also starts watching the worktree, so that which files changed since
+   * the index is listed again only after a file event, and starts the
+   * language servers of files edited or created since.
    * Returns the files primed: 0 without an index or a worktree here.
    */
   async prime(slug: string, pause: () => Promise<void>): Promise<number> {
@@ -124,8 +146,20 @@ export class Navigation {
       if (!list) edited.set(language, [path]);
       else if (list.length < WARMED_FILES) list.push(path);
     }
+    // And files no index lists yet (created since), which their server answers too.
+    const live = this.options.live;
+    // From now on file events say when the changed files must be listed again.
+    const changes = this.edits.changesAt(root);
+    changes.follow();
+    const created = live ? (await changes.files()).paths : [];
+    for (const path of created) {
+      const language = live?.languageOf(path);
+      if (!language || !live?.serverFor(language)) continue;
+      const list = edited.get(language) ?? [];
+      if (list.length < WARMED_FILES && !list.includes(path)) edited.set(language, [...list, path]);
+    }
     // Started ahead, the server has loaded their projects by the first question about them (3-5 s on a large one).
-    for (const [language, paths] of edited) this.options.live?.warm({ slug: ctx.repo.slug, root }, language, paths);
+    for (const [language, paths] of edited) live?.warm({ slug: ctx.repo.slug, root }, language, paths);
     return files.length;
   }
 
@@ -171,7 +205,8 @@ export class Navigation {
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
     if (params.symbol === undefined) {
-      return withEditedReferences(this.lookups, ctx, this.options.live, params, await findReferences(this.lookups, ctx, params));
+      const changed = this.changedFiles(ctx, params.commit);
+      return withEditedReferences(this.lookups, ctx, this.options.live, params, await findReferences(this.lookups, ctx, params), changed);
     }
     if (namesAreSyntactic(ctx)) return syntacticReferences(this.lookups, ctx, params, undefined);
     const precise = await findReferences(this.lookups, ctx, params);
@@ -201,7 +236,8 @@ export class Navigation {
     const live = await this.liveFile(ctx, params.path, params.line);
     if (live) return liveCallHierarchy(ctx, this.options.live!, live, params);
     await refuseHierarchy(this.lookups, ctx, params.path, 'callHierarchy');
-    return withEditedCalls(this.lookups, ctx, this.options.live, params, await callHierarchy(this.lookups, ctx, params));
+    const changed = params.direction === 'incoming' ? this.changedFiles(ctx, undefined) : undefined;
+    return withEditedCalls(this.lookups, ctx, this.options.live, params, await callHierarchy(this.lookups, ctx, params), changed);
   }
 
   async typeHierarchy(params: TypeHierarchy.Params): Promise<TypeHierarchy.Result> {

@@ -23,6 +23,8 @@ import type * as References from '../protocol/references.js';
 import { navigationCapability } from './status.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
 import { readRepoFile } from '../freshness/worktree.js';
+import type { ChangedFiles } from '../freshness/worktree-changes.js';
+import { changedMentioning } from './changed-elsewhere.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
 import type { SymbolKind } from '../scip/kind.js';
@@ -666,6 +668,28 @@ async function changedSinceIndex(ctx: RepoContext, root: string, path: string, r
   return edit?.state === 'edited' || edit?.state === 'unmappable';
 }
 
+/** The names a references answer is of: its symbols', else the text at its first references (a symbol defined outside the index). */
+function referenceNames(precise: References.Result): string[] {
+  const names = new Set(precise.symbols.map((s) => s.name));
+  for (const r of precise.references) {
+    if (names.size > 0) break;
+    if (r.preview !== undefined && r.line === r.end_line) names.add(r.preview.slice(r.column - 1, r.end_column - 1));
+  }
+  return [...names].filter(Boolean);
+}
+
+/** What an answer says of changed files that spell its name but that no server could search. */
+function unsearchedNote(paths: readonly string[], language: string): string {
+  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  return `${paths.length} file${paths.length > 1 ? 's' : ''} changed since the index name${paths.length > 1 ? '' : 's'} it and ${paths.length > 1 ? 'were' : 'was'} not searched (no language server for ${language}): ${shown}; reindex to include them`;
+}
+
+/** The index's references, marked stale: changed files it did not search may hold more. */
+function unsearched(precise: References.Result, paths: readonly string[], language: string): References.Result {
+  const note = unsearchedNote(paths, language);
+  return { ...precise, index_freshness: 'stale', stale: true, message: precise.message ? `${precise.message}; ${note}` : note };
+}
+
 /**
  * findReferences answered from the index, with the references in files edited
  * since the index taken from the server instead (the index's positions no
@@ -680,13 +704,14 @@ export async function withEditedReferences(
   live: LiveServers | undefined,
   params: References.Params,
   precise: References.Result,
+  changed?: Promise<ChangedFiles>,
 ): Promise<References.Result> {
   const root = worktree(ctx);
   // A kind filter cannot be applied to a server's references, which have no kinds.
   if (!live || !root || params.path === undefined || params.kind !== undefined || precise.references.length === 0) return precise;
   const path = normalizeQueryPath(params.path);
   const language = (await lookups.file(ctx.index.id, path))?.language;
-  if (!language || !live.serverFor(language)) return precise;
+  if (!language) return precise;
   const asked = new Set<string>();
   const edited = async (p: string) => {
     asked.add(p);
@@ -695,6 +720,10 @@ export async function withEditedReferences(
   const ours = precise.references.filter((r) => r.repo === ctx.repo.slug);
   const editedPaths = new Set<string>();
   for (const p of new Set(ours.map((r) => r.path))) if (await edited(p)) editedPaths.add(p);
+  // Files the answer did not go through may have gained uses since: those that spell the name.
+  const elsewhere = changed ? changedMentioning(await changed, live, root, language, referenceNames(precise), asked) : [];
+  if (!live.serverFor(language)) return elsewhere.length ? unsearched(precise, elsewhere, language) : precise;
+  for (const p of elsewhere) editedPaths.add(p);
   if (editedPaths.size === 0) return precise;
   const answer = await live.ask<LspLocation[] | null>(
     { slug: ctx.repo.slug, root },
@@ -756,18 +785,26 @@ export async function withEditedCalls(
   live: LiveServers | undefined,
   params: CallHierarchy.Params,
   precise: CallHierarchy.Result,
+  changed?: Promise<ChangedFiles>,
 ): Promise<CallHierarchy.Result> {
   const root = worktree(ctx);
   if (!live || !root || params.path === undefined) return precise;
   const path = normalizeQueryPath(params.path);
   const language = (await lookups.file(ctx.index.id, path))?.language;
-  if (!language || !live.serverFor(language)) return precise;
+  if (!language) return precise;
   const editedPaths = new Set<string>();
   for (const p of precise.adjusted_files ?? []) {
     // Only this repository's indexed files: the others' are listed as repo:path.
     const row = await lookups.file(ctx.index.id, p);
     if (row && (await changedSinceIndex(ctx, root, p, row))) editedPaths.add(p);
   }
+  // Callers in files the answer did not go through may have been added since: in those that spell the name.
+  const elsewhere = changed ? changedMentioning(await changed, live, root, language, [precise.item.name], editedPaths) : [];
+  if (!live.serverFor(language)) {
+    if (elsewhere.length === 0) return precise;
+    return { ...precise, index_freshness: 'stale', stale: true, notes: [...precise.notes, unsearchedNote(elsewhere, language)] };
+  }
+  for (const p of elsewhere) editedPaths.add(p);
   // Outgoing calls all lie in the function's own file: when it was edited, its body may have been.
   const own = precise.item.repo === ctx.repo.slug && precise.item.path !== null && editedPaths.has(precise.item.path);
   if (params.direction === 'incoming' ? editedPaths.size === 0 : !own) return precise;

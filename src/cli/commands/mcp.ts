@@ -58,7 +58,7 @@ export async function run({ values }: Parsed): Promise<number> {
       performance.mark('sextant:registry');
       // The server is long-lived: the language servers of the lsp tier stay warm in it between calls.
       const live = lspPoolFromEnv();
-      const nav = new Navigation(engine, { autoReindex: autoReindexer(engine), live });
+      const nav = new Navigation(engine, { autoReindex: autoReindexer(engine), live, serving: true });
       createMcpServer(nav, VERSION, server);
       performance.mark('sextant:ready');
       server.whenIdle(warmUp);
@@ -75,7 +75,7 @@ export async function run({ values }: Parsed): Promise<number> {
         const pause = () => server.idle().then(() => collector?.poke());
         void nav.prime(repo, pause).then((files) => files === 0 && forget(), forget);
       });
-      return { engine, live };
+      return { engine, live, nav };
     });
   } catch (error) {
     // Nothing to serve: stop reading, so that the process ends with the error.
@@ -84,6 +84,7 @@ export async function run({ values }: Parsed): Promise<number> {
   }
   // Serve until the client closes stdin.
   await served;
+  await loaded.nav.close();
   await loaded.live?.close();
   await loaded.engine.close();
   return 0;

@@ -1,0 +1,90 @@
+// Which files of a worktree differ from HEAD: edited, added, deleted, or new
+// and untracked. An answer from the index reads the files it names and sees
+// their edits (./worktree-files.ts), but a file it does not name may have
+// gained what it looks for (a new call in an edited file, a new file): it
+// asks here which files could have. `git status` lists them; a serving
+// sextant then watches the tree and asks git again only after a file event,
+// so a question about an unchanged tree costs nothing more. A one-shot
+// command asks once.
+import { uncommittedPaths } from './worktree.js';
+import { watchWorktree, type TreeWatcher } from './worktree-watch.js';
+
+/** Changed files remembered per worktree: past this many, the list says it is cut (`complete: false`). */
+export const MAX_CHANGED_FILES = 10_000;
+
+export interface ChangedFiles {
+  /** Repository-relative paths of files that exist and differ from HEAD or are untracked (deleted ones are left out: nothing is in them). */
+  paths: readonly string[];
+  /** False when git could not be asked, or listed more than MAX_CHANGED_FILES. */
+  complete: boolean;
+}
+
+export class WorktreeChanges {
+  private known: ChangedFiles | undefined;
+  private asking: Promise<ChangedFiles> | undefined;
+  /** A file event came after the last listing began: the next question lists again. */
+  private moved = true;
+  private watcher: Promise<TreeWatcher | undefined> | undefined;
+  /** Whether events keep `known` true: once a watcher runs. */
+  private watched = false;
+  private closed = false;
+
+  constructor(
+    readonly root: string,
+    /** A serving process, whose worktrees move between questions: list for each until `follow` watches; else list once. */
+    private readonly serving: boolean,
+  ) {}
+
+  /** The changed files now (as of the last file event seen). */
+  async files(): Promise<ChangedFiles> {
+    if (this.known && (!this.serving || (this.watched && !this.moved))) return this.known;
+    return (this.asking ??= this.list().finally(() => (this.asking = undefined)));
+  }
+
+  /**
+   * Watches the worktree from now on, so that a question lists again only
+   * after a file event. Started apart from the questions (a serving
+   * process does it once its first answer is out): walking the tree and
+   * loading the watcher would delay that answer.
+   */
+  follow(): void {
+    if (this.serving && !this.closed) this.watcher ??= this.startWatching();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await (await this.watcher)?.close();
+  }
+
+  private async list(): Promise<ChangedFiles> {
+    // Events from here on move the listing again: it may have missed them.
+    this.moved = false;
+    let listed: ChangedFiles;
+    try {
+      const paths = (await uncommittedPaths(this.root)).filter((c) => !c.deleted).map((c) => c.path);
+      listed = { paths: paths.slice(0, MAX_CHANGED_FILES), complete: paths.length <= MAX_CHANGED_FILES };
+    } catch {
+      // Not a worktree git can read now: no file is known to be changed, and the list says it is incomplete.
+      listed = { paths: [], complete: false };
+      this.moved = true;
+    }
+    this.known = listed;
+    return listed;
+  }
+
+  private async startWatching(): Promise<TreeWatcher | undefined> {
+    try {
+      const tree = await watchWorktree(this.root, () => (this.moved = true), { persistent: false });
+      // Files changed while the tree was being walked may have had no watch yet: once it is, list again, then trust events.
+      tree.once('ready', () => {
+        this.moved = true;
+        this.watched = true;
+      });
+      if (this.closed) await tree.close();
+      return tree;
+    } catch {
+      // No watcher (git or the filesystem refused): every question lists again.
+      return undefined;
+    }
+  }
+}

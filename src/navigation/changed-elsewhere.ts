@@ -1,0 +1,57 @@
+// The files an answer from the index did not go through but that may have
+// gained what it looks for since: files edited or created since HEAD whose
+// text names the symbol. A use of a name is spelled with it (an import, a
+// call, a member access, a rename `{ a as b }` names `a`), so a changed file
+// that never spells it adds nothing and the index's answer stands; one that
+// does is asked of the language server, which reads the worktree as it is.
+import { readRepoFile } from '../freshness/worktree.js';
+import type { ChangedFiles } from '../freshness/worktree-changes.js';
+import type { LiveServers } from './live.js';
+
+/** Changed files read for the names per answer: past this many, the server is asked without looking. */
+const MAX_FILES_READ = 1000;
+/** Bytes of a changed file read for the names: a larger file is taken to name them. */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Of the changed files of the worktree at `root`, those of the server's
+ * languages (the server that answers `language`) that spell one of `names`
+ * as a whole word, leaving out `skip` (the files the answer went through).
+ * When they cannot all be read (too many, the listing cut, no name to look
+ * for), every candidate: the server is asked about them all.
+ */
+export function changedMentioning(
+  changed: ChangedFiles,
+  live: LiveServers,
+  root: string,
+  language: string,
+  names: readonly string[],
+  skip: ReadonlySet<string>,
+): string[] {
+  const server = live.serverFor(language)?.name;
+  // The languages one server answers together (TypeScript and JavaScript); without a server, the language alone.
+  const together = (other: string | undefined) =>
+    other !== undefined && (other === language || (server !== undefined && live.serverFor(other)?.name === server));
+  const candidates = changed.paths.filter((p) => !skip.has(p) && together(live.languageOf(p)));
+  if (candidates.length === 0 || !changed.complete || names.length === 0 || candidates.length > MAX_FILES_READ) return candidates;
+  return candidates.filter((p) => {
+    const content = readRepoFile(root, p);
+    if (!content) return false;
+    if (content.length > MAX_FILE_BYTES) return true;
+    const text = content.toString('utf8');
+    return names.some((name) => spells(text, name));
+  });
+}
+
+const IDENTIFIER_CHAR = /[\p{ID_Continue}$\u200c\u200d]/u;
+
+/** Whether `text` holds `name` with no identifier character on either side. */
+export function spells(text: string, name: string): boolean {
+  if (name.length === 0) return false;
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const before = at > 0 ? text[at - 1]! : '';
+    const after = text[at + name.length] ?? '';
+    if (!(before && IDENTIFIER_CHAR.test(before)) && !(after && IDENTIFIER_CHAR.test(after))) return true;
+  }
+  return false;
+}
