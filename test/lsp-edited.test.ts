@@ -184,6 +184,17 @@ describe('files changed since the index that its answer does not go through', ()
     assert.equal(refs.meta.provenance, 'local-index');
   });
 
+  test('with a kind filter, which a server cannot apply, the answer is the index\'s, stale, naming the files not searched', async () => {
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...largest(), kind: 'call' });
+    assert.deepEqual(
+      refs.references.map((r: any) => r.path),
+      ['src/geometry.ts'],
+    );
+    assert.equal(refs.stale, true);
+    assert.equal(refs.index_freshness, 'stale');
+    assert.match(refs.message, /^2 files changed since the index name it and were not searched \(a kind filter does not apply to a language server's references\): src\/(measure|ranking)\.ts, src\/(measure|ranking)\.ts; reindex to include them$/);
+  });
+
   test('a file created after an answer is seen by the next ones (the server follows the worktree)', async () => {
     await session.ok('findReferences', { repo: 'ts-shapes', ...largest() });
     writeFileSync(join(root, 'src', 'later.ts'), "import { largest } from './geometry';\nlargest([]);\n");
@@ -196,6 +207,47 @@ describe('files changed since the index that its answer does not go through', ()
     }
     assert.deepEqual(refs.references.map(key).sort(), await direct(largest()));
     assert.ok(refs.references.some((r: any) => r.path === 'src/later.ts'));
+  });
+});
+
+describe('files changed since the index, with no language server to search them', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  env.SEXTANT_LSP = '0';
+  let session: McpSession;
+  const largest = () => occurrences(root, 'src/geometry.ts', 'largest')[0]!;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    writeFileSync(join(root, 'src', 'ranking.ts'), "import { largest } from './geometry';\nexport const top = largest([]);\n");
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('findReferences keeps the index\'s references and says stale, naming the file it did not search', async () => {
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...largest() });
+    assert.deepEqual([...new Set(refs.references.map((r: any) => r.path))], ['src/geometry.ts']);
+    assert.equal(refs.stale, true);
+    assert.equal(refs.index_freshness, 'stale');
+    assert.equal(
+      refs.message,
+      '1 file changed since the index names it and was not searched (no language server for typescript): src/ranking.ts; reindex to include them',
+    );
+  });
+
+  test('callHierarchy says so in its notes; a name no changed file spells stays fresh', async () => {
+    const calls = await session.ok('callHierarchy', { repo: 'ts-shapes', ...largest(), direction: 'incoming' });
+    assert.equal(calls.stale, true);
+    assert.ok(calls.notes.some((n: string) => n.startsWith('1 file changed since the index names it and was not searched')), calls.notes.join(' | '));
+    const [countDown] = occurrences(root, 'src/geometry.ts', 'countDown');
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...countDown! });
+    assert.equal(refs.stale, false);
+    assert.equal(refs.index_freshness, 'fresh');
+    assert.equal(refs.message, undefined);
   });
 });
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { languageOf } from '../orchestrator/languages.js';
+import { languageOf } from '../languages.js';
 import { loadManifests } from '../orchestrator/manifests.js';
 // Types only: the server's module (with vscode-jsonrpc) loads when a first server starts, not with `sextant mcp`.
 import type { LanguageServer, ServerState } from './server.js';

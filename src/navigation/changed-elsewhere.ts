@@ -3,9 +3,12 @@
 // text names the symbol. A use of a name is spelled with it (an import, a
 // call, a member access, a rename `{ a as b }` names `a`), so a changed file
 // that never spells it adds nothing and the index's answer stands; one that
-// does is asked of the language server, which reads the worktree as it is.
+// does is asked of the language server, which reads the worktree as it is
+// (or, with none, named in the answer as not searched).
 import { readRepoFile } from '../freshness/worktree.js';
 import type { ChangedFiles } from '../freshness/worktree-changes.js';
+import { languageOf } from '../languages.js';
+import type { RepoContext } from './context.js';
 import type { LiveServers } from './live.js';
 
 /** Changed files read for the names per answer: past this many, the server is asked without looking. */
@@ -14,25 +17,29 @@ const MAX_FILES_READ = 1000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
- * Of the changed files of the worktree at `root`, those of the server's
- * languages (the server that answers `language`) that spell one of `names`
- * as a whole word, leaving out `skip` (the files the answer went through).
- * When they cannot all be read (too many, the listing cut, no name to look
- * for), every candidate: the server is asked about them all.
+ * Of the changed files of the worktree at `root`, those in `language` or
+ * one answered with it (by one indexer, or one server: TypeScript and
+ * JavaScript) that spell one of `names` as a whole word, leaving out `skip`
+ * (the files the answer went through). When they cannot all be read (too
+ * many, the listing cut, no name to look for), every candidate.
  */
 export function changedMentioning(
   changed: ChangedFiles,
-  live: LiveServers,
+  ctx: Pick<RepoContext, 'languages'>,
+  live: LiveServers | undefined,
   root: string,
   language: string,
   names: readonly string[],
   skip: ReadonlySet<string>,
 ): string[] {
-  const server = live.serverFor(language)?.name;
-  // The languages one server answers together (TypeScript and JavaScript); without a server, the language alone.
+  const indexer = ctx.languages[language]?.indexer ?? undefined;
+  const server = live?.serverFor(language)?.name;
   const together = (other: string | undefined) =>
-    other !== undefined && (other === language || (server !== undefined && live.serverFor(other)?.name === server));
-  const candidates = changed.paths.filter((p) => !skip.has(p) && together(live.languageOf(p)));
+    other !== undefined &&
+    (other === language ||
+      (indexer !== undefined && ctx.languages[other]?.indexer === indexer) ||
+      (server !== undefined && live?.serverFor(other)?.name === server));
+  const candidates = changed.paths.filter((p) => !skip.has(p) && together(languageOf(p)));
   if (candidates.length === 0 || !changed.complete || names.length === 0 || candidates.length > MAX_FILES_READ) return candidates;
   return candidates.filter((p) => {
     const content = readRepoFile(root, p);

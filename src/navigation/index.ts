@@ -95,12 +95,11 @@ export class Navigation {
 
   /**
    * The files changed since the index in the worktree of an answer about it
-   * (not at a named commit), when a language server could read them:
-   * listing them starts now, beside the index's answer.
+   * (not at a named commit): listing them starts now, beside the index's answer.
    */
   private changedFiles(ctx: RepoContext, commit: string | undefined): Promise<ChangedFiles> | undefined {
     const root = ctx.repo.root_path;
-    if (commit !== undefined || !root || !this.options.live) return undefined;
+    if (commit !== undefined || !root) return undefined;
     return this.edits.changedSinceIndex(root, ctx.index);
   }
 

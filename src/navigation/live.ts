@@ -678,15 +678,16 @@ function referenceNames(precise: References.Result): string[] {
   return [...names].filter(Boolean);
 }
 
-/** What an answer says of changed files that spell its name but that no server could search. */
-function unsearchedNote(paths: readonly string[], language: string): string {
+/** What an answer says of changed files that spell its name but that no server searched, and why. */
+function unsearchedNote(paths: readonly string[], why: string): string {
   const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
-  return `${paths.length} file${paths.length > 1 ? 's' : ''} changed since the index name${paths.length > 1 ? '' : 's'} it and ${paths.length > 1 ? 'were' : 'was'} not searched (no language server for ${language}): ${shown}; reindex to include them`;
+  const many = paths.length > 1;
+  return `${paths.length} file${many ? 's' : ''} changed since the index name${many ? '' : 's'} it and ${many ? 'were' : 'was'} not searched (${why}): ${shown}; reindex to include them`;
 }
 
 /** The index's references, marked stale: changed files it did not search may hold more. */
-function unsearched(precise: References.Result, paths: readonly string[], language: string): References.Result {
-  const note = unsearchedNote(paths, language);
+function unsearched(precise: References.Result, paths: readonly string[], why: string): References.Result {
+  const note = unsearchedNote(paths, why);
   return { ...precise, index_freshness: 'stale', stale: true, message: precise.message ? `${precise.message}; ${note}` : note };
 }
 
@@ -707,11 +708,14 @@ export async function withEditedReferences(
   changed?: Promise<ChangedFiles>,
 ): Promise<References.Result> {
   const root = worktree(ctx);
-  // A kind filter cannot be applied to a server's references, which have no kinds.
-  if (!live || !root || params.path === undefined || params.kind !== undefined || precise.references.length === 0) return precise;
+  if (!root || params.path === undefined || precise.references.length === 0) return precise;
   const path = normalizeQueryPath(params.path);
   const language = (await lookups.file(ctx.index.id, path))?.language;
   if (!language) return precise;
+  // A kind filter cannot be applied to a server's references, which have no kinds.
+  const unasked =
+    params.kind !== undefined ? "a kind filter does not apply to a language server's references" : !live?.serverFor(language) ? `no language server for ${language}` : undefined;
+  if (unasked && !changed) return precise;
   const asked = new Set<string>();
   const edited = async (p: string) => {
     asked.add(p);
@@ -721,8 +725,8 @@ export async function withEditedReferences(
   const editedPaths = new Set<string>();
   for (const p of new Set(ours.map((r) => r.path))) if (await edited(p)) editedPaths.add(p);
   // Files the answer did not go through may have gained uses since: those that spell the name.
-  const elsewhere = changed ? changedMentioning(await changed, live, root, language, referenceNames(precise), asked) : [];
-  if (!live.serverFor(language)) return elsewhere.length ? unsearched(precise, elsewhere, language) : precise;
+  const elsewhere = changed ? changedMentioning(await changed, ctx, live, root, language, referenceNames(precise), asked) : [];
+  if (!live || unasked !== undefined) return elsewhere.length ? unsearched(precise, elsewhere, unasked ?? `no language server for ${language}`) : precise;
   for (const p of elsewhere) editedPaths.add(p);
   if (editedPaths.size === 0) return precise;
   const answer = await live.ask<LspLocation[] | null>(
@@ -788,10 +792,10 @@ export async function withEditedCalls(
   changed?: Promise<ChangedFiles>,
 ): Promise<CallHierarchy.Result> {
   const root = worktree(ctx);
-  if (!live || !root || params.path === undefined) return precise;
+  if (!root || params.path === undefined) return precise;
   const path = normalizeQueryPath(params.path);
   const language = (await lookups.file(ctx.index.id, path))?.language;
-  if (!language) return precise;
+  if (!language || (!live?.serverFor(language) && !changed)) return precise;
   const editedPaths = new Set<string>();
   for (const p of precise.adjusted_files ?? []) {
     // Only this repository's indexed files: the others' are listed as repo:path.
@@ -799,10 +803,11 @@ export async function withEditedCalls(
     if (row && (await changedSinceIndex(ctx, root, p, row))) editedPaths.add(p);
   }
   // Callers in files the answer did not go through may have been added since: in those that spell the name.
-  const elsewhere = changed ? changedMentioning(await changed, live, root, language, [precise.item.name], editedPaths) : [];
-  if (!live.serverFor(language)) {
+  const elsewhere = changed ? changedMentioning(await changed, ctx, live, root, language, [precise.item.name], editedPaths) : [];
+  if (!live?.serverFor(language)) {
     if (elsewhere.length === 0) return precise;
-    return { ...precise, index_freshness: 'stale', stale: true, notes: [...precise.notes, unsearchedNote(elsewhere, language)] };
+    const note = unsearchedNote(elsewhere, `no language server for ${language}`);
+    return { ...precise, index_freshness: 'stale', stale: true, notes: [...precise.notes, note] };
   }
   for (const p of elsewhere) editedPaths.add(p);
   // Outgoing calls all lie in the function's own file: when it was edited, its body may have been.

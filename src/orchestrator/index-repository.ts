@@ -20,7 +20,7 @@ import type { ScipDocument } from '../scip/schema.js';
 import { SyntaxFacts } from '../syntax/facts.js';
 import { RefKindCode } from '../registry/payload.js';
 import { storeBlobs, type BlobStats } from './blobs.js';
-import { countLanguages, languageOf } from './languages.js';
+import { countLanguages, languageOf } from '../languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
 import { Ingest, normalizeDocumentPath } from './ingest.js';
 import { DERIVATION_VERSION } from './prepare.js';

@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import type { PreparedDocument, RegistryWriter } from '../registry/writer.js';
 import type { ScipDocument } from '../scip/schema.js';
 import type { FactsProvider } from '../syntax/index.js';
-import { languageOf } from './languages.js';
+import { languageOf } from '../languages.js';
 import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
 
 const BATCH_DOCUMENTS = 48;

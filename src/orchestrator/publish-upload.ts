@@ -29,7 +29,7 @@ import { storeBlobs, type BlobStats } from './blobs.js';
 import type { LanguageReport } from './index-repository.js';
 import { documentCounts } from './incremental.js';
 import { Ingest, normalizeDocumentPath } from './ingest.js';
-import { languageOf } from './languages.js';
+import { languageOf } from '../languages.js';
 import type { CheckedUpload, RootTree } from './upload-check.js';
 import { gitBlobSha, readRepoFile } from '../freshness/worktree.js';
 

@@ -17,7 +17,7 @@ import { chunks, type RegistryWriter } from '../registry/writer.js';
 import { CTAGS_DERIVATION, ctagsVersion, definitionsFromTags, runCtags } from '../syntax/ctags.js';
 import type { Progress } from '../progress.js';
 import type { IndexerReport, LanguageReport } from './index-repository.js';
-import { languageOf } from './languages.js';
+import { languageOf } from '../languages.js';
 import { resolveCommand } from './manifests.js';
 import { splitLines } from './prepare.js';
 
