@@ -269,6 +269,16 @@ describe('lookups by symbol name', () => {
     ]);
     // main.py:7 `Circle(3).scale(2)` calls Circle.scale.
     assert.ok(r.references.some((x: any) => x.path === 'main.py' && x.line === 7 && x.kind === 'call'));
+    // Several symbols: each reference says which it is of.
+    const named = new Set(r.symbols.map((s: any) => s.symbol));
+    assert.ok(r.references.every((x: any) => named.has(x.symbol)), JSON.stringify(r.references.map((x: any) => x.symbol)));
+  });
+
+  test('references of one symbol do not each repeat it: it is the one symbols names', async () => {
+    const r = await session.ok('findReferences', { repo: 'ts-shapes', symbol: 'totalArea' });
+    assert.equal(new Set(r.symbols.map((s: any) => s.symbol)).size, 1);
+    assert.ok(r.references.length > 1);
+    assert.ok(r.references.every((x: any) => !('symbol' in x)), JSON.stringify(r.references[0]));
   });
 
   test('a name is exact and case-sensitive: a qualified or differently cased name finds nothing, with a hint', async () => {

@@ -204,6 +204,11 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     for (const group of groups) take(group, await ctx.adjust.file(group));
   }
 
+  const definitions = await definitionsOf(lookups, ctx, symbols, file);
+  const items = (await Promise.all(definitions.map((d) => ctx.adjust.row(d)))).filter((d) => d !== undefined);
+  // References all of one symbol that `symbols` names need not each repeat it: a fifth of a large answer's bytes.
+  const first = picked[0]?.found.symbol;
+  const implied = first !== undefined && picked.every((p) => p.found.symbol === first) && items.some((d) => d.symbol === first);
   const references: Reference[] = [];
   await lookups.preloadLines(picked.map((p) => p.group.blob));
   // Picked references come grouped by file: its lines are asked for once.
@@ -215,15 +220,13 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       linesOf = group;
     }
     // Fields assigned in the order the answer lists them, not spread: there may be hundreds.
-    const reference = location(group.repo, group.path, found.range, lines, { symbol: found.symbol }) as Reference;
+    const reference = location(group.repo, group.path, found.range, lines, implied ? undefined : { symbol: found.symbol }) as Reference;
     reference.kind = found.kind;
     reference.is_definition = found.kind === 'definition';
     if (found.derived) reference.from_source = true;
     references.push(place ? moved(reference, place) : reference);
   }
 
-  const definitions = await definitionsOf(lookups, ctx, symbols, file);
-  const items = (await Promise.all(definitions.map((d) => ctx.adjust.row(d)))).filter((d) => d !== undefined);
   return {
     ...base,
     ...ctx.adjust.fields(),

@@ -7,7 +7,8 @@ export const name = 'findReferences';
 export const { LIMIT, CAP } = limits.references;
 export const description =
   'Find every reference to a symbol: by position (path, line, column; 1-based) or by exact unqualified name (symbol). ' +
-  'Each reference says how it uses the symbol (kind: call, type, import, write, identifier; definition for declarations). ' +
+  'Each reference says how it uses the symbol (kind: call, type, import, write, identifier; definition for declarations), ' +
+  'and which symbol it is of when the answer covers several (else it is the one symbols names). ' +
   `Filter with kind; include_declaration (default true) adds the declarations. limit defaults to ${LIMIT}, at most ${CAP}. ` +
   'For a language indexed syntactic (getIndexStatus language_tiers), the references are whole-word text matches (source "search"), without kinds. ' +
   'For a language in the lsp tier (no SCIP indexer, a live language server such as clangd for C), a live server answers from the worktree ' +
