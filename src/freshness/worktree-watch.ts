@@ -20,7 +20,12 @@ export async function watchWorktree(
   options: { persistent?: boolean } = {},
 ): Promise<FSWatcher> {
   const ignoredText = await (await gitAt(root)).raw(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
-  const ignored = new Set(ignoredText.split('\0').filter(Boolean).map((p) => p.replace(/\/$/, '')));
+  const ignored = new Set(
+    ignoredText
+      .split('\0')
+      .filter(Boolean)
+      .map((p) => p.replace(/\/$/, '')),
+  );
   const tree = watchTree(root, {
     ignoreInitial: true,
     persistent: options.persistent ?? true,

@@ -6,8 +6,8 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { UserError } from '../errors.js';
 import { promisify } from 'node:util';
+import { UserError } from '../errors.js';
 import { gitAt, gitRoot, headCommit } from './git.js';
 
 const execFileAsync = promisify(execFile);

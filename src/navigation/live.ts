@@ -714,7 +714,11 @@ export async function withEditedReferences(
   if (!language) return precise;
   // A kind filter cannot be applied to a server's references, which have no kinds.
   const unasked =
-    params.kind !== undefined ? "a kind filter does not apply to a language server's references" : !live?.serverFor(language) ? `no language server for ${language}` : undefined;
+    params.kind !== undefined
+      ? "a kind filter does not apply to a language server's references"
+      : !live?.serverFor(language)
+        ? `no language server for ${language}`
+        : undefined;
   if (unasked && !changed) return precise;
   const asked = new Set<string>();
   const edited = async (p: string) => {
@@ -726,7 +730,9 @@ export async function withEditedReferences(
   for (const p of new Set(ours.map((r) => r.path))) if (await edited(p)) editedPaths.add(p);
   // Files the answer did not go through may have gained uses since: those that spell the name.
   const elsewhere = changed ? changedMentioning(await changed, ctx, live, root, language, referenceNames(precise), asked) : [];
-  if (!live || unasked !== undefined) return elsewhere.length ? unsearched(precise, elsewhere, unasked ?? `no language server for ${language}`) : precise;
+  if (!live || unasked !== undefined) {
+    return elsewhere.length ? unsearched(precise, elsewhere, unasked ?? `no language server for ${language}`) : precise;
+  }
   for (const p of elsewhere) editedPaths.add(p);
   if (editedPaths.size === 0) return precise;
   const answer = await live.ask<LspLocation[] | null>(
