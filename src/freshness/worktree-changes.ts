@@ -74,11 +74,21 @@ export class WorktreeChanges {
 
   private async startWatching(): Promise<TreeWatcher | undefined> {
     try {
-      const tree = await watchWorktree(this.root, () => (this.moved = true), { persistent: false });
+      let failed = false;
+      const tree = await watchWorktree(
+        this.root,
+        (path) => {
+          this.moved = true;
+          // A failed watch (too many directories for inotify, say) may miss changes from now on: list for every question.
+          if (path === undefined) failed = true;
+          if (failed) this.watched = false;
+        },
+        { persistent: false },
+      );
       // Files changed while the tree was being walked may have had no watch yet: once it is, list again, then trust events.
       tree.once('ready', () => {
         this.moved = true;
-        this.watched = true;
+        this.watched = !failed;
       });
       if (this.closed) await tree.close();
       return tree;
