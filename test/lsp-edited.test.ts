@@ -105,6 +105,18 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
     assert.deepEqual(r.symbols[1].range, { line: 3, column: 1, end_line: 7, end_column: 2 });
   });
 
+  test('documentSymbols of an edited file is the server outline of its text now, with what the edit added', async () => {
+    const r = await session.ok('documentSymbols', { repo: 'ts-shapes', path: 'src/main.ts' });
+    assert.equal(r.source, 'lsp');
+    const [definition] = occurrences(root, 'src/main.ts', 'shapeCount');
+    const added = r.symbols.find((s: any) => s.name === 'shapeCount');
+    assert.ok(added, JSON.stringify(r.symbols.map((s: any) => s.name)));
+    assert.equal(added.kind, 'function');
+    assert.deepEqual({ line: added.selection_range.line, column: added.selection_range.column }, { line: definition!.line, column: definition!.column });
+    // The file's own constants, as before the edit.
+    for (const name of ['shapes', 'lines', 'p']) assert.ok(r.symbols.some((s: any) => s.name === name), name);
+  });
+
   test('an unchanged file still answers from the index', async () => {
     const [name] = occurrences(root, 'src/geometry.ts', 'totalArea');
     const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...name! });

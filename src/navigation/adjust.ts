@@ -139,6 +139,16 @@ export class Edits {
    * the index, in a file changed beyond mapping, or in a file the index does
    * not have. For the tier that answers there instead (a language server).
    */
+  /** Whether an indexed file is in the worktree with other text than the index holds. */
+  async changedAt(ctx: { repo: Repo; index: IndexRow }, path: string): Promise<boolean> {
+    const worktree = await this.worktree(ctx.repo);
+    if (!worktree) return false;
+    const file = await this.lookups.file(ctx.index.id, path);
+    if (!file) return false;
+    const { state } = await this.fileEdit(worktree.root, path, file.blob_sha);
+    return state === 'edited' || state === 'unmappable';
+  }
+
   async onChangedLine(ctx: { repo: Repo; index: IndexRow }, path: string, line: number): Promise<boolean> {
     const worktree = await this.worktree(ctx.repo);
     if (!worktree) return false;

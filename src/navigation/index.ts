@@ -216,7 +216,8 @@ export class Navigation {
 
   async documentSymbols(params: DocumentSymbols.Params): Promise<DocumentSymbols.Result> {
     const ctx = await this.open(params.repo);
-    // Without a line, only a file the index does not list (created since) is live: its server outlines it.
+    // A file the index does not list (created since), or one edited since, is outlined by its server from its
+    // text now: the index's outline would miss what the edit added.
     const live = await this.liveFile(ctx, params.path, undefined);
     if (live?.edited) return liveDocumentSymbols(ctx, this.options.live!, live);
     const file = await syntacticFile(this.lookups, ctx, params.path);
@@ -261,14 +262,11 @@ export class Navigation {
    * language of the lsp tier, or a position on a line changed since the index
    * (the index knows nothing true there).
    */
+  /** The file a request names, when a live server answers it: in the lsp tier, or changed at `line` (anywhere, without one). */
   private liveFile(ctx: RepoContext, path: string | undefined, line: number | undefined) {
     const edits = this.edits;
-    return liveFile(
-      this.lookups,
-      ctx,
-      this.options.live,
-      path,
-      async (p) => line !== undefined && (await edits.onChangedLine(ctx, p, line)),
+    return liveFile(this.lookups, ctx, this.options.live, path, (p) =>
+      line !== undefined ? edits.onChangedLine(ctx, p, line) : edits.changedAt(ctx, p),
     );
   }
 
