@@ -196,6 +196,25 @@ describe('files changed since the index that its answer does not go through', ()
     assert.equal(refs.meta.provenance, 'local-index');
   });
 
+  test('workspaceSymbols and goToDefinition by name find what a changed file declares, from the server', async () => {
+    const found = await session.ok('workspaceSymbols', { repo: 'ts-shapes', query: 'biggest' });
+    const [declared] = occurrences(root, 'src/measure.ts', 'biggest');
+    assert.deepEqual(
+      found.symbols.map((s: any) => [s.name, s.kind, key(s), s.match, s.source]),
+      [['biggest', 'function', key(declared!), 'exact', 'lsp']],
+    );
+    assert.equal(found.total, 1);
+    const byName = await session.ok('goToDefinition', { repo: 'ts-shapes', symbol: 'biggest' });
+    assert.equal(byName.found, true);
+    assert.deepEqual(byName.definitions.map((d: any) => [key(d), d.source]), [[key(declared!), 'lsp']]);
+    // A changed file that holds the name but declares nothing of it leaves the index's answer as it was.
+    const indexed = await session.ok('workspaceSymbols', { repo: 'ts-shapes', query: 'largest' });
+    assert.deepEqual(
+      indexed.symbols.map((s: any) => [s.name, s.path, s.source ?? 'precise']),
+      [['largest', 'src/geometry.ts', 'precise']],
+    );
+  });
+
   test('with a kind filter, which a server cannot apply, the answer is the index\'s, stale, naming the files not searched', async () => {
     const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...largest(), kind: 'call' });
     assert.deepEqual(
@@ -249,6 +268,19 @@ describe('files changed since the index, with no language server to search them'
       refs.message,
       '1 file changed since the index names it and was not searched (no language server for typescript): src/ranking.ts; reindex to include them',
     );
+  });
+
+  test('workspaceSymbols and goToDefinition by name say so too', async () => {
+    const found = await session.ok('workspaceSymbols', { repo: 'ts-shapes', query: 'top' });
+    assert.equal(found.stale, true);
+    assert.equal(
+      found.message,
+      '1 file changed since the index holds the name and was not searched (no language server for typescript): src/ranking.ts; reindex to include them',
+    );
+    const byName = await session.ok('goToDefinition', { repo: 'ts-shapes', symbol: 'top' });
+    assert.equal(byName.found, false);
+    assert.equal(byName.stale, true);
+    assert.match(byName.message, /^no definition named exactly "top" in ts-shapes: .*; 1 file changed since the index holds the name and was not searched/);
   });
 
   test('callHierarchy says so in its notes; a name no changed file spells stays fresh', async () => {

@@ -40,13 +40,21 @@ export function changedMentioning(
       (indexer !== undefined && ctx.languages[other]?.indexer === indexer) ||
       (server !== undefined && live?.serverFor(other)?.name === server));
   const candidates = changed.paths.filter((p) => !skip.has(p) && together(languageOf(p)));
-  if (candidates.length === 0 || !changed.complete || names.length === 0 || candidates.length > MAX_FILES_READ) return candidates;
+  if (!changed.complete || names.length === 0) return candidates;
+  return holding(candidates, root, (text) => names.some((name) => spells(text, name)));
+}
+
+/**
+ * Of `candidates` (changed files under `root`), those whose text passes
+ * `test`. Past MAX_FILES_READ files none is read, and each is taken to
+ * pass, as is a file over MAX_FILE_BYTES.
+ */
+export function holding(candidates: readonly string[], root: string, test: (text: string) => boolean): string[] {
+  if (candidates.length > MAX_FILES_READ) return [...candidates];
   return candidates.filter((p) => {
     const content = readRepoFile(root, p);
     if (!content) return false;
-    if (content.length > MAX_FILE_BYTES) return true;
-    const text = content.toString('utf8');
-    return names.some((name) => spells(text, name));
+    return content.length > MAX_FILE_BYTES || test(content.toString('utf8'));
   });
 }
 

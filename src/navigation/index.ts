@@ -24,6 +24,7 @@ import { indexStatus } from './status.js';
 import { nearestFlag, normalizeQueryPath, openRepo, type RepoContext } from './context.js';
 import { Edits } from './adjust.js';
 import type { ChangedFiles } from '../freshness/worktree-changes.js';
+import { withChangedDefinitions, withChangedSymbols } from './changed-symbols.js';
 import { UserError } from '../errors.js';
 import type { IndexJob, Repo } from '../registry/schema.js';
 import {
@@ -187,7 +188,14 @@ export class Navigation {
     if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
     if (params.symbol === undefined) return goToDefinition(this.lookups, ctx, params);
     if (namesAreSyntactic(ctx)) return syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
-    const precise = await goToDefinition(this.lookups, ctx, params);
+    const changed = this.changedFiles(ctx, params.commit);
+    const precise = await withChangedDefinitions(
+      ctx,
+      this.options.live,
+      params.symbol,
+      await goToDefinition(this.lookups, ctx, params),
+      changed,
+    );
     if (precise.found || syntacticLanguages(ctx).length === 0) return precise;
     const syntactic = await syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
     return syntactic.found ? syntactic : precise;
@@ -227,7 +235,9 @@ export class Navigation {
   async workspaceSymbols(params: WorkspaceSymbols.Params): Promise<WorkspaceSymbols.Result> {
     const ctx = await this.open(params.repo);
     if (namesAreSyntactic(ctx)) return syntacticWorkspaceSymbols(this.syntacticTables, ctx, params);
-    const precise = await workspaceSymbols(this.lookups, this.symbolTables, ctx, params);
+    const changed = this.changedFiles(ctx, undefined);
+    const indexed = await workspaceSymbols(this.lookups, this.symbolTables, ctx, params);
+    const precise = await withChangedSymbols(ctx, this.options.live, params, indexed, changed);
     return syntacticLanguages(ctx).length ? withSyntacticSymbols(precise, this.syntacticTables, ctx, params) : precise;
   }
 

@@ -1,7 +1,7 @@
 // workspaceSymbols: defined symbols whose name contains a string.
 import { z } from 'zod';
 import * as limits from './limits.js';
-import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind, IndexMissing, FreshnessFields } from './common.js';
+import { arg, params, Provenance, SOURCES, SymbolItem, SymbolKind, IndexMissing, FreshnessFields, Partial } from './common.js';
 
 export const name = 'workspaceSymbols';
 export const { LIMIT, CAP } = limits.workspaceSymbols;
@@ -35,5 +35,8 @@ export const Result = z.object({
   truncated: z.boolean(),
   limit: z.int(),
   limit_clamped: z.boolean().optional(),
+  /** Files changed since the index that hold the query but that no language server searched, and why. */
+  message: z.string().optional(),
+  ...Partial,
 });
 export type Result = z.infer<typeof Result>;
