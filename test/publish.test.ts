@@ -20,7 +20,7 @@ import { requestsRepo, rxjsRepo } from './support/corpus.js';
 import { PROJECT_ROOT } from './support/paths.js';
 import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { registryFingerprint, TEST_ENGINE } from './support/registry.js';
-import { indexOrThrow, mcpSession, registryFile, sextant, testHome } from './support/sextant.js';
+import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError } from './support/sextant.js';
 import { prng, shuffle } from './support/stats.js';
 
 const run = promisify(execFile);
@@ -366,6 +366,17 @@ describe('sextant publish', () => {
       assert.ok(offline.total > 10, `${offline.total} files with include_offline`);
       const registry = (await session.call('registryStatus', {})).result;
       assert.equal(registry.repos.find((x: any) => x.repo === 'requests-ci').online, false);
+      // Search has no text of it: asked by name, it says so and how to fix it, never "no match".
+      const named = await toolError(session, 'searchCode', { query: 'class Session', repo: 'requests-ci' });
+      assert.match(named, /requests-ci.*without --root.*--root DIR/);
+      // Asked of every repository, it is named apart from those searched.
+      const all = (await session.call('searchCode', { query: 'class Session' })).result;
+      assert.ok(!all.searched.some((x: any) => x.repo === 'requests-ci'), JSON.stringify(all.searched));
+      assert.deepEqual(
+        all.unsearchable.map((x: any) => [x.repo, x.commit]),
+        [['requests-ci', requestsCommit]],
+      );
+      assert.match(all.unsearchable[0].reason, /without --root/);
     } finally {
       await session.close();
     }

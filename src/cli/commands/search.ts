@@ -78,6 +78,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
         ? `${result.total_exact ? '' : 'at least '}${summary} (${why[result.truncated_reason]})`
         : `${summary} in ${counted(result.searched.length, 'repository', 'repositories')}`,
     );
+    for (const u of result.unsearchable ?? []) print(`not searched: ${u.repo} (published without --root: the registry holds no file texts)`);
     return 0;
   });
 }
