@@ -259,6 +259,10 @@ describe('sextant publish', () => {
       rejects([requestsScip, '--repo', 'requests', '--commit', 'deadbeef', '--root', requests], /not a full commit hash/);
     });
 
+    test("a checkout holding none of the index's documents (another repository's) is rejected", () => {
+      rejects([requestsScip, '--repo', 'requests', '--commit', rxjsCommit, '--root', rxjs], /none of the \d+ documents .* is a file of .*--root/);
+    });
+
     test('occurrence ranges past the text of the files at the commit, or a checkout at another commit, are rejected', () => {
       // The next commit shortens a file the index covers: the old index does not fit it.
       const target = 'requests/models.py';

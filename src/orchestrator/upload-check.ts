@@ -93,6 +93,9 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
   let occurrences = 0;
   // Kept only when files will be read: an upload without a root needs no list of its tens of thousands of paths.
   const paths = tree ? new Set<string>() : undefined;
+  /** With a root: documents that are files of its tree, and a path of one that is not. */
+  let inTree = 0;
+  let notInTree: string | undefined;
   try {
     for await (const field of readIndexFields(file)) {
       if (field.field === IndexField.metadata) {
@@ -103,6 +106,8 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
         occurrences += document.occurrences.length;
         const path = checkDocument(document, tree, request.commit);
         paths?.add(path);
+        if (tree?.files.has(path)) inTree++;
+        else notInTree ??= path;
       }
     }
   } catch (error) {
@@ -129,6 +134,14 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
   }
   if (documents === 0) {
     throw new UserError(`${quote(file)} holds no documents: the indexer indexed nothing (check its project configuration), so there is nothing to publish`);
+  }
+  // Indexers may index a file git does not track, but an index of no file of the checkout is of another
+  // tree (another repository, or a subdirectory's project_root): publishing it would serve nothing.
+  if (tree && inTree === 0) {
+    throw new UserError(
+      `none of the ${documents} documents of ${quote(file)} is a file of ${quote(tree.root)} at ${request.commit.slice(0, 12)} ` +
+        `(e.g. ${quote(notInTree ?? '')}): pass --root the checkout the index was made from, indexed from its repository root`,
+    );
   }
   const indexerVersion = request.indexerVersion ?? (request.indexer === undefined ? metadata.toolInfo?.version || null : null);
   return { request, indexer, indexerVersion, metadata, sha256, bytes, documents, occurrences, paths, tree, decodeMs };
