@@ -409,6 +409,12 @@ describe('on the command line', () => {
     fails(['toString'], 2, /unknown command "toString": run `sextant --help`/);
   });
 
+  test('search and files: values past the bounds of their tools are usage errors (exit 2), as for the other commands', () => {
+    fails(['search', 'make', '--repo', repo, '--context', '11'], 2, /context must be at most 10/);
+    fails(['files', '--limit', '5001'], 2, /limit must be at most 5000/);
+    fails(['files', '--path', 'p'.repeat(MAX_PATH_LENGTH + 1)], 2, /path is too long/);
+  });
+
   test('a bare sextant is a usage error that prints the usage; sextant --help prints it too, as every command spec renders it', async () => {
     // The bundle serves the usage the build rendered (dist/bundle/usage.txt): it must be what the commands say today.
     const usage = (await renderUsage()) + '\n';

@@ -1,9 +1,11 @@
 // sextant files: find (or count) the tracked files of indexed repositories (findFiles / countFiles).
-import { CAP, KINDS, LIMIT, SORTS, type Params } from '../../protocol/find-files.js';
+import { Params as CountParams } from '../../protocol/count-files.js';
+import { CAP, KINDS, LIMIT, Params, SORTS } from '../../protocol/find-files.js';
 import { Search } from '../../search/index.js';
 import { withNavigation } from '../context.js';
 import { UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { counted, print, printAnswer } from '../output.js';
+import { request } from '../request.js';
 import { VERSION } from '../version.js';
 
 export const spec: CommandSpec = {
@@ -83,18 +85,20 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       if (sort !== undefined || v.desc || v.offset !== undefined || v.limit !== undefined) {
         throw new UsageError('--count takes no --sort, --desc, --offset or --limit');
       }
-      const result = await search.countFiles(filters);
+      const result = await search.countFiles(request(CountParams, filters));
       if (values.json) printAnswer(result, 'local-filesystem');
       else print(counted(result.count, 'entry', 'entries'));
       return 0;
     }
-    const result = await search.findFiles({
-      ...filters,
-      ...(sort ? { sort: sort as Params['sort'] } : {}),
-      desc: v.desc === true,
-      ...optionalNumber('offset', wholeNumberOption(v.offset as string | undefined, 'offset', 0)),
-      ...optionalNumber('limit', wholeNumberOption(v.limit as string | undefined, 'limit', 1)),
-    });
+    const result = await search.findFiles(
+      request(Params, {
+        ...filters,
+        ...(sort ? { sort: sort as Params['sort'] } : {}),
+        desc: v.desc === true,
+        ...optionalNumber('offset', wholeNumberOption(v.offset as string | undefined, 'offset', 0)),
+        ...optionalNumber('limit', wholeNumberOption(v.limit as string | undefined, 'limit', 1)),
+      }),
+    );
     if (values.json) {
       printAnswer(result, 'local-filesystem');
       return 0;
