@@ -395,6 +395,14 @@ describe('on the command line', () => {
     fails(['def', '../../etc/passwd:1:1'], 1, /leaves the repository/, join(root, 'src'));
   });
 
+  test('def of an unknown name exits 1 with the reason on one line of stderr; with --json the answer is on stdout too', () => {
+    fails(['def', 'Make', '--repo', repo], 1, /no definition named exactly "Make".*case-sensitive/);
+    const r = sextant(['def', 'Make', '--repo', repo, '--json'], { env, cwd: scratch });
+    assert.equal(r.code, 1);
+    assert.equal(JSON.parse(r.stdout).found, false);
+    assert.match(r.stderr, /^sextant def: no definition named exactly "Make".*\n$/);
+  });
+
   test('def and refs: missing or malformed arguments and unknown options are usage errors (exit 2)', () => {
     fails(['def', '--repo', repo], 2, /what to look up is missing \(usage: sextant def/);
     fails(['def', 'src/main.ts:4', '--repo', repo], 2, /has a line but no column: write PATH:LINE:COL/);
