@@ -71,7 +71,7 @@ export async function checkFreshness(db: Kysely<Database>, index: IndexRow, repo
     .join(' and ');
   return {
     freshness: 'stale',
-    reason: `${changed.length} file${changed.length === 1 ? '' : 's'} differ from the index (${where || 'changed content'}): run \`sextant index\` to refresh it`,
+    reason: `${changed.length} ${changed.length === 1 ? 'file differs' : 'files differ'} from the index (${where || 'changed content'}): run \`sextant index\` to refresh it`,
     evidence,
   };
 }
