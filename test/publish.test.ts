@@ -356,6 +356,17 @@ describe('sextant publish', () => {
       assert.match(status.searchCoverageReason, /without --root/);
       assert.equal(status.capabilities.search.available, false);
       assert.equal(status.online, false);
+      // Checked against a clone at the commit, it is fresh; an edit there is the one file that differs.
+      const clone = (await session.call('getIndexStatus', { repo: 'requests-ci', repo_path: requests })).result;
+      assert.equal(clone.freshness, 'fresh', clone.freshness_reason);
+      appendFileSync(join(requests, 'requests/api.py'), '\n# edited\n');
+      try {
+        const edited = (await session.call('getIndexStatus', { repo: 'requests-ci', repo_path: requests })).result;
+        assert.equal(edited.freshness, 'stale');
+        assert.deepEqual(edited.freshness_evidence.changed_files, ['requests/api.py']);
+      } finally {
+        git(requests, 'checkout', '--', 'requests/api.py');
+      }
       const viaRoot = (await session.call('goToDefinition', { repo: 'requests', symbol: 'Session' })).result;
       const viaCi = (await session.call('goToDefinition', { repo: 'requests-ci', symbol: 'Session' })).result;
       assert.ok(viaRoot.found);

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { quote, UserError } from '../errors.js';
-import { gitAt, gitRoot, hasCommit, headCommit } from '../freshness/git.js';
+import { commitFiles, gitAt, gitRoot, hasCommit, headCommit } from '../freshness/git.js';
 import { gitBlobSha, readRepoFile } from '../freshness/worktree.js';
 import { decodeDocument, decodeMetadata } from '../scip/decode.js';
 import { normalizeRange } from '../scip/range.js';
@@ -207,8 +207,6 @@ async function fileSha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-const REGULAR = /^100(644|755)$/;
-
 /** The checkout at `commit`: checked, listed, and its recent ancestry read. */
 async function rootTree(dir: string, commit: string, parentsBound: number): Promise<RootTree> {
   const root = await gitRoot(dir);
@@ -222,15 +220,7 @@ async function rootTree(dir: string, commit: string, parentsBound: number): Prom
     );
   }
   const git = await gitAt(root);
-  const listing = await git.raw(['ls-tree', '-r', '-z', '--full-tree', commit]);
-  const files = new Map<string, string>();
-  for (const entry of listing.split('\0')) {
-    // "<mode> <type> <sha>\t<path>"
-    const tab = entry.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode, , sha] = entry.slice(0, tab).split(' ');
-    if (REGULAR.test(mode!)) files.set(entry.slice(tab + 1), sha!);
-  }
+  const files = await commitFiles(root, commit);
   const graph = await git.raw(['rev-list', '--parents', `--max-count=${parentsBound + 1}`, commit]);
   const parents = graph
     .split('\n')
