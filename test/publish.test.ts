@@ -377,6 +377,12 @@ describe('sextant publish', () => {
       const files = (await session.call('findFiles', { repos: ['requests-ci'] })).result;
       assert.equal(files.total, 0);
       assert.ok(files.scan_state.offline_excluded.includes('requests-ci'));
+      // The command line says what it left out, and how to include it.
+      for (const args of [['files', '--repo', 'requests-ci'], ['files', '--repo', 'requests-ci', '--count']]) {
+        const cli = sextant(args, { env });
+        assert.equal(cli.code, 0, cli.stderr);
+        assert.match(cli.stdout, /^0 entries\nleft out 1 offline repository \(requests-ci\): pass --include-offline/m);
+      }
       const offline = (await session.call('findFiles', { repos: ['requests-ci'], include_offline: true, extensions: ['py'] })).result;
       assert.ok(offline.total > 10, `${offline.total} files with include_offline`);
       const registry = (await session.call('registryStatus', {})).result;

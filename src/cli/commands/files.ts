@@ -87,7 +87,10 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       }
       const result = await search.countFiles(request(CountParams, filters));
       if (values.json) printAnswer(result, 'local-filesystem');
-      else print(counted(result.count, 'entry', 'entries'));
+      else {
+        print(counted(result.count, 'entry', 'entries'));
+        printOffline(result.scan_state.offline_excluded);
+      }
       return 0;
     }
     const result = await search.findFiles(
@@ -119,8 +122,16 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     const shown = result.hits.length;
     const entries = counted(result.total, 'entry', 'entries');
     print(shown < result.total ? `${shown} of ${entries} (from ${result.offset + 1})` : entries);
+    printOffline(result.scan_state.offline_excluded);
     return 0;
   });
+}
+
+/** Repositories with no worktree here are left out unless asked for: a count or a table says so, as JSON does (scan_state). */
+function printOffline(repos: string[]): void {
+  if (repos.length === 0) return;
+  const named = `${repos.slice(0, 5).join(', ')}${repos.length > 5 ? ', …' : ''}`;
+  print(`left out ${counted(repos.length, 'offline repository', 'offline repositories')} (${named}): pass --include-offline to include them`);
 }
 
 function optionalNumber<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
