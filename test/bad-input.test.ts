@@ -417,6 +417,17 @@ describe('on the command line', () => {
     fails(['toString'], 2, /unknown command "toString": run `sextant --help`/);
   });
 
+  test('search of a named repository in an empty registry says to index one, not to pick from a list it does not give', () => {
+    const empty = testHome();
+    try {
+      const r = sextant(['search', 'x', '--repo', 'nope'], { env: empty.env, cwd: scratch });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /no repository named "nope" is registered: the registry holds none yet: run `sextant index PATH`/);
+    } finally {
+      removeDir(empty.home);
+    }
+  });
+
   test('search and files: values past the bounds of their tools are usage errors (exit 2), as for the other commands', () => {
     fails(['search', 'make', '--repo', repo, '--context', '11'], 2, /context must be at most 10/);
     fails(['files', '--limit', '5001'], 2, /limit must be at most 5000/);

@@ -258,7 +258,10 @@ export async function searchedIndexes(engine: Engine, repo: string | undefined):
   if (known) throw new UserError(`repository "${repo}" has no published index yet: run \`sextant index\` in it`);
   const all = (await currentIndexes(engine.db)).map((i) => i.repo);
   throw new UserError(
-    `no repository named "${repo}" is registered${all.length ? ` (known: ${all.slice(0, 20).join(', ')})` : ''}: pass one of those, or leave repo out to search all`,
+    `no repository named "${repo}" is registered: ` +
+      (all.length
+        ? `pass one of ${all.slice(0, 20).join(', ')}${all.length > 20 ? ', …' : ''}, or leave repo out to search all`
+        : 'the registry holds none yet: run `sextant index PATH`'),
   );
 }
 
