@@ -395,6 +395,14 @@ describe('on the command line', () => {
     fails(['def', '../../etc/passwd:1:1'], 1, /leaves the repository/, join(root, 'src'));
   });
 
+  test('def of an unknown name exits 1 with the reason on one line of stderr; with --json the answer is on stdout too', () => {
+    fails(['def', 'Make', '--repo', repo], 1, /no definition named exactly "Make".*case-sensitive/);
+    const r = sextant(['def', 'Make', '--repo', repo, '--json'], { env, cwd: scratch });
+    assert.equal(r.code, 1);
+    assert.equal(JSON.parse(r.stdout).found, false);
+    assert.match(r.stderr, /^sextant def: no definition named exactly "Make".*\n$/);
+  });
+
   test('def and refs: missing or malformed arguments and unknown options are usage errors (exit 2)', () => {
     fails(['def', '--repo', repo], 2, /what to look up is missing \(usage: sextant def/);
     fails(['def', 'src/main.ts:4', '--repo', repo], 2, /has a line but no column: write PATH:LINE:COL/);
@@ -407,6 +415,23 @@ describe('on the command line', () => {
     // Names every object has are not commands either.
     fails(['constructor'], 2, /unknown command "constructor": run `sextant --help`/);
     fails(['toString'], 2, /unknown command "toString": run `sextant --help`/);
+  });
+
+  test('search of a named repository in an empty registry says to index one, not to pick from a list it does not give', () => {
+    const empty = testHome();
+    try {
+      const r = sextant(['search', 'x', '--repo', 'nope'], { env: empty.env, cwd: scratch });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /no repository named "nope" is registered: the registry holds none yet: run `sextant index PATH`/);
+    } finally {
+      removeDir(empty.home);
+    }
+  });
+
+  test('search and files: values past the bounds of their tools are usage errors (exit 2), as for the other commands', () => {
+    fails(['search', 'make', '--repo', repo, '--context', '11'], 2, /context must be at most 10/);
+    fails(['files', '--limit', '5001'], 2, /limit must be at most 5000/);
+    fails(['files', '--path', 'p'.repeat(MAX_PATH_LENGTH + 1)], 2, /path is too long/);
   });
 
   test('a bare sextant is a usage error that prints the usage; sextant --help prints it too, as every command spec renders it', async () => {

@@ -5,7 +5,7 @@
 // can open the file and check each one.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PROJECT_ROOT } from './support/paths.js';
@@ -388,5 +388,29 @@ describe("sextant's own source", () => {
   test("goToDefinition in sextant's Python helper", async () => {
     const use = find(root(), 'src/syntax/python_refs.py', /= (Collector)\(/);
     assert.deepEqual(await definitionsAt(repo, use), [find(root(), 'src/syntax/python_refs.py', /^class (Collector)\b/)]);
+  });
+});
+
+describe('a worktree indexed under a name of its own', () => {
+  test('`sextant index` without --repo indexes it under that name again, as reindex, watch and status do, not under a second one', () => {
+    const named = testHome();
+    const dir = tempDir('sextant-named-');
+    const root = join(dir, 'folder-name');
+    try {
+      mkdirSync(root);
+      git(root, 'init', '-q');
+      writeFileSync(join(root, 'notes.txt'), 'a note\n');
+      commitAll(root, 'a note');
+      const first = sextant(['index', root, '--repo', 'chosen-name', '--json'], { env: named.env });
+      assert.equal(first.code, 0, first.stderr);
+      const again = sextant(['index', root, '--json'], { env: named.env });
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(JSON.parse(again.stdout).repo, 'chosen-name');
+      const all = sextant(['status', '--all', '--json'], { env: named.env });
+      assert.deepEqual(JSON.parse(all.stdout).map((s: { repo: string }) => s.repo), ['chosen-name']);
+    } finally {
+      removeDir(dir);
+      removeDir(named.home);
+    }
   });
 });

@@ -20,7 +20,7 @@ import { requestsRepo, rxjsRepo } from './support/corpus.js';
 import { PROJECT_ROOT } from './support/paths.js';
 import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { registryFingerprint, TEST_ENGINE } from './support/registry.js';
-import { indexOrThrow, mcpSession, registryFile, sextant, testHome } from './support/sextant.js';
+import { indexOrThrow, mcpSession, registryFile, sextant, testHome, toolError } from './support/sextant.js';
 import { prng, shuffle } from './support/stats.js';
 
 const run = promisify(execFile);
@@ -259,6 +259,10 @@ describe('sextant publish', () => {
       rejects([requestsScip, '--repo', 'requests', '--commit', 'deadbeef', '--root', requests], /not a full commit hash/);
     });
 
+    test("a checkout holding none of the index's documents (another repository's) is rejected", () => {
+      rejects([requestsScip, '--repo', 'requests', '--commit', rxjsCommit, '--root', rxjs], /none of the \d+ documents .* is a file of .*--root/);
+    });
+
     test('occurrence ranges past the text of the files at the commit, or a checkout at another commit, are rejected', () => {
       // The next commit shortens a file the index covers: the old index does not fit it.
       const target = 'requests/models.py';
@@ -352,6 +356,17 @@ describe('sextant publish', () => {
       assert.match(status.searchCoverageReason, /without --root/);
       assert.equal(status.capabilities.search.available, false);
       assert.equal(status.online, false);
+      // Checked against a clone at the commit, it is fresh; an edit there is the one file that differs.
+      const clone = (await session.call('getIndexStatus', { repo: 'requests-ci', repo_path: requests })).result;
+      assert.equal(clone.freshness, 'fresh', clone.freshness_reason);
+      appendFileSync(join(requests, 'requests/api.py'), '\n# edited\n');
+      try {
+        const edited = (await session.call('getIndexStatus', { repo: 'requests-ci', repo_path: requests })).result;
+        assert.equal(edited.freshness, 'stale');
+        assert.deepEqual(edited.freshness_evidence.changed_files, ['requests/api.py']);
+      } finally {
+        git(requests, 'checkout', '--', 'requests/api.py');
+      }
       const viaRoot = (await session.call('goToDefinition', { repo: 'requests', symbol: 'Session' })).result;
       const viaCi = (await session.call('goToDefinition', { repo: 'requests-ci', symbol: 'Session' })).result;
       assert.ok(viaRoot.found);
@@ -362,10 +377,27 @@ describe('sextant publish', () => {
       const files = (await session.call('findFiles', { repos: ['requests-ci'] })).result;
       assert.equal(files.total, 0);
       assert.ok(files.scan_state.offline_excluded.includes('requests-ci'));
+      // The command line says what it left out, and how to include it.
+      for (const args of [['files', '--repo', 'requests-ci'], ['files', '--repo', 'requests-ci', '--count']]) {
+        const cli = sextant(args, { env });
+        assert.equal(cli.code, 0, cli.stderr);
+        assert.match(cli.stdout, /^0 entries\nleft out 1 offline repository \(requests-ci\): pass --include-offline/m);
+      }
       const offline = (await session.call('findFiles', { repos: ['requests-ci'], include_offline: true, extensions: ['py'] })).result;
       assert.ok(offline.total > 10, `${offline.total} files with include_offline`);
       const registry = (await session.call('registryStatus', {})).result;
       assert.equal(registry.repos.find((x: any) => x.repo === 'requests-ci').online, false);
+      // Search has no text of it: asked by name, it says so and how to fix it, never "no match".
+      const named = await toolError(session, 'searchCode', { query: 'class Session', repo: 'requests-ci' });
+      assert.match(named, /requests-ci.*without --root.*--root DIR/);
+      // Asked of every repository, it is named apart from those searched.
+      const all = (await session.call('searchCode', { query: 'class Session' })).result;
+      assert.ok(!all.searched.some((x: any) => x.repo === 'requests-ci'), JSON.stringify(all.searched));
+      assert.deepEqual(
+        all.unsearchable.map((x: any) => [x.repo, x.commit]),
+        [['requests-ci', requestsCommit]],
+      );
+      assert.match(all.unsearchable[0].reason, /without --root/);
     } finally {
       await session.close();
     }

@@ -58,6 +58,10 @@ describe('sextant watch', () => {
       const runs = watch.events.filter((e) => e.kind === 'indexing').length;
       await new Promise((resolve) => setTimeout(resolve, 3000));
       assert.equal(watch.events.filter((e) => e.kind === 'indexing').length, runs, JSON.stringify(watch.events.slice(-3)));
+      // Nothing changed since that run: no change is pending, however many polls came while it ran.
+      const idle = await watcherOf(env, dirty.report.repo);
+      assert.equal(idle.watcher, 'watching', JSON.stringify(idle));
+      assert.equal(idle.watcher_pending, false, JSON.stringify(idle));
 
       appendFileSync(join(root, 'src', 'shapes.ts'), '\nexport const watched = 1;\n');
       const committedAt = Date.now();

@@ -3,7 +3,7 @@
 // hash the index recorded. Stale only when some file differs.
 import type { Kysely } from 'kysely';
 import type { Database, IndexRow } from '../registry/schema.js';
-import { commitsBetween, hasCommit } from './git.js';
+import { commitFiles, commitsBetween, hasCommit } from './git.js';
 import { readWorktree } from './worktree.js';
 
 export interface Freshness {
@@ -31,12 +31,12 @@ export async function checkFreshness(db: Kysely<Database>, index: IndexRow, repo
       evidence: null,
     };
   }
-  const indexed = new Map(
-    (await db.selectFrom('index_files').select(['path', 'blob_sha']).where('index_id', '=', index.id).execute()).map((f) => [
-      f.path,
-      f.blob_sha,
-    ]),
-  );
+  const rows = await db.selectFrom('index_files').select(['path', 'blob_sha']).where('index_id', '=', index.id).execute();
+  // An index uploaded without --root recorded neither the commit's contents nor its other files: the commit's
+  // tree, which the worktree's repository holds (checked above), is what it was made from.
+  const indexed = rows.some((f) => f.blob_sha === '')
+    ? await commitFiles(worktree.root, index.commit_sha)
+    : new Map(rows.map((f) => [f.path, f.blob_sha]));
   const changed: string[] = [];
   for (const file of worktree.files) {
     if (indexed.get(file.path) !== file.sha) changed.push(file.path);
@@ -71,7 +71,7 @@ export async function checkFreshness(db: Kysely<Database>, index: IndexRow, repo
     .join(' and ');
   return {
     freshness: 'stale',
-    reason: `${changed.length} file${changed.length === 1 ? '' : 's'} differ from the index (${where || 'changed content'}): run \`sextant index\` to refresh it`,
+    reason: `${changed.length} ${changed.length === 1 ? 'file differs' : 'files differ'} from the index (${where || 'changed content'}): run \`sextant index\` to refresh it`,
     evidence,
   };
 }

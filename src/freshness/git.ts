@@ -67,3 +67,19 @@ export async function commitTime(root: string, commit: string): Promise<number |
     return null;
   }
 }
+
+const REGULAR_FILE = /^100(644|755)$/;
+
+/** The regular files of a commit's tree, each with its git blob hash (symlinks and submodules are not files of ours). */
+export async function commitFiles(root: string, commit: string): Promise<Map<string, string>> {
+  const listing = await (await gitAt(root)).raw(['ls-tree', '-r', '-z', '--full-tree', commit]);
+  const files = new Map<string, string>();
+  for (const entry of listing.split('\0')) {
+    // "<mode> <type> <sha>\t<path>"
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, , sha] = entry.slice(0, tab).split(' ');
+    if (REGULAR_FILE.test(mode!)) files.set(entry.slice(tab + 1), sha!);
+  }
+  return files;
+}

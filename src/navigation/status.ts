@@ -22,15 +22,13 @@ import {
   type Result,
   type UploadStatus,
 } from '../protocol/index-status.js';
-import { textCoverage } from '../registry/search.js';
+import { publishedWithoutText, textCoverage, TEXTLESS_REASON } from '../registry/search.js';
 import { searchOnlyExplanation } from './context.js';
 import { syntacticCapability } from './syntactic.js';
 import type { Edits } from './adjust.js';
 
 const NO_COVERAGE = 'nothing is published yet, so there is no search coverage to report';
 const NO_SEMANTIC = 'sextant builds no semantic (embedding) index';
-const NO_TEXT =
-  'the index was published without --root (from CI, navigation only): the registry holds no file texts, so nothing is searchable; publish with --root DIR to search';
 
 /**
  * What a status describes: the repository, its published index, its last run,
@@ -143,7 +141,7 @@ export async function indexStatus(
           evidence: null,
         };
   const corruption = index ? await corruptionOf(lookups, index) : null;
-  const textless = index !== undefined && publishedWithoutText(index);
+  const textless = index !== undefined && publishedWithoutText(index.tools);
   // The index navigation answers from for the worktree's HEAD, when it is not HEAD's own.
   const selection = index && edits ? await edits.select(repo, index) : undefined;
   const coverage = index && !textless ? await searchCoverage(lookups, index) : null;
@@ -177,12 +175,12 @@ export async function indexStatus(
     checked_at: checkedAt,
     searchCoverage: coverage?.coverage ?? null,
     // A reason only where coverage is missing or incomplete: a complete one needs none.
-    searchCoverageReason: textless ? NO_TEXT : coverage ? coverage.reason : NO_COVERAGE,
+    searchCoverageReason: textless ? TEXTLESS_REASON : coverage ? coverage.reason : NO_COVERAGE,
     last_index_run: run ? describeRun(run, running) : null,
     capabilities: {
       navigation,
       search: textless
-        ? { available: false, reason: NO_TEXT, recovery: 'publish again with --root DIR (a checkout of the commit)' }
+        ? { available: false, reason: TEXTLESS_REASON, recovery: 'publish again with --root DIR (a checkout of the commit)' }
         : index
           ? { available: true, reason: coverage?.reason ?? null }
           : { available: false, reason: 'no index is published', recovery: 'run `sextant index` in the repository' },
@@ -219,11 +217,6 @@ export async function indexStatus(
 }
 
 /** An index every upload of which came without a checkout: no file of it has text in the registry. */
-function publishedWithoutText(index: IndexRow): boolean {
-  const tools = JSON.parse(index.tools) as { upload?: { with_root: boolean } }[];
-  return tools.length > 0 && tools.every((t) => t.upload?.with_root === false);
-}
-
 function uploadStatus(u: Upload): UploadStatus {
   return {
     id: u.id,

@@ -12,7 +12,7 @@ import { commitTime } from '../freshness/git.js';
 import { readWorktree, type WorktreeFile } from '../freshness/worktree.js';
 import type { Engine } from '../registry/engine.js';
 import { publishIndex, type PublishedFile } from '../registry/publish.js';
-import { ensureRepo, failRun, startRun } from '../registry/repos.js';
+import { ensureRepo, failRun, repoAt, startRun } from '../registry/repos.js';
 import { RegistryWriter } from '../registry/writer.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { syntaxFacts } from '../syntax/index.js';
@@ -247,7 +247,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   const worktree = await readWorktree(options.path);
   clock('worktree');
   const manifests = loadManifests(env);
-  const slug = options.slug ?? basename(worktree.root);
+  // Without a name, the one the worktree is registered by (as reindex, watch and status use), else its folder's.
+  const slug = options.slug ?? (await repoAt(db, worktree.root))?.slug ?? basename(worktree.root);
   throwIfInterrupted(signal);
   const repo = await ensureRepo(db, slug, worktree.root);
   const run = await startRun(engine, { repoId: repo.id, origin: options.origin, commit: worktree.head });

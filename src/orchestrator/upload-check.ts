@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { quote, UserError } from '../errors.js';
-import { gitAt, gitRoot, hasCommit, headCommit } from '../freshness/git.js';
+import { commitFiles, gitAt, gitRoot, hasCommit, headCommit } from '../freshness/git.js';
 import { gitBlobSha, readRepoFile } from '../freshness/worktree.js';
 import { decodeDocument, decodeMetadata } from '../scip/decode.js';
 import { normalizeRange } from '../scip/range.js';
@@ -93,6 +93,9 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
   let occurrences = 0;
   // Kept only when files will be read: an upload without a root needs no list of its tens of thousands of paths.
   const paths = tree ? new Set<string>() : undefined;
+  /** With a root: documents that are files of its tree, and a path of one that is not. */
+  let inTree = 0;
+  let notInTree: string | undefined;
   try {
     for await (const field of readIndexFields(file)) {
       if (field.field === IndexField.metadata) {
@@ -103,6 +106,8 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
         occurrences += document.occurrences.length;
         const path = checkDocument(document, tree, request.commit);
         paths?.add(path);
+        if (tree?.files.has(path)) inTree++;
+        else notInTree ??= path;
       }
     }
   } catch (error) {
@@ -129,6 +134,14 @@ export async function checkUpload(request: UploadRequest, parentsBound: number):
   }
   if (documents === 0) {
     throw new UserError(`${quote(file)} holds no documents: the indexer indexed nothing (check its project configuration), so there is nothing to publish`);
+  }
+  // Indexers may index a file git does not track, but an index of no file of the checkout is of another
+  // tree (another repository, or a subdirectory's project_root): publishing it would serve nothing.
+  if (tree && inTree === 0) {
+    throw new UserError(
+      `none of the ${documents} documents of ${quote(file)} is a file of ${quote(tree.root)} at ${request.commit.slice(0, 12)} ` +
+        `(e.g. ${quote(notInTree ?? '')}): pass --root the checkout the index was made from, indexed from its repository root`,
+    );
   }
   const indexerVersion = request.indexerVersion ?? (request.indexer === undefined ? metadata.toolInfo?.version || null : null);
   return { request, indexer, indexerVersion, metadata, sha256, bytes, documents, occurrences, paths, tree, decodeMs };
@@ -194,8 +207,6 @@ async function fileSha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-const REGULAR = /^100(644|755)$/;
-
 /** The checkout at `commit`: checked, listed, and its recent ancestry read. */
 async function rootTree(dir: string, commit: string, parentsBound: number): Promise<RootTree> {
   const root = await gitRoot(dir);
@@ -209,15 +220,7 @@ async function rootTree(dir: string, commit: string, parentsBound: number): Prom
     );
   }
   const git = await gitAt(root);
-  const listing = await git.raw(['ls-tree', '-r', '-z', '--full-tree', commit]);
-  const files = new Map<string, string>();
-  for (const entry of listing.split('\0')) {
-    // "<mode> <type> <sha>\t<path>"
-    const tab = entry.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode, , sha] = entry.slice(0, tab).split(' ');
-    if (REGULAR.test(mode!)) files.set(entry.slice(tab + 1), sha!);
-  }
+  const files = await commitFiles(root, commit);
   const graph = await git.raw(['rev-list', '--parents', `--max-count=${parentsBound + 1}`, commit]);
   const parents = graph
     .split('\n')

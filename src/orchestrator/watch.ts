@@ -67,6 +67,8 @@ class RepoWatcher {
   /** A check is reading the worktree: one at a time, so two cannot start two runs. */
   private checking = false;
   private followUp = false;
+  /** Status shows a change waiting for the run under way (cleared when a run starts or a check finds nothing new). */
+  private pendingShown = false;
   /** What the last run was of (published, or failed for good), so it is not run again. */
   private done: string | null;
   /** Why the next check is made, and since when a change is waiting. */
@@ -114,13 +116,17 @@ class RepoWatcher {
     this.changedAt ??= performance.now();
     clearTimeout(this.settle);
     this.settle = setTimeout(() => void this.check(), SETTLE_MS);
+    // Only a change seen is pending: a poll during a run knows of none.
+    if (this.running && !this.pendingShown) {
+      this.pendingShown = true;
+      void this.note({ pending: true });
+    }
   }
 
   private async check(): Promise<void> {
     if (this.options.signal.aborted) return;
     if (this.running || this.checking) {
       this.followUp = true;
-      if (this.running) await this.note({ pending: true });
       return;
     }
     this.checking = true;
@@ -135,6 +141,10 @@ class RepoWatcher {
     const key = keyOf(head, fingerprint);
     if (key === this.done) {
       this.changedAt = undefined;
+      if (this.pendingShown) {
+        this.pendingShown = false;
+        await this.note({ pending: false });
+      }
       if (this.followUp) {
         this.followUp = false;
         void this.check();
@@ -155,6 +165,7 @@ class RepoWatcher {
     const since = this.changedAt ?? performance.now();
     this.changedAt = undefined;
     this.options.onEvent({ kind: 'indexing', root: this.root, head, dirty, cause: this.cause });
+    this.pendingShown = false;
     await this.note({ state: 'indexing', pending: false, event: `indexing ${head.slice(0, 12)}${dirty ? ' with uncommitted changes' : ''}: ${this.cause}` });
     try {
       throwIfInterrupted(signal);

@@ -17,7 +17,8 @@ export const description =
   `Returns one match per matching span with its line; limit defaults to ${LIMIT}, at most ${CAP}. total counts the ` +
   'matches (a lower bound when total_exact is false: counting past limit stops after 8 MiB more text); truncated and ' +
   'truncated_reason say when the answer is partial (limit reached, match or time budget spent). ' +
-  'Files whose text is not stored (binary, over 1 MiB) are not searched: getIndexStatus reports them in searchCoverage. ' +
+  'Files whose text is not stored (binary, over 1 MiB) are not searched: getIndexStatus reports them in searchCoverage; ' +
+  'nor are repositories published without their file texts (unsearchable lists them). ' +
   'A match in a file edited since the index moves to its line now (adjusted: true), or, on a changed line, is dropped and counted (dropped_locations).';
 
 export const Params = params({
@@ -69,6 +70,8 @@ export const Result = z.object({
   truncated: z.boolean(),
   truncated_reason: z.enum(TRUNCATION_REASONS).nullable(),
   searched: z.array(z.object({ repo: z.string(), commit: z.string() })),
+  /** Repositories asked of (repo omitted) whose index holds no file texts (published without --root): not searched, and why. */
+  unsearchable: z.array(z.object({ repo: z.string(), commit: z.string(), reason: z.string() })).optional(),
   /** Files whose text was read and matched. */
   files_searched: z.int(),
   /** index: the substring index chose the files; scan: the query had no literal it could use, every file was read. */

@@ -17,6 +17,11 @@ export async function findRepo(db: Kysely<Database>, slug: string): Promise<Repo
   return db.selectFrom('repos').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
 
+/** The repository registered at a worktree root (the first registered, should it have several names). */
+export async function repoAt(db: Kysely<Database>, rootPath: string): Promise<Repo | undefined> {
+  return db.selectFrom('repos').selectAll().where('root_path', '=', rootPath).orderBy('id').executeTakeFirst();
+}
+
 /** The repository named `slug`, registered at `rootPath` if it is new. */
 export async function ensureRepo(db: Kysely<Database>, slug: string, rootPath: string | null): Promise<Repo> {
   if (!SLUG_PATTERN.test(slug)) {

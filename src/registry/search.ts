@@ -15,6 +15,17 @@ export interface SearchedIndex {
   /** Unix seconds; null for indexes published before it was recorded. */
   commitTime: number | null;
   generatedAt: string;
+  /** Every upload of the index came without --root: the registry holds none of its file texts. */
+  textless: boolean;
+}
+
+export const TEXTLESS_REASON =
+  'the index was published without --root (from CI, navigation only): the registry holds no file texts, so nothing is searchable; publish with --root DIR to search';
+
+/** Whether an index (its `tools` column) was published only from uploads without --root, so holds no file texts. */
+export function publishedWithoutText(tools: string): boolean {
+  const parsed = JSON.parse(tools) as { upload?: { with_root: boolean } }[];
+  return parsed.length > 0 && parsed.every((t) => t.upload?.with_root === false);
 }
 
 /** The current index of each repository (of `slugs`, when given), ordered by repository name. */
@@ -22,7 +33,7 @@ export async function currentIndexes(db: Kysely<Database>, slugs?: readonly stri
   let query = db
     .selectFrom('repos as r')
     .innerJoin('indexes as i', 'i.id', 'r.current_index_id')
-    .select(['r.slug', 'r.id as repo_id', 'r.root_path', 'i.id as index_id', 'i.commit_sha', 'i.commit_time', 'i.generated_at'])
+    .select(['r.slug', 'r.id as repo_id', 'r.root_path', 'i.id as index_id', 'i.commit_sha', 'i.commit_time', 'i.generated_at', 'i.tools'])
     .where('i.state', '=', 'published')
     .orderBy('r.slug');
   if (slugs) query = query.where('r.slug', 'in', slugs.length ? [...slugs] : ['']);
@@ -35,6 +46,7 @@ export async function currentIndexes(db: Kysely<Database>, slugs?: readonly stri
     commit: r.commit_sha,
     commitTime: r.commit_time === null ? null : Number(r.commit_time),
     generatedAt: r.generated_at,
+    textless: publishedWithoutText(r.tools),
   }));
 }
 

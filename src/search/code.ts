@@ -4,7 +4,7 @@
 import { isAscii } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import type { Engine } from '../registry/engine.js';
-import { candidateFiles, currentIndexes, type CandidateFile, type SearchedIndex } from '../registry/search.js';
+import { candidateFiles, currentIndexes, TEXTLESS_REASON, type CandidateFile, type SearchedIndex } from '../registry/search.js';
 import { UserError } from '../errors.js';
 import { WorktreeFiles, type FileEdit } from '../freshness/worktree-files.js';
 import type { Freshness } from '../protocol/common.js';
@@ -65,7 +65,15 @@ export async function searchCode(
   const params = parseParams(Params, input);
   const limit = Math.min(params.limit, CAP);
   const matcher = createMatcher(params.query, { regex: params.regex, caseSensitive: params.case_sensitive });
-  const indexes = await searchedIndexes(engine, params.repo);
+  const asked = await searchedIndexes(engine, params.repo);
+  // An index published without --root has no texts: searching it would answer "no match" for any query.
+  const indexes = asked.filter((i) => !i.textless);
+  if (params.repo !== undefined && indexes.length === 0)
+    throw new UserError(
+      `repository "${params.repo}" has no file texts to search: its index was published without --root (from CI, navigation only); ` +
+        'publish it again with --root DIR (a checkout of the commit) to search it',
+    );
+  const unsearchable = asked.filter((i) => i.textless).map((i) => ({ repo: i.repo, commit: i.commit, reason: TEXTLESS_REASON }));
   const accept = allOf([
     params.path === undefined ? undefined : globFilter(params.path),
     params.extensions === undefined ? undefined : extensionFilter(params.extensions),
@@ -152,6 +160,7 @@ export async function searchCode(
     truncated: truncatedReason !== null,
     truncated_reason: truncatedReason,
     searched: indexes.map((i) => ({ repo: i.repo, commit: i.commit })),
+    ...(unsearchable.length ? { unsearchable } : {}),
     files_searched: filesSearched,
     strategy: indexed ? 'index' : 'scan',
     source: 'search',
@@ -249,7 +258,10 @@ export async function searchedIndexes(engine: Engine, repo: string | undefined):
   if (known) throw new UserError(`repository "${repo}" has no published index yet: run \`sextant index\` in it`);
   const all = (await currentIndexes(engine.db)).map((i) => i.repo);
   throw new UserError(
-    `no repository named "${repo}" is registered${all.length ? ` (known: ${all.slice(0, 20).join(', ')})` : ''}: pass one of those, or leave repo out to search all`,
+    `no repository named "${repo}" is registered: ` +
+      (all.length
+        ? `pass one of ${all.slice(0, 20).join(', ')}${all.length > 20 ? ', …' : ''}, or leave repo out to search all`
+        : 'the registry holds none yet: run `sextant index PATH`'),
   );
 }
 

@@ -1,4 +1,5 @@
 // sextant def PATH:LINE:COL | SYMBOL: where something is defined.
+import { UserError } from '../../errors.js';
 import * as Definition from '../../protocol/definition.js';
 import { request } from '../request.js';
 import { chooseRepo, repoRelative, withNavigation } from '../context.js';
@@ -31,14 +32,15 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     );
     if (!values.json && result.nearest_commit) print(nearestLine(result.nearest_commit));
     if (values.json) printAnswer(result);
-    else if (!result.found) print(result.message ?? 'no definition found');
-    else {
+    // Nothing found exits 1, and every exit 1 says why on one line of stderr.
+    if (!result.found) throw new UserError(result.message ?? 'no definition found');
+    if (!values.json) {
       for (const d of result.definitions) {
         const where = `${d.repo === result.repo ? '' : `${d.repo}:`}${d.path}:${d.line}:${d.column}`;
         print(`${where}  ${d.kind} ${d.container ? `${d.container}.` : ''}${d.name}`);
         if (d.preview !== undefined) print(`    ${d.preview.trim()}`);
       }
     }
-    return result.found ? 0 : 1;
+    return 0;
   });
 }

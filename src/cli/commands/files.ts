@@ -1,9 +1,11 @@
 // sextant files: find (or count) the tracked files of indexed repositories (findFiles / countFiles).
-import { CAP, KINDS, LIMIT, SORTS, type Params } from '../../protocol/find-files.js';
+import { Params as CountParams } from '../../protocol/count-files.js';
+import { CAP, KINDS, LIMIT, Params, SORTS } from '../../protocol/find-files.js';
 import { Search } from '../../search/index.js';
 import { withNavigation } from '../context.js';
 import { UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { counted, print, printAnswer } from '../output.js';
+import { request } from '../request.js';
 import { VERSION } from '../version.js';
 
 export const spec: CommandSpec = {
@@ -83,18 +85,23 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       if (sort !== undefined || v.desc || v.offset !== undefined || v.limit !== undefined) {
         throw new UsageError('--count takes no --sort, --desc, --offset or --limit');
       }
-      const result = await search.countFiles(filters);
+      const result = await search.countFiles(request(CountParams, filters));
       if (values.json) printAnswer(result, 'local-filesystem');
-      else print(counted(result.count, 'entry', 'entries'));
+      else {
+        print(counted(result.count, 'entry', 'entries'));
+        printOffline(result.scan_state.offline_excluded);
+      }
       return 0;
     }
-    const result = await search.findFiles({
-      ...filters,
-      ...(sort ? { sort: sort as Params['sort'] } : {}),
-      desc: v.desc === true,
-      ...optionalNumber('offset', wholeNumberOption(v.offset as string | undefined, 'offset', 0)),
-      ...optionalNumber('limit', wholeNumberOption(v.limit as string | undefined, 'limit', 1)),
-    });
+    const result = await search.findFiles(
+      request(Params, {
+        ...filters,
+        ...(sort ? { sort: sort as Params['sort'] } : {}),
+        desc: v.desc === true,
+        ...optionalNumber('offset', wholeNumberOption(v.offset as string | undefined, 'offset', 0)),
+        ...optionalNumber('limit', wholeNumberOption(v.limit as string | undefined, 'limit', 1)),
+      }),
+    );
     if (values.json) {
       printAnswer(result, 'local-filesystem');
       return 0;
@@ -115,8 +122,16 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     const shown = result.hits.length;
     const entries = counted(result.total, 'entry', 'entries');
     print(shown < result.total ? `${shown} of ${entries} (from ${result.offset + 1})` : entries);
+    printOffline(result.scan_state.offline_excluded);
     return 0;
   });
+}
+
+/** Repositories with no worktree here are left out unless asked for: a count or a table says so, as JSON does (scan_state). */
+function printOffline(repos: string[]): void {
+  if (repos.length === 0) return;
+  const named = `${repos.slice(0, 5).join(', ')}${repos.length > 5 ? ', …' : ''}`;
+  print(`left out ${counted(repos.length, 'offline repository', 'offline repositories')} (${named}): pass --include-offline to include them`);
 }
 
 function optionalNumber<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {

@@ -1,9 +1,10 @@
 // sextant search QUERY: code search over the stored text of indexed repositories.
-import { CAP, LIMIT, MAX_CONTEXT, type Match } from '../../protocol/search-code.js';
+import { CAP, LIMIT, MAX_CONTEXT, Params, type Match } from '../../protocol/search-code.js';
 import { Search } from '../../search/index.js';
 import { chooseRepo, withNavigation } from '../context.js';
 import { UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { counted, print, printAnswer } from '../output.js';
+import { request } from '../request.js';
 import { VERSION } from '../version.js';
 
 export const spec: CommandSpec = {
@@ -46,7 +47,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   if (extensions?.some((e) => !e)) throw new UsageError(`--ext takes extensions separated by commas, such as ts,py; got "${values.ext}"`);
   return withNavigation(values.registry as string | undefined, async (nav, engine) => {
     const repo = values.all ? undefined : ((values.repo as string | undefined) ?? (await repoHere(nav)));
-    const result = await new Search(engine, VERSION).searchCode({
+    const result = await new Search(engine, VERSION).searchCode(request(Params, {
       query,
       ...(repo !== undefined ? { repo } : {}),
       regex: values.regex === true,
@@ -55,7 +56,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       ...(extensions ? { extensions } : {}),
       ...(context !== undefined ? { context } : {}),
       ...(limit !== undefined ? { limit } : {}),
-    });
+    }));
     if (values.json) {
       printAnswer(result, 'local-analysis');
       return 0;
@@ -78,6 +79,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
         ? `${result.total_exact ? '' : 'at least '}${summary} (${why[result.truncated_reason]})`
         : `${summary} in ${counted(result.searched.length, 'repository', 'repositories')}`,
     );
+    for (const u of result.unsearchable ?? []) print(`not searched: ${u.repo} (published without --root: the registry holds no file texts)`);
     return 0;
   });
 }
