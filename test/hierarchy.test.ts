@@ -456,6 +456,21 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test('a named function expression held by a property, an assignment or a `var` is the caller of the calls in it; one a const holds is named by the const', async () => {
+    const J = 'src/runner.js';
+    const D = (kind: string, line: number, name: string) => def(members, kind, J, line, name);
+    const r = await incoming('ts-members', members, J, 3, 'done');
+    assert.deepEqual(calls(r.calls), [
+      { from: D('function', 8, 'asyncSkip'), ranges: [range(members, J, 9, 'done')] },
+      // `create: function create(...)`: the function's name, the second on its line.
+      { from: `function create ${J}:14:${at(members, J, 14, 'create', { nth: 1 }).column}`, ranges: [range(members, J, 15, 'done')] },
+      { from: D('function', 19, 'latest'), ranges: [range(members, J, 20, 'done')] },
+      { from: D('variable', 23, 'held'), ranges: [range(members, J, 24, 'done')] },
+    ]);
+    const callees = calls((await outgoing('ts-members', members, J, 8, 'asyncSkip')).calls);
+    assert.deepEqual(callees, [{ to: D('function', 3, 'done'), ranges: [range(members, J, 9, 'done')] }]);
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);
