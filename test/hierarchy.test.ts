@@ -471,6 +471,20 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(callees, [{ to: D('function', 3, 'done'), ranges: [range(members, J, 9, 'done')] }]);
   });
 
+  test('two literals whose members the index names with one local: each member is its own item and caller', async () => {
+    const W = 'src/watchers.js';
+    const D = (line: number, name: string) => def(members, 'function', W, line, name);
+    const r = await incoming('ts-members', members, W, 12, 'rerun');
+    assert.deepEqual(calls(r.calls), [
+      { from: D(18, 'beforeRun'), ranges: [range(members, W, 19, 'rerun')] },
+      { from: D(26, 'beforeRun'), ranges: [range(members, W, 27, 'rerun'), range(members, W, 28, 'rerun')] },
+    ]);
+    for (const line of [18, 26]) {
+      const item = await outgoing('ts-members', members, W, line, 'beforeRun');
+      assert.equal(label(item.item), D(line, 'beforeRun'), `asked at line ${line}`);
+    }
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

@@ -26,7 +26,7 @@ import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 24;
+export const DERIVATION_VERSION = 25;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -330,6 +330,9 @@ function defineThisProperties(occurrences: Occurrence[], symbols: readonly strin
   return out;
 }
 
+/** The text before an accessor's name: its `get` or `set` keyword (after `static` or nothing else that matters here). */
+const ACCESSOR_KEYWORD = /\b[gs]et\s+$/;
+
 /**
  * Methods and accessors of object literals are functions, but scip-typescript
  * defines none of them: it records the name as
@@ -365,8 +368,11 @@ function defineLiteralMembers(
     if (o.roles & SymbolRole.Definition || defined.has(at)) continue;
     const member = facts.declarationAt(o.range[0], o.range[1])?.member;
     if (!member) continue;
-    if (renamed.has(o.symbol)) {
-      // The other accessor of a get/set pair.
+    // A local already renamed is the other accessor of a get/set pair, or a member of another literal that the index
+    // gave the same local: in JavaScript, members of two literals passed where one parameter's inferred type is
+    // expected (mocha's two `createWatcher(mocha, { beforeRun({ mocha }) {...} })`), which are two functions.
+    const again = renamed.has(o.symbol);
+    if (again && ACCESSOR_KEYWORD.test((lines[o.range[0]] ?? '').slice(0, o.range[1]))) {
       o.roles |= SymbolRole.Definition;
       continue;
     }
@@ -379,7 +385,11 @@ function defineLiteralMembers(
       : namespace && `${namespace}${descriptorName(`${name}@${o.range[0] + 1}:${o.range[1] + 1}`)}().`;
     if (!synthesized || symbolIndex.has(synthesized)) continue;
     const original = symbols[o.symbol]!;
-    if (isLocalSymbol(original)) {
+    if (again) {
+      symbolIndex.set(synthesized, symbols.length);
+      o.symbol = symbols.length;
+      symbols.push(synthesized);
+    } else if (isLocalSymbol(original)) {
       symbols[o.symbol] = synthesized;
       symbolIndex.delete(original);
       symbolIndex.set(synthesized, o.symbol);
