@@ -485,6 +485,21 @@ describe('callHierarchy: accessors and named function expressions', () => {
     }
   });
 
+  test('`exports.name = name` in a CommonJS module declares an export: no call of the function, still a reference to it', async () => {
+    const F = 'src/flags.cjs';
+    const D = (line: number, name: string) => def(members, 'function', F, line, name);
+    const implied = await incoming('ts-members', members, F, 2, 'impliesNoTimeouts');
+    assert.deepEqual(calls(implied.calls), [{ from: D(6, 'isNodeFlag'), ranges: [range(members, F, 7, 'impliesNoTimeouts')] }]);
+    const flag = await incoming('ts-members', members, F, 6, 'isNodeFlag');
+    assert.deepEqual(calls(flag.calls), []);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, F, 2, 'impliesNoTimeouts') }));
+    const written = at(members, F, 11, 'impliesNoTimeouts');
+    assert.ok(
+      refs.references.some((r: any) => r.line === written.line && r.column === written.column && r.kind === 'write'),
+      JSON.stringify(refs.references.map((r: any) => `${r.line}:${r.column} ${r.kind}`)),
+    );
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

@@ -26,7 +26,7 @@ import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 25;
+export const DERIVATION_VERSION = 26;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -79,6 +79,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
+  if (JAVASCRIPT.test(document.relativePath)) unmarkExportAssignments(occurrences, lines);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -274,6 +275,24 @@ function declaredKind(declaration: Declaration | undefined): SymbolKind | undefi
 }
 
 const JAVASCRIPT = /\.[cm]?jsx?$/;
+
+/**
+ * In a CommonJS module, `exports.run = run` (or `module.exports.run = run`)
+ * declares the export: TypeScript binds the name as a declaration of its own,
+ * so its call hierarchy counts no call of `run` there. scip-typescript names
+ * it with the function's symbol, as a written member access, which the call
+ * hierarchy counts as a call (`x.handler = ...` names a method): such a name
+ * is no member access, only a write.
+ */
+function unmarkExportAssignments(occurrences: Occurrence[], lines: readonly string[]): void {
+  for (const o of occurrences) {
+    if (o.refKind !== RefKindCode.write || !o.memberAccess || o.range[0] !== o.range[2]) continue;
+    if (EXPORTS_MEMBER.test((lines[o.range[0]] ?? '').slice(0, o.range[1]))) o.memberAccess = false;
+  }
+}
+
+/** The text before the name in `exports.name` or `module.exports.name`. */
+const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
 
 /**
  * In JavaScript, `this.name = value` declares the property (TypeScript binds
