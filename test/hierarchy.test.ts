@@ -500,6 +500,18 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test('a class expression a const holds is called by `new` through the const, and calls what its fields call', async () => {
+    const I = 'src/issues.ts';
+    const D = (kind: string, line: number, name: string) => def(members, kind, I, line, name);
+    const callees = await outgoing('ts-members', members, I, 14, 'fail');
+    assert.deepEqual(calls(callees.calls), [{ to: D('variable', 10, 'Invalid'), ranges: [range(members, I, 15, 'Invalid')] }]);
+    const callers = await incoming('ts-members', members, I, 10, 'Invalid');
+    assert.equal(label(callers.item), D('variable', 10, 'Invalid'));
+    assert.deepEqual(calls(callers.calls), [{ from: D('function', 14, 'fail'), ranges: [range(members, I, 15, 'Invalid')] }]);
+    const described = await incoming('ts-members', members, I, 2, 'describe');
+    assert.deepEqual(calls(described.calls), [{ from: D('variable', 10, 'Invalid'), ranges: [range(members, I, 11, 'describe')] }]);
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

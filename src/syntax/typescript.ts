@@ -426,7 +426,9 @@ function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefin
   }
   // `const f = () => ...` and a class field `f = () => ...` are functions by
   // another name, and callers, as the TypeScript language service's call
-  // hierarchy has it; a function held by a `let` or an object-literal property,
+  // hierarchy has it, and so is a class expression a const holds (`export const
+  // InvalidValue: new (...) => InvalidValue = class extends Base {...}`): `new
+  // InvalidValue(...)` calls it; a function held by a `let` or an object-literal property,
   // or held through parentheses or a cast (`const f = ((x) => ...) as F`),
   // calls on behalf of the function or class around it, as there. Any of them
   // holding a function, an object or a class expression contains declarations.
@@ -436,7 +438,8 @@ function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefin
     if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
       const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
       const isField = tsc.isPropertyDeclaration(node) && tsc.isIdentifier(node.name);
-      return { name: node.name, callable: isFunction && value === node.initializer && (isConst || isField) };
+      const isClass = tsc.isClassExpression(value);
+      return { name: node.name, callable: (isFunction || isClass) && value === node.initializer && (isConst || isField) };
     }
   }
   return undefined;
