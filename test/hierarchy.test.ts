@@ -482,6 +482,13 @@ describe('callHierarchy: accessors and named function expressions', () => {
     for (const line of [18, 26]) {
       const item = await outgoing('ts-members', members, W, line, 'beforeRun');
       assert.equal(label(item.item), D(line, 'beforeRun'), `asked at line ${line}`);
+      // Both implement the doc comment's one property: each one's references are the other's too, as TypeScript finds them.
+      const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, W, line, 'beforeRun') }));
+      assert.deepEqual(
+        refs.references.filter((r: any) => r.kind === 'definition').map((r: any) => `${r.line}:${r.column}`),
+        [18, 26].map((l) => `${l}:${at(members, W, l, 'beforeRun').column}`),
+        `asked at line ${line}`,
+      );
     }
   });
 

@@ -26,7 +26,7 @@ import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 27;
+export const DERIVATION_VERSION = 28;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -404,11 +404,9 @@ function defineLiteralMembers(
       : namespace && `${namespace}${descriptorName(`${name}@${o.range[0] + 1}:${o.range[1] + 1}`)}().`;
     if (!synthesized || symbolIndex.has(synthesized)) continue;
     const original = symbols[o.symbol]!;
-    if (again) {
-      symbolIndex.set(synthesized, symbols.length);
-      o.symbol = symbols.length;
-      symbols.push(synthesized);
-    } else if (isLocalSymbol(original)) {
+    // Renamed already (`again`), the local is now the first member's symbol: this one shares its references (both
+    // implement the one property, as TypeScript's findReferences has it) without overriding it.
+    if (isLocalSymbol(original)) {
       symbols[o.symbol] = synthesized;
       symbolIndex.delete(original);
       symbolIndex.set(synthesized, o.symbol);
@@ -420,7 +418,7 @@ function defineLiteralMembers(
       relationships.push({
         symbol: synthesized,
         target: original,
-        isImplementation: true,
+        isImplementation: !again,
         isReference: true,
         isTypeDefinition: false,
         isDefinition: false,
