@@ -519,6 +519,19 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(calls(described.calls), [{ from: D('variable', 10, 'Invalid'), ranges: [range(members, I, 11, 'describe')] }]);
   });
 
+  test("a class's method with a computed name is the caller of the calls in it, named by its brackets, not its class", async () => {
+    const F = 'src/frames.ts';
+    const method = (line: number, name: string) => `method Frame.${name} ${F}:${line}:${at(members, F, line, name).column}`;
+    const r = await incoming('ts-members', members, F, 4, 'step');
+    assert.deepEqual(calls(r.calls), [
+      { from: method(9, '[resume]'), ranges: [range(members, F, 10, 'step')] },
+      { from: method(13, '[Symbol.iterator]'), ranges: [range(members, F, 14, 'step')] },
+    ]);
+    const callees = await outgoing('ts-members', members, F, 9, '[resume]');
+    assert.equal(label(callees.item), method(9, '[resume]'));
+    assert.deepEqual(calls(callees.calls), [{ to: def(members, 'function', F, 4, 'step'), ranges: [range(members, F, 10, 'step')] }]);
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

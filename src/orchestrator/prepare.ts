@@ -26,7 +26,7 @@ import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 28;
+export const DERIVATION_VERSION = 29;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -76,6 +76,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts?.moduleNames.length) linkModuleNames(occurrences, symbols, symbolIndex, facts, lines);
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
+  if (facts) defineComputedMethods(occurrences, symbols, symbolIndex, facts, lines);
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
@@ -260,6 +261,66 @@ function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly str
     if (o.roles & SymbolRole.Definition || !isLocalSymbol(symbols[o.symbol]!)) continue;
     if (facts.declarationAt(o.range[0], o.range[1])?.namedExpression) o.roles |= SymbolRole.Definition;
   }
+}
+
+/**
+ * A class's method named by a computed name (`[contA](response) {...}`,
+ * `[Symbol.iterator]() {...}`) is a function TypeScript's call hierarchy
+ * names `[contA]` at its `[`, the caller of the calls in it; scip-typescript
+ * records only the names inside the brackets (`contA` as a use of the const),
+ * so those calls were the class's. Each gets a definition at its brackets, of
+ * the symbol scip-typescript gives its parameters' owner (`Frame#\`[contA]\`().`).
+ */
+function defineComputedMethods(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+): void {
+  const classes: { symbol: string; extent: Range }[] = [];
+  for (const o of occurrences) {
+    if ((o.roles & SymbolRole.Definition) === 0) continue;
+    const declaration = facts.declarationAt(o.range[0], o.range[1]);
+    const symbol = symbols[o.symbol]!;
+    if (declaration?.isClass && symbol.endsWith('#')) classes.push({ symbol, extent: declaration.extent });
+  }
+  if (classes.length === 0) return;
+  const done = new Set<string>();
+  const added: Occurrence[] = [];
+  for (const o of occurrences) {
+    const [line, character] = o.range;
+    const text = lines[line] ?? '';
+    if (o.roles & SymbolRole.Definition || character === 0 || text[character - 1] !== '[' || done.has(`${line}:${character}`)) continue;
+    done.add(`${line}:${character}`);
+    // An object literal's computed member (`{ [key]() {...} }`) is no method of the class around the literal.
+    const declaration = facts.declarationAt(line, character - 1);
+    if (!declaration?.callable || declaration.member) continue;
+    const close = text.indexOf(']', o.range[3]);
+    if (o.range[2] !== line || close < 0) continue;
+    // The innermost class around it: the one with the smallest extent that contains it.
+    let owner: { symbol: string; extent: Range } | undefined;
+    for (const c of classes) {
+      if (!contains(c.extent, line, character)) continue;
+      if (!owner || contains(owner.extent, c.extent[0], c.extent[1])) owner = c;
+    }
+    if (!owner) continue;
+    const symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
+    let index = symbolIndex.get(symbol);
+    if (index === undefined) {
+      index = symbols.length;
+      symbols.push(symbol);
+      symbolIndex.set(symbol, index);
+    }
+    added.push(derivedOccurrence([line, character - 1, line, close + 1], index, SymbolRole.Definition));
+  }
+  occurrences.push(...added);
+}
+
+function contains(extent: Range, line: number, character: number): boolean {
+  return (
+    (line > extent[0] || (line === extent[0] && character >= extent[1])) && (line < extent[2] || (line === extent[2] && character <= extent[3]))
+  );
 }
 
 /**
