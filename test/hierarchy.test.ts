@@ -456,6 +456,82 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test('a named function expression held by a property, an assignment or a `var` is the caller of the calls in it; one a const holds is named by the const', async () => {
+    const J = 'src/runner.js';
+    const D = (kind: string, line: number, name: string) => def(members, kind, J, line, name);
+    const r = await incoming('ts-members', members, J, 3, 'done');
+    assert.deepEqual(calls(r.calls), [
+      { from: D('function', 8, 'asyncSkip'), ranges: [range(members, J, 9, 'done')] },
+      // `create: function create(...)`: the function's name, the second on its line.
+      { from: `function create ${J}:14:${at(members, J, 14, 'create', { nth: 1 }).column}`, ranges: [range(members, J, 15, 'done')] },
+      { from: D('function', 19, 'latest'), ranges: [range(members, J, 20, 'done')] },
+      { from: D('variable', 23, 'held'), ranges: [range(members, J, 24, 'done')] },
+    ]);
+    const callees = calls((await outgoing('ts-members', members, J, 8, 'asyncSkip')).calls);
+    assert.deepEqual(callees, [{ to: D('function', 3, 'done'), ranges: [range(members, J, 9, 'done')] }]);
+  });
+
+  test('two literals whose members the index names with one local: each member is its own item and caller', async () => {
+    const W = 'src/watchers.js';
+    const D = (line: number, name: string) => def(members, 'function', W, line, name);
+    const r = await incoming('ts-members', members, W, 12, 'rerun');
+    assert.deepEqual(calls(r.calls), [
+      { from: D(18, 'beforeRun'), ranges: [range(members, W, 19, 'rerun')] },
+      { from: D(26, 'beforeRun'), ranges: [range(members, W, 27, 'rerun'), range(members, W, 28, 'rerun')] },
+    ]);
+    for (const line of [18, 26]) {
+      const item = await outgoing('ts-members', members, W, line, 'beforeRun');
+      assert.equal(label(item.item), D(line, 'beforeRun'), `asked at line ${line}`);
+      // Both implement the doc comment's one property: each one's references are the other's too, as TypeScript finds them.
+      const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, W, line, 'beforeRun') }));
+      assert.deepEqual(
+        refs.references.filter((r: any) => r.kind === 'definition').map((r: any) => `${r.line}:${r.column}`),
+        [18, 26].map((l) => `${l}:${at(members, W, l, 'beforeRun').column}`),
+        `asked at line ${line}`,
+      );
+    }
+  });
+
+  test('`exports.name = name` in a CommonJS module declares an export: no call of the function, still a reference to it', async () => {
+    const F = 'src/flags.cjs';
+    const D = (line: number, name: string) => def(members, 'function', F, line, name);
+    const implied = await incoming('ts-members', members, F, 2, 'impliesNoTimeouts');
+    assert.deepEqual(calls(implied.calls), [{ from: D(6, 'isNodeFlag'), ranges: [range(members, F, 7, 'impliesNoTimeouts')] }]);
+    const flag = await incoming('ts-members', members, F, 6, 'isNodeFlag');
+    assert.deepEqual(calls(flag.calls), []);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, F, 2, 'impliesNoTimeouts') }));
+    const written = at(members, F, 11, 'impliesNoTimeouts');
+    assert.ok(
+      refs.references.some((r: any) => r.line === written.line && r.column === written.column && r.kind === 'write'),
+      JSON.stringify(refs.references.map((r: any) => `${r.line}:${r.column} ${r.kind}`)),
+    );
+  });
+
+  test('a class expression a const holds is called by `new` through the const, and calls what its fields call', async () => {
+    const I = 'src/issues.ts';
+    const D = (kind: string, line: number, name: string) => def(members, kind, I, line, name);
+    const callees = await outgoing('ts-members', members, I, 14, 'fail');
+    assert.deepEqual(calls(callees.calls), [{ to: D('variable', 10, 'Invalid'), ranges: [range(members, I, 15, 'Invalid')] }]);
+    const callers = await incoming('ts-members', members, I, 10, 'Invalid');
+    assert.equal(label(callers.item), D('variable', 10, 'Invalid'));
+    assert.deepEqual(calls(callers.calls), [{ from: D('function', 14, 'fail'), ranges: [range(members, I, 15, 'Invalid')] }]);
+    const described = await incoming('ts-members', members, I, 2, 'describe');
+    assert.deepEqual(calls(described.calls), [{ from: D('variable', 10, 'Invalid'), ranges: [range(members, I, 11, 'describe')] }]);
+  });
+
+  test("a class's method with a computed name is the caller of the calls in it, named by its brackets, not its class", async () => {
+    const F = 'src/frames.ts';
+    const method = (line: number, name: string) => `method Frame.${name} ${F}:${line}:${at(members, F, line, name).column}`;
+    const r = await incoming('ts-members', members, F, 4, 'step');
+    assert.deepEqual(calls(r.calls), [
+      { from: method(9, '[resume]'), ranges: [range(members, F, 10, 'step')] },
+      { from: method(13, '[Symbol.iterator]'), ranges: [range(members, F, 14, 'step')] },
+    ]);
+    const callees = await outgoing('ts-members', members, F, 9, '[resume]');
+    assert.equal(label(callees.item), method(9, '[resume]'));
+    assert.deepEqual(calls(callees.calls), [{ to: def(members, 'function', F, 4, 'step'), ranges: [range(members, F, 10, 'step')] }]);
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

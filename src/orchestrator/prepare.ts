@@ -26,7 +26,7 @@ import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 23;
+export const DERIVATION_VERSION = 29;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -76,9 +76,11 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts?.moduleNames.length) linkModuleNames(occurrences, symbols, symbolIndex, facts, lines);
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
+  if (facts) defineComputedMethods(occurrences, symbols, symbolIndex, facts, lines);
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
+  if (JAVASCRIPT.test(document.relativePath)) unmarkExportAssignments(occurrences, lines);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
 
@@ -262,6 +264,66 @@ function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly str
 }
 
 /**
+ * A class's method named by a computed name (`[contA](response) {...}`,
+ * `[Symbol.iterator]() {...}`) is a function TypeScript's call hierarchy
+ * names `[contA]` at its `[`, the caller of the calls in it; scip-typescript
+ * records only the names inside the brackets (`contA` as a use of the const),
+ * so those calls were the class's. Each gets a definition at its brackets, of
+ * the symbol scip-typescript gives its parameters' owner (`Frame#\`[contA]\`().`).
+ */
+function defineComputedMethods(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+): void {
+  const classes: { symbol: string; extent: Range }[] = [];
+  for (const o of occurrences) {
+    if ((o.roles & SymbolRole.Definition) === 0) continue;
+    const declaration = facts.declarationAt(o.range[0], o.range[1]);
+    const symbol = symbols[o.symbol]!;
+    if (declaration?.isClass && symbol.endsWith('#')) classes.push({ symbol, extent: declaration.extent });
+  }
+  if (classes.length === 0) return;
+  const done = new Set<string>();
+  const added: Occurrence[] = [];
+  for (const o of occurrences) {
+    const [line, character] = o.range;
+    const text = lines[line] ?? '';
+    if (o.roles & SymbolRole.Definition || character === 0 || text[character - 1] !== '[' || done.has(`${line}:${character}`)) continue;
+    done.add(`${line}:${character}`);
+    // An object literal's computed member (`{ [key]() {...} }`) is no method of the class around the literal.
+    const declaration = facts.declarationAt(line, character - 1);
+    if (!declaration?.callable || declaration.member) continue;
+    const close = text.indexOf(']', o.range[3]);
+    if (o.range[2] !== line || close < 0) continue;
+    // The innermost class around it: the one with the smallest extent that contains it.
+    let owner: { symbol: string; extent: Range } | undefined;
+    for (const c of classes) {
+      if (!contains(c.extent, line, character)) continue;
+      if (!owner || contains(owner.extent, c.extent[0], c.extent[1])) owner = c;
+    }
+    if (!owner) continue;
+    const symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
+    let index = symbolIndex.get(symbol);
+    if (index === undefined) {
+      index = symbols.length;
+      symbols.push(symbol);
+      symbolIndex.set(symbol, index);
+    }
+    added.push(derivedOccurrence([line, character - 1, line, close + 1], index, SymbolRole.Definition));
+  }
+  occurrences.push(...added);
+}
+
+function contains(extent: Range, line: number, character: number): boolean {
+  return (
+    (line > extent[0] || (line === extent[0] && character >= extent[1])) && (line < extent[2] || (line === extent[2] && character <= extent[3]))
+  );
+}
+
+/**
  * What the syntax says a declaration is, where the index says nothing true:
  * a named function expression's local reads as a variable in the indexer's
  * signature (`var flow: ...`), and an anonymous default export has no symbol
@@ -274,6 +336,24 @@ function declaredKind(declaration: Declaration | undefined): SymbolKind | undefi
 }
 
 const JAVASCRIPT = /\.[cm]?jsx?$/;
+
+/**
+ * In a CommonJS module, `exports.run = run` (or `module.exports.run = run`)
+ * declares the export: TypeScript binds the name as a declaration of its own,
+ * so its call hierarchy counts no call of `run` there. scip-typescript names
+ * it with the function's symbol, as a written member access, which the call
+ * hierarchy counts as a call (`x.handler = ...` names a method): such a name
+ * is no member access, only a write.
+ */
+function unmarkExportAssignments(occurrences: Occurrence[], lines: readonly string[]): void {
+  for (const o of occurrences) {
+    if (o.refKind !== RefKindCode.write || !o.memberAccess || o.range[0] !== o.range[2]) continue;
+    if (EXPORTS_MEMBER.test((lines[o.range[0]] ?? '').slice(0, o.range[1]))) o.memberAccess = false;
+  }
+}
+
+/** The text before the name in `exports.name` or `module.exports.name`. */
+const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
 
 /**
  * In JavaScript, `this.name = value` declares the property (TypeScript binds
@@ -330,6 +410,9 @@ function defineThisProperties(occurrences: Occurrence[], symbols: readonly strin
   return out;
 }
 
+/** The text before an accessor's name: its `get` or `set` keyword (after `static` or nothing else that matters here). */
+const ACCESSOR_KEYWORD = /\b[gs]et\s+$/;
+
 /**
  * Methods and accessors of object literals are functions, but scip-typescript
  * defines none of them: it records the name as
@@ -365,8 +448,11 @@ function defineLiteralMembers(
     if (o.roles & SymbolRole.Definition || defined.has(at)) continue;
     const member = facts.declarationAt(o.range[0], o.range[1])?.member;
     if (!member) continue;
-    if (renamed.has(o.symbol)) {
-      // The other accessor of a get/set pair.
+    // A local already renamed is the other accessor of a get/set pair, or a member of another literal that the index
+    // gave the same local: in JavaScript, members of two literals passed where one parameter's inferred type is
+    // expected (mocha's two `createWatcher(mocha, { beforeRun({ mocha }) {...} })`), which are two functions.
+    const again = renamed.has(o.symbol);
+    if (again && ACCESSOR_KEYWORD.test((lines[o.range[0]] ?? '').slice(0, o.range[1]))) {
       o.roles |= SymbolRole.Definition;
       continue;
     }
@@ -379,6 +465,8 @@ function defineLiteralMembers(
       : namespace && `${namespace}${descriptorName(`${name}@${o.range[0] + 1}:${o.range[1] + 1}`)}().`;
     if (!synthesized || symbolIndex.has(synthesized)) continue;
     const original = symbols[o.symbol]!;
+    // Renamed already (`again`), the local is now the first member's symbol: this one shares its references (both
+    // implement the one property, as TypeScript's findReferences has it) without overriding it.
     if (isLocalSymbol(original)) {
       symbols[o.symbol] = synthesized;
       symbolIndex.delete(original);
@@ -391,7 +479,7 @@ function defineLiteralMembers(
       relationships.push({
         symbol: synthesized,
         target: original,
-        isImplementation: true,
+        isImplementation: !again,
         isReference: true,
         isTypeDefinition: false,
         isDefinition: false,

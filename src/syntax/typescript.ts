@@ -389,7 +389,9 @@ function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefin
       return keyword && node.body ? { name: keyword, callable: true, anonymousDefault: true } : undefined;
     }
     if (tsc.isObjectLiteralExpression(node.parent)) return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
-    // A variable or property holding the function is its caller's name, as for an arrow function.
+    // A const or a class field holding the function is its caller's name, as for an arrow function; anything else
+    // holding it (a property of a literal, a `let` or `var`, an assignment `this.skip = function asyncSkip() {...}`, a
+    // cast) leaves it its own name, as TypeScript's call hierarchy has it (its isAssignedExpression).
     if (tsc.isFunctionExpression(node) && !isHeld(node)) return { name: node.name, callable: true, namedExpression: true };
     if (tsc.isClassLike(node.parent) && node.modifiers?.some((m) => m.kind === tsc.SyntaxKind.StaticKeyword)) return { name: node.name, callable: true, isStatic: true };
     return { name: node.name, callable: true };
@@ -424,7 +426,9 @@ function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefin
   }
   // `const f = () => ...` and a class field `f = () => ...` are functions by
   // another name, and callers, as the TypeScript language service's call
-  // hierarchy has it; a function held by a `let` or an object-literal property,
+  // hierarchy has it, and so is a class expression a const holds (`export const
+  // InvalidValue: new (...) => InvalidValue = class extends Base {...}`): `new
+  // InvalidValue(...)` calls it; a function held by a `let` or an object-literal property,
   // or held through parentheses or a cast (`const f = ((x) => ...) as F`),
   // calls on behalf of the function or class around it, as there. Any of them
   // holding a function, an object or a class expression contains declarations.
@@ -434,7 +438,8 @@ function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefin
     if (isFunction || tsc.isObjectLiteralExpression(value) || tsc.isClassExpression(value)) {
       const isConst = tsc.isVariableDeclaration(node) && (tsc.getCombinedNodeFlags(node) & tsc.NodeFlags.Const) !== 0;
       const isField = tsc.isPropertyDeclaration(node) && tsc.isIdentifier(node.name);
-      return { name: node.name, callable: isFunction && value === node.initializer && (isConst || isField) };
+      const isClass = tsc.isClassExpression(value);
+      return { name: node.name, callable: (isFunction || isClass) && value === node.initializer && (isConst || isField) };
     }
   }
   return undefined;
@@ -521,14 +526,13 @@ function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: t
   }
 }
 
-/** A function expression that initializes a variable or property, or is assigned to a name, through parentheses and casts. */
+/** A function expression that is directly the initializer of a const or a class field named by an identifier. */
 function isHeld(expression: ts.FunctionExpression): boolean {
-  let node: ts.Node = expression;
-  while (tsc.isParenthesizedExpression(node.parent) || tsc.isAsExpression(node.parent) || tsc.isSatisfiesExpression(node.parent)) node = node.parent;
-  const parent = node.parent;
+  const parent = expression.parent;
   return (
-    ((tsc.isVariableDeclaration(parent) || tsc.isPropertyAssignment(parent) || tsc.isPropertyDeclaration(parent)) && parent.initializer === node) ||
-    (tsc.isBinaryExpression(parent) && parent.operatorToken.kind === tsc.SyntaxKind.EqualsToken && parent.right === node)
+    ((tsc.isVariableDeclaration(parent) && (tsc.getCombinedNodeFlags(parent) & tsc.NodeFlags.Const) !== 0) || tsc.isPropertyDeclaration(parent)) &&
+    parent.initializer === expression &&
+    tsc.isIdentifier(parent.name)
   );
 }
 
