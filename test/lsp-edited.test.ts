@@ -140,6 +140,22 @@ describe('edited TypeScript is answered by typescript-language-server', () => {
     assert.equal(after.source, 'precise');
     assert.equal(after.meta.provenance, 'local-lsp');
   });
+
+  test('goToDefinition at unchanged code whose definition is on a line changed since is the server\'s', async () => {
+    // The signature line of formatArea changes; its call in geometry.ts does not.
+    const format = join(root, 'src', 'util', 'format.ts');
+    writeFileSync(format, readFileSync(format, 'utf8').replace('formatArea(value: number)', 'formatArea(value: number, digits = PRECISION)'));
+    const [, call] = occurrences(root, 'src/geometry.ts', 'formatArea');
+    const def = await session.ok('goToDefinition', { repo: 'ts-shapes', ...call! });
+    const direct = await server.definition('src/geometry.ts', call!.line - 1, call!.column - 1);
+    assert.equal(def.source, 'lsp');
+    assert.equal(def.found, true);
+    assert.deepEqual(
+      def.definitions.map((d: any) => `${d.path}:${d.line}:${d.column}`),
+      direct.map((l) => `${l.path}:${l.line + 1}:${l.character + 1}`),
+    );
+    assert.deepEqual(def.definitions.map((d: any) => d.path), ['src/util/format.ts']);
+  });
 });
 
 describe('files changed since the index that its answer does not go through', () => {

@@ -186,7 +186,10 @@ export class Navigation {
     if (live) return liveDefinition(this.lookups, ctx, this.options.live!, live, params);
     const file = await syntacticFile(this.lookups, ctx, params.path);
     if (file) return syntacticDefinitionAt(this.lookups, ctx, file, { line: params.line!, column: params.column! });
-    if (params.symbol === undefined) return goToDefinition(this.lookups, ctx, params);
+    if (params.symbol === undefined) {
+      const precise = await goToDefinition(this.lookups, ctx, params);
+      return (await this.definitionsChanged(ctx, params, precise)) ?? precise;
+    }
     if (namesAreSyntactic(ctx)) return syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
     const changed = this.changedFiles(ctx, params.commit);
     const precise = await withChangedDefinitions(
@@ -199,6 +202,26 @@ export class Navigation {
     if (precise.found || syntacticLanguages(ctx).length === 0) return precise;
     const syntactic = await syntacticDefinitionsNamed(this.lookups, ctx, params.symbol);
     return syntactic.found ? syntactic : precise;
+  }
+
+  /**
+   * goToDefinition at unchanged code whose definitions the index has only on
+   * lines changed since (a signature edited, say), or in files deleted since:
+   * the file's server answers from the text now, where one is installed.
+   */
+  private async definitionsChanged(
+    ctx: RepoContext,
+    params: Definition.Params,
+    precise: Definition.Result,
+  ): Promise<Definition.Result | undefined> {
+    const dropped = precise.dropped_locations;
+    const live = this.options.live;
+    const root = ctx.adjust.root;
+    if (precise.found || !dropped || !live || !root || params.path === undefined) return undefined;
+    const path = normalizeQueryPath(params.path);
+    const language = (await this.lookups.file(ctx.index.id, path))?.language;
+    if (!language || !live.serverFor(language)) return undefined;
+    return liveDefinition(this.lookups, ctx, live, { path, language, root, edited: true }, params);
   }
 
   async findReferences(params: References.Params): Promise<References.Result> {
