@@ -9,7 +9,7 @@ import { isLocalSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, derivedOccurrence, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
-import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
+import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
 function exportSymbol(moduleSymbol: string, name: string): string {
@@ -45,18 +45,11 @@ export function defineAnonymousDefaults(
   // local for the module's export: that local is the export, throughout the file.
   const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
   if (there && !symbolIndex.has(synthesized)) {
-    symbolIndex.delete(symbols[there.symbol]!);
-    symbolIndex.set(synthesized, there.symbol);
-    symbols[there.symbol] = synthesized;
+    renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
     return;
   }
-  let index = symbolIndex.get(synthesized);
-  if (index === undefined) {
-    index = symbols.length;
-    symbols.push(synthesized);
-    symbolIndex.set(synthesized, index);
-  }
+  const index = internSymbol(symbols, symbolIndex, synthesized);
   const name = /^[\w$]+/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
   // Its extent is the parse's, and is said to be (enclosing_source: syntax).
   occurrences.push(derivedOccurrence([line, character, line, character + name.length], index, SymbolRole.Definition));
@@ -113,9 +106,7 @@ export function linkModuleNames(
       merged.set(local, held);
       continue;
     }
-    symbolIndex.delete(symbols[local]!);
-    symbolIndex.set(synthesized, local);
-    symbols[local] = synthesized;
+    renameSymbol(symbols, symbolIndex, local, synthesized);
   }
   if (merged.size > 0) for (const o of occurrences) o.symbol = merged.get(o.symbol) ?? o.symbol;
 }

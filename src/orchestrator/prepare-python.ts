@@ -7,7 +7,7 @@ import { SymbolRole } from '../scip/schema.js';
 import { displayName, isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 import { derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
-import { descriptorName, nameInSource } from './symbol-names.js';
+import { descriptorName, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
 
 /** Python's derivations, in order, on a document's occurrences and symbols (renamed in place). */
 export function derivePython(
@@ -86,14 +86,7 @@ function nameSlotAttributes(
     if (o.refKind === RefKindCode.import && isLocalSymbol(symbols[o.symbol]!)) importedLocals.add(o.symbol);
   }
   const attributeOf = (type: string, name: string): number => {
-    const symbol = `${type}${descriptorName(name)}.`;
-    let index = symbolIndex.get(symbol);
-    if (index === undefined) {
-      index = symbols.length;
-      symbols.push(symbol);
-      symbolIndex.set(symbol, index);
-    }
-    return index;
+    return internSymbol(symbols, symbolIndex, `${type}${descriptorName(name)}.`);
   };
   const classNames = new Map<number, string | null>();
   const classNameOf = (index: number): string | null => {
@@ -196,9 +189,7 @@ function nameRelativeModules(
       for (const other of occurrences) if (other.symbol === o.symbol) other.symbol = held;
       continue;
     }
-    symbolIndex.delete(symbol);
-    symbolIndex.set(target, o.symbol);
-    symbols[o.symbol] = target;
+    renameSymbol(symbols, symbolIndex, o.symbol, target);
   }
 }
 

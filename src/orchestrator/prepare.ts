@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { signatureOf, symbolKind, type SymbolKind } from '../scip/kind.js';
-import { columnConverter, normalizeRange, type Range } from '../scip/range.js';
+import { columnConverter, normalizeRange, rangeTouches, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
 import { displayName, isLocalSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import {
@@ -20,7 +20,7 @@ import type { PreparedDefinition, PreparedDocument, PreparedRelationship } from 
 import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
 import { defineAnonymousDefaults, linkModuleNames, relateExportNames } from './prepare-exports.js';
 import { derivePython } from './prepare-python.js';
-import { descriptorName, fileNamespace, nameInSource } from './symbol-names.js';
+import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
@@ -57,15 +57,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     if (!raw) continue;
     const range = convert(raw);
     const enclosingRaw = o.enclosingRange.length ? normalizeRange(o.enclosingRange) : undefined;
-    let index = symbolIndex.get(o.symbol);
-    if (index === undefined) {
-      index = symbols.length;
-      symbols.push(o.symbol);
-      symbolIndex.set(o.symbol, index);
-    }
     occurrences.push({
       range,
-      symbol: index,
+      symbol: internSymbol(symbols, symbolIndex, o.symbol),
       roles: o.symbolRoles,
       refKind: refKindOf(o.symbolRoles, range, facts),
       memberAccess: facts?.memberAccessAt(range[0], range[1]) ?? false,
@@ -301,26 +295,14 @@ function defineComputedMethods(
     // The innermost class around it: the one with the smallest extent that contains it.
     let owner: { symbol: string; extent: Range } | undefined;
     for (const c of classes) {
-      if (!contains(c.extent, line, character)) continue;
-      if (!owner || contains(owner.extent, c.extent[0], c.extent[1])) owner = c;
+      if (!rangeTouches(c.extent, line, character)) continue;
+      if (!owner || rangeTouches(owner.extent, c.extent[0], c.extent[1])) owner = c;
     }
     if (!owner) continue;
     const symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
-    let index = symbolIndex.get(symbol);
-    if (index === undefined) {
-      index = symbols.length;
-      symbols.push(symbol);
-      symbolIndex.set(symbol, index);
-    }
-    added.push(derivedOccurrence([line, character - 1, line, close + 1], index, SymbolRole.Definition));
+    added.push(derivedOccurrence([line, character - 1, line, close + 1], internSymbol(symbols, symbolIndex, symbol), SymbolRole.Definition));
   }
   occurrences.push(...added);
-}
-
-function contains(extent: Range, line: number, character: number): boolean {
-  return (
-    (line > extent[0] || (line === extent[0] && character >= extent[1])) && (line < extent[2] || (line === extent[2] && character <= extent[3]))
-  );
 }
 
 /**
@@ -468,14 +450,10 @@ function defineLiteralMembers(
     // Renamed already (`again`), the local is now the first member's symbol: this one shares its references (both
     // implement the one property, as TypeScript's findReferences has it) without overriding it.
     if (isLocalSymbol(original)) {
-      symbols[o.symbol] = synthesized;
-      symbolIndex.delete(original);
-      symbolIndex.set(synthesized, o.symbol);
+      renameSymbol(symbols, symbolIndex, o.symbol, synthesized);
       renamed.add(o.symbol);
     } else {
-      symbolIndex.set(synthesized, symbols.length);
-      o.symbol = symbols.length;
-      symbols.push(synthesized);
+      o.symbol = internSymbol(symbols, symbolIndex, synthesized);
       relationships.push({
         symbol: synthesized,
         target: original,

@@ -1,5 +1,7 @@
 // Names as a document derives them: from its source text, and as SCIP
-// descriptors write them. Shared by prepare.ts and the derivations it runs.
+// descriptors write them; and the document's table of symbols (`symbols`, and
+// `symbolIndex` from symbol to position) that the derivations add to and
+// rename in. Shared by prepare.ts and the derivations it runs.
 import { posix } from 'node:path';
 import type { Range } from '../scip/range.js';
 import { isLocalSymbol } from '../scip/symbol.js';
@@ -27,4 +29,22 @@ export function fileNamespace(symbols: readonly string[], path: string): string 
 /** A name as a SCIP descriptor writes it: backquoted unless it is a plain identifier. */
 export function descriptorName(name: string): string {
   return /^[\w$+-]+$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``;
+}
+
+/** The position of `symbol` in a document's table, added at the end when the table lacks it. */
+export function internSymbol(symbols: string[], symbolIndex: Map<string, number>, symbol: string): number {
+  let index = symbolIndex.get(symbol);
+  if (index === undefined) {
+    index = symbols.length;
+    symbols.push(symbol);
+    symbolIndex.set(symbol, index);
+  }
+  return index;
+}
+
+/** Gives the symbol at `index` the name `symbol`: every occurrence of it, throughout the document, now names that. */
+export function renameSymbol(symbols: string[], symbolIndex: Map<string, number>, index: number, symbol: string): void {
+  symbolIndex.delete(symbols[index]!);
+  symbolIndex.set(symbol, index);
+  symbols[index] = symbol;
 }
