@@ -58,6 +58,16 @@ export function holding(candidates: readonly string[], root: string, test: (text
   });
 }
 
+/**
+ * One line naming the changed files that no server searched, what they do
+ * (`verb`: singular and plural, `names it`) and why, at most 5 of them.
+ */
+export function unsearchedNote(paths: readonly string[], why: string, verb: readonly [one: string, many: string]): string {
+  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  const many = paths.length > 1;
+  return `${paths.length} file${many ? 's' : ''} changed since the index ${many ? verb[1] : verb[0]} and ${many ? 'were' : 'was'} not searched (${why}): ${shown}; reindex to include them`;
+}
+
 const IDENTIFIER_CHAR = /[\p{ID_Continue}$\u200c\u200d]/u;
 
 /** Whether `text` holds `name` with no identifier character on either side. */

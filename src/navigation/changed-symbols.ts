@@ -13,7 +13,7 @@ import type { SymbolItem } from '../protocol/common.js';
 import type * as Definition from '../protocol/definition.js';
 import type * as WorkspaceSymbols from '../protocol/workspace-symbols.js';
 import type { RepoContext } from './context.js';
-import { holding, spells } from './changed-elsewhere.js';
+import { holding, spells, unsearchedNote } from './changed-elsewhere.js';
 import { liveDocumentSymbols, type LiveServers } from './live.js';
 
 /** Changed files outlined by their servers per answer: each is a request. */
@@ -90,12 +90,8 @@ function itemOf(ctx: RepoContext, path: string, s: DocumentSymbol, container: st
   };
 }
 
-/** One line naming the changed files no server outlined, and why. */
-function unsearchedNote(paths: readonly string[], why: string): string {
-  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
-  const many = paths.length > 1;
-  return `${paths.length} file${many ? 's' : ''} changed since the index ${many ? 'hold' : 'holds'} the name and ${many ? 'were' : 'was'} not searched (${why}): ${shown}; reindex to include them`;
-}
+/** What the files not outlined do, in the note that names them. */
+const HOLD = ['holds the name', 'hold the name'] as const;
 
 const RANKS = { exact: 0, prefix: 1, substring: 2 } as const;
 
@@ -133,7 +129,9 @@ export async function withChangedSymbols(
     total,
     truncated: total > limit,
     ...declared.partial,
-    ...(declared.why ? { index_freshness: 'stale' as const, stale: true, message: unsearchedNote(declared.unsearched, declared.why) } : {}),
+    ...(declared.why
+      ? { index_freshness: 'stale' as const, stale: true, message: unsearchedNote(declared.unsearched, declared.why, HOLD) }
+      : {}),
   };
 }
 
@@ -177,7 +175,7 @@ export async function withChangedDefinitions(
   // Why the index found none holds only when none was found here either.
   const notes = [
     ...(definitions.length === 0 && precise.message !== undefined ? [precise.message] : []),
-    ...(declared.why ? [unsearchedNote(declared.unsearched, declared.why)] : []),
+    ...(declared.why ? [unsearchedNote(declared.unsearched, declared.why, HOLD)] : []),
   ];
   const { message: _, ...rest } = precise;
   return {

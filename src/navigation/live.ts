@@ -24,7 +24,7 @@ import { navigationCapability } from './status.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
 import { readRepoFile } from '../freshness/worktree.js';
 import type { ChangedFiles } from '../freshness/worktree-changes.js';
-import { changedMentioning } from './changed-elsewhere.js';
+import { changedMentioning, unsearchedNote } from './changed-elsewhere.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
 import type { SymbolKind } from '../scip/kind.js';
@@ -678,16 +678,12 @@ function referenceNames(precise: References.Result): string[] {
   return [...names].filter(Boolean);
 }
 
-/** What an answer says of changed files that spell its name but that no server searched, and why. */
-function unsearchedNote(paths: readonly string[], why: string): string {
-  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
-  const many = paths.length > 1;
-  return `${paths.length} file${many ? 's' : ''} changed since the index name${many ? '' : 's'} it and ${many ? 'were' : 'was'} not searched (${why}): ${shown}; reindex to include them`;
-}
+/** What the files not searched do, in the note that names them. */
+const NAME = ['names it', 'name it'] as const;
 
 /** The index's references, marked stale: changed files it did not search may hold more. */
 function unsearched(precise: References.Result, paths: readonly string[], why: string): References.Result {
-  const note = unsearchedNote(paths, why);
+  const note = unsearchedNote(paths, why, NAME);
   return { ...precise, index_freshness: 'stale', stale: true, message: precise.message ? `${precise.message}; ${note}` : note };
 }
 
@@ -812,7 +808,7 @@ export async function withEditedCalls(
   const elsewhere = changed ? changedMentioning(await changed, ctx, live, root, language, [precise.item.name], editedPaths) : [];
   if (!live?.serverFor(language)) {
     if (elsewhere.length === 0) return precise;
-    const note = unsearchedNote(elsewhere, `no language server for ${language}`);
+    const note = unsearchedNote(elsewhere, `no language server for ${language}`, NAME);
     return { ...precise, index_freshness: 'stale', stale: true, notes: [...precise.notes, note] };
   }
   for (const p of elsewhere) editedPaths.add(p);
