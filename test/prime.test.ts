@@ -65,6 +65,23 @@ test('prime hashes every file of the answering index, pausing between slices, an
   assert.equal(await nav.prime('no-such-repository', async () => {}), 0, 'nothing to prime without an index');
 });
 
+test('a serving process starts watching the worktree before priming its files, not after', async () => {
+  // Until the watch is ready each question lists the changed files with `git status`; the hashing goes on only
+  // between questions, so a watch started after it left a client that asks without pause paying that for seconds.
+  engine ??= await openRegistry({ registry: registryFile(home) });
+  const nav = new Navigation(engine, { serving: true });
+  try {
+    const following: boolean[] = [];
+    const primed = await nav.prime('ts-shapes', async () => {
+      following.push(nav.edits.changesAt(repo).following);
+    });
+    assert.ok(primed > 0);
+    assert.equal(following[0], true, 'the watch was started before the first slice of hashing');
+  } finally {
+    await nav.close();
+  }
+});
+
 test('the tool server tells of answered calls after answering, of quiet after the last, and idle() waits while a call is in flight', async () => {
   const server = new ToolServer({ name: 'test', version: '0' });
   let release!: () => void;

@@ -51,6 +51,11 @@ export class WorktreeChanges {
     if (this.serving && !this.closed) this.watcher ??= this.startWatching();
   }
 
+  /** Whether `follow` has started watching (the watch may not be ready yet). */
+  get following(): boolean {
+    return this.watcher !== undefined;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await (await this.watcher)?.close();

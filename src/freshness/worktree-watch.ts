@@ -3,7 +3,7 @@
 // git ignores (build outputs can be huge, and are never indexed).
 import { relative, sep } from 'node:path';
 import { watch as watchTree, type FSWatcher } from 'chokidar';
-import { gitAt } from './git.js';
+import { ignoredPaths } from './worktree.js';
 
 export type { FSWatcher as TreeWatcher };
 
@@ -19,13 +19,7 @@ export async function watchWorktree(
   onChange: (path: string | undefined) => void,
   options: { persistent?: boolean } = {},
 ): Promise<FSWatcher> {
-  const ignoredText = await (await gitAt(root)).raw(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
-  const ignored = new Set(
-    ignoredText
-      .split('\0')
-      .filter(Boolean)
-      .map((p) => p.replace(/\/$/, '')),
-  );
+  const ignored = new Set(await ignoredPaths(root));
   const tree = watchTree(root, {
     ignoreInitial: true,
     persistent: options.persistent ?? true,

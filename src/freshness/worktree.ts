@@ -93,6 +93,23 @@ export async function uncommittedPaths(root: string): Promise<{ path: string; de
   return paths;
 }
 
+/**
+ * What git ignores under `root`, as repository-relative paths (a directory
+ * ignored whole is one entry, without its trailing slash). git itself, as
+ * above: a serving sextant asks this while it starts watching, between answers.
+ */
+export async function ignoredPaths(root: string): Promise<string[]> {
+  const { stdout } = await execFileAsync('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
+    cwd: root,
+    maxBuffer: STATUS_MAX_BYTES,
+    encoding: 'utf8',
+  });
+  return stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => p.replace(/\/$/, ''));
+}
+
 /** Hash of the uncommitted paths and their contents; null when nothing is uncommitted. */
 function fingerprintOf(changes: Map<string, string | undefined>): string | null {
   if (changes.size === 0) return null;

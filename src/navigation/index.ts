@@ -122,8 +122,8 @@ export class Navigation {
    * in slices of about PRIME_SLICE_MS, each after `pause` resolves (the
    * server waits there while it answers). What answers say is unchanged:
    * each still stats every file it touches, and reads again one that moved.
-   * It also starts watching the worktree, so that which files changed since
-   * the index is listed again only after a file event, and starts the
+   * It first starts watching the worktree, so that which files changed since
+   * the index is listed again only after a file event, and then starts the
    * language servers of files edited or created since.
    * Returns the files primed: 0 without an index or a worktree here.
    */
@@ -131,6 +131,11 @@ export class Navigation {
     const ctx = await openRepo(this.lookups, slug, { edits: this.edits }).catch(() => undefined);
     const root = ctx && (await this.edits.worktree(ctx.repo))?.root;
     if (!ctx || !root) return 0;
+    // Watched first, not once the files are hashed: until the watch is ready every question lists the changed
+    // files with `git status` (10-40 ms, most of it forking this process), and the hashing advances only between
+    // questions, so a client asking without pause kept paying that for a second or more.
+    const changes = this.edits.changesAt(root);
+    changes.follow();
     const files = await this.lookups.filesOf(ctx.index.id, PRIMED_FILES);
     // Files edited since the index, by language: their server answers questions about them.
     const edited = new Map<string, string[]>();
@@ -148,9 +153,6 @@ export class Navigation {
     }
     // And files no index lists yet (created since), which their server answers too.
     const live = this.options.live;
-    // From now on file events say when the changed files must be listed again.
-    const changes = this.edits.changesAt(root);
-    changes.follow();
     const created = live ? (await changes.files()).paths : [];
     for (const path of created) {
       const language = live?.languageOf(path);
