@@ -2,7 +2,7 @@
 // worktree. What an index is of is HEAD plus the fingerprint of what is
 // uncommitted (as codebase-memory-mcp does, so a tree that stays dirty is not
 // indexed in a loop); when that moves, the repository is indexed by the same
-// pipeline as `sextant index`. Moves are noticed from file events (chokidar,
+// pipeline as `sextant index`. Moves are noticed from file events (a watch per directory,
 // skipping .git internals, node_modules and what git ignores), from the git
 // directory (HEAD and refs: commit, checkout, rebase, pull) and, for events a
 // filesystem does not deliver, from a slow poll. Runs are single-flight per
@@ -103,7 +103,6 @@ class RepoWatcher {
       }
     }
     w.tree = await watchWorktree(root, (path) => w.changed(path === undefined ? 'the file watcher failed' : `${path} changed`));
-    await new Promise<void>((resolve) => w.tree!.once('ready', () => resolve()));
     const state = await worktreeState(root);
     options.onEvent({ kind: 'watching', root, repo: repo.slug, head: state.head, published: w.done?.split(':')[0] || null });
     w.poll = setInterval(() => void w.check(), options.pollMs ?? DEFAULT_POLL_MS);

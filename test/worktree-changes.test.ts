@@ -1,0 +1,101 @@
+// Which files of a worktree differ from HEAD, as a serving sextant follows
+// them (src/freshness/worktree-changes.ts): listed with git once, then again
+// only after a file event. From the moment the watch starts, questions reuse
+// the last listing instead of running git each (a client's first burst paid
+// 30-60 ms an answer for it); a file changed while the watch is still
+// walking the tree is seen once the watch is ready. The watch itself
+// (src/freshness/worktree-watch.ts) names what moved, skips what git ignores,
+// and follows directories created after it started.
+import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { WorktreeChanges } from '../src/freshness/worktree-changes.js';
+import { watchWorktree } from '../src/freshness/worktree-watch.js';
+import { commitAll, fixtureRepo, removeDir } from './support/repos.js';
+
+const root = fixtureRepo('ts-shapes');
+const changes = new WorktreeChanges(root, true);
+
+after(async () => {
+  await changes.close();
+  removeDir(root);
+});
+
+test('once following, a question reuses the last listing until a file event, and a file created meanwhile is listed after', async () => {
+  writeFileSync(join(root, 'src', 'before.ts'), 'export const before = 1;\n');
+  const first = await changes.files();
+  assert.deepEqual(first.paths, ['src/before.ts']);
+  changes.follow();
+  assert.equal(changes.following, true);
+  // Asked again at once, before the watch has walked the tree: the same listing, not a new one.
+  assert.equal(await changes.files(), first);
+
+  writeFileSync(join(root, 'src', 'during.ts'), 'export const during = 1;\n');
+  // Seen by the event of its directory's watch, or by the listing made when the watch is ready: ask for at most 10 s.
+  let now = await changes.files();
+  for (let i = 0; i < 100 && !now.paths.includes('src/during.ts'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    now = await changes.files();
+  }
+  assert.deepEqual([...now.paths].sort(), ['src/before.ts', 'src/during.ts']);
+  assert.equal(now.complete, true);
+  // Nothing moved since: the listing is reused again.
+  assert.equal(await changes.files(), now);
+});
+
+test('a one-shot process lists once and does not follow', async () => {
+  const once = new WorktreeChanges(root, false);
+  const listed = await once.files();
+  once.follow();
+  assert.equal(once.following, false);
+  assert.equal(await once.files(), listed);
+  await once.close();
+});
+
+test('the watch names each entry moved, in directories created after it started too, skips what git ignores, and stops when closed', async () => {
+  const tree = fixtureRepo('ts-shapes');
+  try {
+    writeFileSync(join(tree, '.gitignore'), 'build/\n*.log\n');
+    commitAll(tree, 'ignore build outputs');
+    mkdirSync(join(tree, 'build'));
+    mkdirSync(join(tree, 'node_modules', 'dep'), { recursive: true });
+    // What git ignores when the watch starts is skipped. (One ignored file created later is named, and the listing
+    // the event causes finds nothing new: git is what says what changed.)
+    writeFileSync(join(tree, 'debug.log'), 'x');
+    const seen: (string | undefined)[] = [];
+    const watch = await watchWorktree(tree, (path) => seen.push(path), { persistent: false });
+    // Events come within moments: wait for each expected path for at most 10 s.
+    const until = async (path: string) => {
+      for (let i = 0; i < 100 && !seen.includes(path); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(seen.includes(path), `an event for ${path}: saw ${JSON.stringify(seen)}`);
+    };
+    writeFileSync(join(tree, 'build', 'out.js'), 'x');
+    writeFileSync(join(tree, 'debug.log'), 'xy');
+    writeFileSync(join(tree, 'node_modules', 'dep', 'index.js'), 'x');
+    writeFileSync(join(tree, 'src', 'edited.ts'), 'export const a = 1;\n');
+    await until('src/edited.ts');
+    mkdirSync(join(tree, 'src', 'later'));
+    await until('src/later');
+    // Watched once its parent named it: a file written in it later is named too.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writeFileSync(join(tree, 'src', 'later', 'deep.ts'), 'export const b = 2;\n');
+    await until('src/later/deep.ts');
+    renameSync(join(tree, 'src', 'later'), join(tree, 'src', 'moved'));
+    await until('src/moved');
+    writeFileSync(join(tree, 'src', 'moved', 'again.ts'), 'export const c = 3;\n');
+    await until('src/moved/again.ts');
+    assert.deepEqual(
+      seen.filter((p) => p === undefined || /^(build|node_modules)\/|\.log$/.test(p)),
+      [],
+      'nothing ignored is named, and the watch did not fail',
+    );
+    await watch.close();
+    const count = seen.length;
+    writeFileSync(join(tree, 'src', 'closed.ts'), 'x');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(seen.length, count, 'no event after close');
+  } finally {
+    removeDir(tree);
+  }
+});
