@@ -62,9 +62,14 @@ class DirectoryWatches implements TreeWatcher {
           if (entry.isDirectory()) pending.push(next === '' ? entry.name : `${next}/${entry.name}`);
         }
       } catch (error) {
-        // Gone since its parent was read: its parent's event said so. Anything else (no watches left, unreadable): failed.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.drop(next);
-        else this.fail(next);
+        // Gone since its parent was read: its parent's event said so.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          this.drop(next);
+          continue;
+        }
+        // Anything else (no inotify watches left, an unreadable directory): failed, and the rest of the walk would be too.
+        this.fail(next);
+        return;
       }
     }
   }
