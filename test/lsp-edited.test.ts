@@ -7,7 +7,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { linesOf, type Position } from './support/positions.js';
-import { fixtureRepo, removeDir } from './support/repos.js';
+import { commitAll, fixtureRepo, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 import { TypeScriptLanguageServer } from './support/typescript-language-server.js';
 import { LspPool, poolOptions } from '../src/lsp/pool.js';
@@ -308,6 +308,40 @@ describe('files changed since the index, with no language server to search them'
     assert.equal(refs.stale, false);
     assert.equal(refs.index_freshness, 'fresh');
     assert.equal(refs.message, undefined);
+  });
+});
+
+describe('files changed by commits since the index (HEAD answered by its nearest indexed ancestor)', () => {
+  const root = fixtureRepo('ts-shapes');
+  const { home, env } = testHome();
+  let session: McpSession;
+  let server: TypeScriptLanguageServer;
+  const largest = () => occurrences(root, 'src/geometry.ts', 'largest')[0]!;
+
+  before(async () => {
+    indexOrThrow(root, env);
+    // Committed after the index, not indexed: a new file using largest(). The worktree is clean (git status lists nothing).
+    writeFileSync(join(root, 'src', 'ranking.ts'), "import { largest } from './geometry';\nexport const top = largest([]);\n");
+    commitAll(root, 'rank shapes');
+    session = await mcpSession(env);
+    server = await TypeScriptLanguageServer.start(root);
+  });
+  after(async () => {
+    await session?.close();
+    await server?.stop();
+    removeDir(home);
+    removeDir(root);
+  });
+
+  test('findReferences has the uses they add, from the server, as the server answers directly', async () => {
+    const refs = await session.ok('findReferences', { repo: 'ts-shapes', ...largest() });
+    const direct = (await server.references('src/geometry.ts', largest().line - 1, largest().column - 1, true))
+      .map((l) => `${l.path}:${l.line + 1}:${l.character + 1}`)
+      .sort();
+    assert.ok(direct.some((k) => k.startsWith('src/ranking.ts:')), direct.join(' '));
+    assert.deepEqual(refs.references.map(key).sort(), direct);
+    assert.ok(refs.references.filter((r: any) => r.path === 'src/ranking.ts').every((r: any) => r.source === 'lsp'));
+    assert.equal(refs.nearest_commit.distance, 1);
   });
 });
 

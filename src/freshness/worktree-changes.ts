@@ -52,7 +52,7 @@ export class WorktreeChanges {
    * ms (git, and forking this process), which a client asking without pause
    * paid on each of its first answers. A file changed before the walk
    * reaches its directory is seen by the listing made once the watch is ready
-   * (within 10-30 ms of its start on the benchmark's corpora).
+   * (20-40 ms after it starts on the benchmark's corpora, git included).
    */
   follow(): void {
     if (!this.serving || this.closed || this.watcher) return;

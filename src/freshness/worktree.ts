@@ -110,6 +110,24 @@ export async function ignoredPaths(root: string): Promise<string[]> {
     .map((p) => p.replace(/\/$/, ''));
 }
 
+/**
+ * The files that differ between two commits and exist in the second, as
+ * repository-relative paths; undefined when git cannot compare them (a
+ * commit this clone does not have, as an index published by CI may be of).
+ */
+export async function changedBetween(root: string, from: string, to: string): Promise<string[] | undefined> {
+  try {
+    const { stdout } = await execFileAsync('git', ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=d', from, to, '--'], {
+      cwd: root,
+      maxBuffer: STATUS_MAX_BYTES,
+      encoding: 'utf8',
+    });
+    return stdout.split('\0').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Hash of the uncommitted paths and their contents; null when nothing is uncommitted. */
 function fingerprintOf(changes: Map<string, string | undefined>): string | null {
   if (changes.size === 0) return null;

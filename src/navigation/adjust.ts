@@ -13,6 +13,8 @@ import type { Range as Range0 } from '../scip/range.js';
 import type { Freshness, Location, NearestCommit } from '../protocol/common.js';
 import { WorktreeFiles, type FileEdit } from '../freshness/worktree-files.js';
 import { WorktreeChanges, type ChangedFiles } from '../freshness/worktree-changes.js';
+import { changedBetween } from '../freshness/worktree.js';
+import { Lru } from '../lru.js';
 import { Heads } from '../freshness/head.js';
 import { nearestBoundFromEnv, nearestIndexedCommit } from '../freshness/nearest.js';
 import { range1 } from './locations.js';
@@ -21,6 +23,8 @@ import { range1 } from './locations.js';
 const LISTED_FILES = 100;
 /** Files changed since HEAD compared with an index per answer (a stat each, and a hash when one moved). */
 const COMPARED_FILES = 1000;
+/** Pairs of commits (an index's, a HEAD) whose changed files are kept. */
+const COMMIT_PAIRS = 16;
 
 /** Where a repository's worktree stands: its root on this machine and its HEAD. */
 export interface WorktreeState {
@@ -47,6 +51,7 @@ export class Edits {
   private readonly files = new Map<string, WorktreeFiles>();
   private readonly changes = new Map<string, WorktreeChanges>();
   private readonly heads = new Heads();
+  private readonly committed = new Lru<string, Promise<string[] | undefined>>(COMMIT_PAIRS);
 
   constructor(
     private readonly lookups: Lookups,
@@ -105,19 +110,37 @@ export class Edits {
   }
 
   /**
-   * Of the files changed since HEAD at `root`, those whose text is not what
-   * `index` holds (an index of an uncommitted tree holds some as they are),
-   * or that it lacks. Past COMPARED_FILES changed files, the rest are not
-   * compared and the list says it is incomplete.
+   * The files at `root` whose text is not what `index` holds, or that it
+   * lacks: of those changed since HEAD (an index of an uncommitted tree holds
+   * some as they are), and, when the index is of another commit (HEAD's
+   * nearest indexed ancestor), of those the commits between changed. Past
+   * COMPARED_FILES such files, the rest are not compared and the list says it
+   * is incomplete; so it does when git cannot compare the index's commit.
    */
-  async changedSinceIndex(root: string, index: Pick<IndexRow, 'id'>): Promise<ChangedFiles> {
-    const listed = await this.changesAt(root).files();
+  async changedSinceIndex(root: string, index: Pick<IndexRow, 'id' | 'commit_sha'>): Promise<ChangedFiles> {
+    const head = await this.heads.head(root);
+    const [listed, committed] = await Promise.all([
+      this.changesAt(root).files(),
+      head === undefined || head === index.commit_sha ? [] : this.committedSince(root, index.commit_sha, head),
+    ]);
+    const candidates = [...new Set([...listed.paths, ...(committed ?? [])])];
     const paths: string[] = [];
-    for (const path of listed.paths.slice(0, COMPARED_FILES)) {
+    for (const path of candidates.slice(0, COMPARED_FILES)) {
+      const now = this.filesAt(root).current(path);
+      // Gone since: nothing is in it.
+      if (now === undefined) continue;
       const row = await this.lookups.file(index.id, path);
-      if (!row || this.filesAt(root).current(path) !== row.blob_sha) paths.push(path);
+      if (!row || now !== row.blob_sha) paths.push(path);
     }
-    return { paths, complete: listed.complete && listed.paths.length <= COMPARED_FILES };
+    return { paths, complete: listed.complete && committed !== undefined && candidates.length <= COMPARED_FILES };
+  }
+
+  /** The files commits changed between an indexed commit and HEAD (see changedBetween); commits never change, so kept. */
+  private committedSince(root: string, from: string, to: string): Promise<string[] | undefined> {
+    const key = `${root}\0${from}\0${to}`;
+    let known = this.committed.get(key);
+    if (!known) this.committed.set(key, (known = changedBetween(root, from, to)));
+    return known;
   }
 
   /** Stops following worktrees. */
