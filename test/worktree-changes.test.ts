@@ -7,7 +7,7 @@
 // (src/freshness/worktree-watch.ts) names what moved, skips what git ignores,
 // and follows directories created after it started.
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { WorktreeChanges } from '../src/freshness/worktree-changes.js';
@@ -85,10 +85,33 @@ test('the watch names each entry moved, in directories created after it started 
     await until('src/moved');
     writeFileSync(join(tree, 'src', 'moved', 'again.ts'), 'export const c = 3;\n');
     await until('src/moved/again.ts');
+    // Deleted and created again at once, as a checkout does: another directory (maybe with the same inode number),
+    // watched anew, not left on the watch of the one gone.
+    rmSync(join(tree, 'src', 'moved'), { recursive: true });
+    mkdirSync(join(tree, 'src', 'moved'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    writeFileSync(join(tree, 'src', 'moved', 'recreated.ts'), 'export const d = 4;\n');
+    await until('src/moved/recreated.ts');
+    // A directory git ignores, created after the walk (a build's output), is not watched: what is written under it
+    // is not named, only the directory's creation.
+    writeFileSync(join(tree, '.gitignore'), 'build/\n*.log\nout/\n');
+    mkdirSync(join(tree, 'out'));
+    await until('out');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    mkdirSync(join(tree, 'out', 'deep'));
+    writeFileSync(join(tree, 'out', 'deep', 'bundle.js'), 'x');
+    writeFileSync(join(tree, 'out', 'bundle.js'), 'x');
+    writeFileSync(join(tree, 'src', 'sentinel.ts'), 'x');
+    await until('src/sentinel.ts');
     assert.deepEqual(
-      seen.filter((p) => p === undefined || /^(build|node_modules)\/|\.log$/.test(p)),
+      seen.filter((p) => p === undefined || /^(build|node_modules|out)\/|\.log$/.test(p)),
       [],
       'nothing ignored is named, and the watch did not fail',
+    );
+    // A directory moved or deleted is named itself, not as an entry of its own name inside it.
+    assert.deepEqual(
+      seen.filter((p) => p === 'src/later/later' || p === 'src/moved/moved'),
+      [],
     );
     await watch.close();
     const count = seen.length;

@@ -5,12 +5,12 @@
 // the tree moved, and where: they ask git what changed. So the tree is walked
 // by its directories alone (one readdir each, which says what is a directory
 // without a stat per file), and a directory created later is watched when its
-// parent's event names it. chokidar, used before, stat'ed every file on its
-// walk: 0.15-0.2 s on the benchmark's corpora, in the first answers of a
-// serving process.
-import { watch as watchDirectory, type FSWatcher } from 'node:fs';
+// parent's event names it, unless git ignores it (a build's output). chokidar,
+// used before, stat'ed every file on its walk: 0.15-0.2 s on the benchmark's
+// corpora, in the first answers of a serving process.
+import { existsSync, watch as watchDirectory, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ignoredPaths } from './worktree.js';
 
 export interface TreeWatcher {
@@ -36,14 +36,18 @@ export async function watchWorktree(
   return tree;
 }
 
+
+
 class DirectoryWatches implements TreeWatcher {
   /** By repository-relative directory ('' for the root). */
   private readonly watches = new Map<string, FSWatcher>();
+  /** Directories created since the walk, waiting for git to say what under them it ignores. */
+  private readonly created = new Set<string>();
   private closed = false;
 
   constructor(
     private readonly root: string,
-    private readonly ignored: ReadonlySet<string>,
+    private readonly ignored: Set<string>,
     private readonly onChange: (path: string | undefined) => void,
     private readonly persistent: boolean,
   ) {}
@@ -62,8 +66,9 @@ class DirectoryWatches implements TreeWatcher {
           if (entry.isDirectory()) pending.push(next === '' ? entry.name : `${next}/${entry.name}`);
         }
       } catch (error) {
-        // Gone since its parent was read: its parent's event said so.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        // Gone, or no longer a directory, since its parent was read: its parent's event said so.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
           this.drop(next);
           continue;
         }
@@ -89,18 +94,46 @@ class DirectoryWatches implements TreeWatcher {
 
   private event(dir: string, name: string | Buffer | null): void {
     if (this.closed) return;
-    // No name: something in the directory moved.
-    if (name === null) return this.onChange(dir);
+    // No name: something in the directory moved. The directory's own name, and nothing of that name in it: the
+    // directory itself was moved or deleted (inotify names no entry then), which its parent's event says too.
+    if (name === null || (String(name) === basename(dir) && !existsSync(join(this.root, dir, String(name))))) return this.onChange(dir);
     const path = dir === '' ? String(name) : `${dir}/${String(name)}`;
     if (this.skipped(path)) return;
     this.onChange(path);
-    // A directory created, or moved here, is watched from now on; one removed or moved away is no longer.
+    // A directory created, or moved here, is watched from now on, afresh when an event names one already watched:
+    // deleted and created again (a checkout does that), it is another directory, which its inode number may not
+    // tell (a freed one is given again), and the old watch follows the one gone. One removed or moved away is no
+    // longer watched.
     void lstat(join(this.root, path)).then(
       (stat) => {
-        if (stat.isDirectory() && !this.watches.has(path)) void this.add(path);
+        if (stat.isDirectory()) this.rewatch(path);
       },
       () => this.drop(path),
     );
+  }
+
+  /**
+   * Watches directories created since the walk, anew: git says first what
+   * under them is ignored (a build's output, whole), once for those that came
+   * together.
+   */
+  private rewatch(dir: string): void {
+    this.created.add(dir);
+    if (this.created.size > 1) return;
+    setImmediate(async () => {
+      const dirs = [...this.created];
+      try {
+        for (const path of await ignoredPaths(this.root, dirs)) this.ignored.add(path);
+      } catch {
+        // git cannot say: watched as any other directory.
+      }
+      // Events that came meanwhile name directories already in this batch.
+      this.created.clear();
+      for (const d of dirs) {
+        this.drop(d);
+        await this.add(d);
+      }
+    });
   }
 
   /** Stops watching a directory gone, and those under it. */

@@ -94,12 +94,14 @@ export async function uncommittedPaths(root: string): Promise<{ path: string; de
 }
 
 /**
- * What git ignores under `root`, as repository-relative paths (a directory
- * ignored whole is one entry, without its trailing slash). git itself, as
- * above: a serving sextant asks this while it starts watching, between answers.
+ * What git ignores under `root` (or under its directories `under`), as
+ * repository-relative paths (a directory ignored whole is one entry, without
+ * its trailing slash). git itself, as above: a serving sextant asks this while
+ * it starts watching, between answers.
  */
-export async function ignoredPaths(root: string): Promise<string[]> {
-  const { stdout } = await execFileAsync('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
+export async function ignoredPaths(root: string, under: readonly string[] = []): Promise<string[]> {
+  const args = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', ...(under.length ? ['--', ...under] : [])];
+  const { stdout } = await execFileAsync('git', args, {
     cwd: root,
     maxBuffer: STATUS_MAX_BYTES,
     encoding: 'utf8',
