@@ -92,6 +92,15 @@ test('the watch names each entry moved, in directories created after it started 
     await new Promise((resolve) => setTimeout(resolve, 300));
     writeFileSync(join(tree, 'src', 'moved', 'recreated.ts'), 'export const d = 4;\n');
     await until('src/moved/recreated.ts');
+    // Directories created one after the other, the second while git is asked about the first: both watched.
+    mkdirSync(join(tree, 'src', 'first'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    mkdirSync(join(tree, 'src', 'second'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    writeFileSync(join(tree, 'src', 'first', 'one.ts'), 'export const e = 5;\n');
+    writeFileSync(join(tree, 'src', 'second', 'two.ts'), 'export const f = 6;\n');
+    await until('src/first/one.ts');
+    await until('src/second/two.ts');
     // A directory git ignores, created after the walk (a build's output), is not watched: what is written under it
     // is not named, only the directory's creation.
     writeFileSync(join(tree, '.gitignore'), 'build/\n*.log\nout/\n');

@@ -115,23 +115,28 @@ class DirectoryWatches implements TreeWatcher {
   /**
    * Watches directories created since the walk, anew: git says first what
    * under them is ignored (a build's output, whole), once for those that came
-   * together.
+   * together. What was written in them before their new watch is reported
+   * again by naming them once it is.
    */
   private rewatch(dir: string): void {
     this.created.add(dir);
     if (this.created.size > 1) return;
     setImmediate(async () => {
-      const dirs = [...this.created];
+      // Taken now: directories named while git answers make the next batch.
+      const batch = [...this.created];
+      this.created.clear();
+      // A directory under another of the batch is walked with it.
+      const dirs = batch.filter((d) => !batch.some((other) => other !== d && d.startsWith(`${other}/`)));
       try {
         for (const path of await ignoredPaths(this.root, dirs)) this.ignored.add(path);
       } catch {
         // git cannot say: watched as any other directory.
       }
-      // Events that came meanwhile name directories already in this batch.
-      this.created.clear();
       for (const d of dirs) {
+        if (this.closed) return;
         this.drop(d);
         await this.add(d);
+        this.onChange(d);
       }
     });
   }
