@@ -36,8 +36,6 @@ export async function watchWorktree(
   return tree;
 }
 
-
-
 class DirectoryWatches implements TreeWatcher {
   /** By repository-relative directory ('' for the root). */
   private readonly watches = new Map<string, FSWatcher>();
@@ -85,7 +83,7 @@ class DirectoryWatches implements TreeWatcher {
     this.watches.clear();
   }
 
-  /** .git, node_modules, and what git ignored when the watch started (a directory it ignores whole, or an ignored file). */
+  /** .git, node_modules, and what git ignores (a directory it ignores whole, or an ignored file) as it said at the walk or when a directory appeared. */
   private skipped(path: string): boolean {
     if (path === '') return false;
     const parts = path.split('/');
