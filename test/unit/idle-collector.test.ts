@@ -25,7 +25,9 @@ test("the server's collector is V8's own: once quiet, it runs a young-generation
   assert.ok(collector, 'V8 handed out its collector');
   const minor: number[] = [];
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minor.push(entry.startTime);
+    for (const entry of list.getEntries())
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR)
+        minor.push(entry.startTime);
   });
   observer.observe({ entryTypes: ['gc'] });
   litter();
@@ -34,23 +36,33 @@ test("the server's collector is V8's own: once quiet, it runs a young-generation
   // Nothing allocates while it waits: a collection seen after the poke is the collector's.
   await sleep(60);
   observer.disconnect();
-  assert.ok(minor.some((at) => at >= poked + 5), `a young-generation collection after the quiet moment (seen at ${minor.map((at) => (at - poked).toFixed(1)).join(', ') || 'none'} ms)`);
+  assert.ok(
+    minor.some((at) => at >= poked + 5),
+    `a young-generation collection after the quiet moment (seen at ${minor.map((at) => (at - poked).toFixed(1)).join(', ') || 'none'} ms)`,
+  );
 });
 
-test('a burst of calls is not interrupted: one collection, after the last of them', async () => {
+test('a burst of calls is not interrupted: a collection comes only 10 ms after the last call before it, and one after the last', async () => {
   const { calls, collector } = recording();
+  const pokes: number[] = [];
   const start = performance.now();
-  let last = start;
   while (performance.now() - start < 40) {
     collector.poke();
-    last = performance.now();
+    pokes.push(performance.now());
     await sleep(2);
   }
-  assert.equal(calls.length, 0, 'nothing collected during the burst');
+  const last = pokes[pokes.length - 1]!;
   await sleep(40);
-  assert.equal(calls.length, 1);
-  assert.equal(calls[0]!.type, 'minor');
-  assert.ok(calls[0]!.at >= last + 9, 'collected once quiet after the last call');
+  // A loaded machine may stretch a 2 ms sleep past the quiet moment: a collection between two calls is right only
+  // after such a gap, never between calls closer than that.
+  for (const { at } of calls) {
+    const before = pokes.filter((p) => p <= at).pop()!;
+    assert.ok(at - before >= 9, `collected ${(at - before).toFixed(1)} ms after a call, not once quiet`);
+  }
+  const gaps = pokes.slice(1).filter((p, i) => p - pokes[i]! >= 9).length;
+  assert.ok(calls.length <= gaps + 1, `${calls.length} collections for ${gaps} quiet moments in the burst and one after it`);
+  assert.ok(calls.at(-1)!.at >= last + 9, 'collected once quiet after the last call');
+  assert.ok(calls.every((c) => c.type === 'minor'));
 });
 
 test('nothing is collected while a call is being answered', async () => {
