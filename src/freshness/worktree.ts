@@ -11,8 +11,18 @@ import { UserError } from '../errors.js';
 import { gitAt, gitRoot, headCommit } from './git.js';
 
 const execFileAsync = promisify(execFile);
-/** The longest `git status` listing read: past it the call fails (a tree of millions of untracked files). */
-const STATUS_MAX_BYTES = 64 * 1024 * 1024;
+/** The longest listing read from git: past it the call fails (a tree of millions of untracked files). */
+const LISTING_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * git's NUL-separated listing for `args` in `root`. git itself, not
+ * simple-git: a serving sextant asks these during its first answers and while
+ * it starts watching, which loading simple-git would delay.
+ */
+async function gitListing(root: string, args: readonly string[]): Promise<string[]> {
+  const { stdout } = await execFileAsync('git', args, { cwd: root, maxBuffer: LISTING_MAX_BYTES, encoding: 'utf8' });
+  return stdout.split('\0');
+}
 
 export interface WorktreeFile {
   path: string;
@@ -79,14 +89,9 @@ async function uncommitted(root: string): Promise<Map<string, string | undefined
 /** The paths that differ from HEAD (modified, added, deleted, untracked but not ignored), as git status lists them. */
 export async function uncommittedPaths(root: string): Promise<{ path: string; deleted: boolean }[]> {
   // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
-  // git itself, not simple-git: a serving sextant asks this during its first answer, which loading simple-git would delay.
-  const { stdout: statusText } = await execFileAsync(
-    'git',
-    ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'],
-    { cwd: root, maxBuffer: STATUS_MAX_BYTES, encoding: 'utf8' },
-  );
+  const listing = await gitListing(root, ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
   const paths: { path: string; deleted: boolean }[] = [];
-  for (const entry of statusText.split('\0')) {
+  for (const entry of listing) {
     if (entry.length < 4) continue;
     paths.push({ path: entry.slice(3), deleted: entry.slice(0, 2).includes('D') });
   }
@@ -96,20 +101,11 @@ export async function uncommittedPaths(root: string): Promise<{ path: string; de
 /**
  * What git ignores under `root` (or under its directories `under`), as
  * repository-relative paths (a directory ignored whole is one entry, without
- * its trailing slash). git itself, as above: a serving sextant asks this while
- * it starts watching, between answers.
+ * its trailing slash).
  */
 export async function ignoredPaths(root: string, under: readonly string[] = []): Promise<string[]> {
   const args = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', ...(under.length ? ['--', ...under] : [])];
-  const { stdout } = await execFileAsync('git', args, {
-    cwd: root,
-    maxBuffer: STATUS_MAX_BYTES,
-    encoding: 'utf8',
-  });
-  return stdout
-    .split('\0')
-    .filter(Boolean)
-    .map((p) => p.replace(/\/$/, ''));
+  return (await gitListing(root, args)).filter(Boolean).map((p) => p.replace(/\/$/, ''));
 }
 
 /**
@@ -119,12 +115,7 @@ export async function ignoredPaths(root: string, under: readonly string[] = []):
  */
 export async function changedBetween(root: string, from: string, to: string): Promise<string[] | undefined> {
   try {
-    const { stdout } = await execFileAsync('git', ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=d', from, to, '--'], {
-      cwd: root,
-      maxBuffer: STATUS_MAX_BYTES,
-      encoding: 'utf8',
-    });
-    return stdout.split('\0').filter(Boolean);
+    return (await gitListing(root, ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=d', from, to, '--'])).filter(Boolean);
   } catch {
     return undefined;
   }
