@@ -22,7 +22,9 @@ const POSTGRES_BASE = postgresBase(process.env.SEXTANT_TEST_POSTGRES_URL || 'pos
 /** The base URL, checked: anything else would have psql fall back to the local socket and the OS user, and fail far from the cause. */
 function postgresBase(url: string): string {
   if (!/^postgres(ql)?:\/\/\S+$/.test(url)) {
-    throw new Error(`SEXTANT_TEST_POSTGRES_URL is not a postgres:// URL (${JSON.stringify(url.slice(0, 200))}): set it to one, or unset it and let \`bash .ci/postgres\` print one`);
+    throw new Error(
+      `SEXTANT_TEST_POSTGRES_URL is not a postgres:// URL (${JSON.stringify(url.slice(0, 200))}): set it to one, or unset it and let \`bash .ci/postgres\` print one`,
+    );
   }
   return url;
 }
@@ -32,9 +34,11 @@ const registries = new Map<string, string>();
 const created: string[] = [];
 let counter = 0;
 
-/** Runs SQL through psql on `url`; its output, unaligned and without headers. */
-function psql(url: string, command: string): string {
-  const r = spawnSync('psql', [url, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', command], { encoding: 'utf8' });
+/** Runs SQL commands through one psql on `url`, in order; their output, unaligned and without headers. */
+function psql(url: string, ...commands: string[]): string {
+  const r = spawnSync('psql', [url, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', ...commands.flatMap((c) => ['-c', c])], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`psql failed (${r.status}): ${r.stderr || r.error?.message}`);
   return r.stdout;
 }
@@ -139,11 +143,16 @@ export function registryFingerprint(home: string): string {
   if (!/^postgres(ql)?:\/\//.test(location)) {
     const db = new Database(location, { readonly: true, fileMustExist: true });
     try {
-      const tables = db.prepare("select name, sql from sqlite_master where type = 'table' order by name").all() as { name: string; sql: string }[];
+      const tables = db.prepare("select name, sql from sqlite_master where type = 'table' order by name").all() as {
+        name: string;
+        sql: string;
+      }[];
       for (const { name, sql } of tables) {
         hash.update(`${name}\n${sql}\n`);
         const rows = (db.prepare(`select * from "${name}"`).raw().all() as unknown[][]).map((row) =>
-          JSON.stringify(row, (_k, v) => (v?.type === 'Buffer' ? Buffer.from(v.data).toString('base64') : typeof v === 'bigint' ? String(v) : v)),
+          JSON.stringify(row, (_k, v) =>
+            v?.type === 'Buffer' ? Buffer.from(v.data).toString('base64') : typeof v === 'bigint' ? String(v) : v,
+          ),
         );
         for (const row of rows.sort()) hash.update(row + '\n');
       }
@@ -155,14 +164,26 @@ export function registryFingerprint(home: string): string {
   const columns = psql(
     location,
     "select table_name || E'\\t' || string_agg(column_name || ' ' || data_type, ', ' order by ordinal_position) from information_schema.columns where table_schema = 'public' group by table_name order by table_name",
-  );
-  for (const line of columns.split('\n').filter(Boolean)) {
-    const [table] = line.split('\t');
-    hash.update(`${line}\n`);
-    // Each row as JSON text, sorted by that text (bytea shows as hex), digested by the server: a table of texts
-    // would not fit through psql's output.
-    const rows = psql(location, `select md5(coalesce(string_agg(r, E'\\n' order by r), '')) from (select row_to_json(t)::text as r from "${table}" t) rows`);
-    hash.update(rows);
-  }
+  )
+    .split('\n')
+    .filter(Boolean);
+  // Each row as JSON text, sorted by that text (bytea shows as hex), digested by the server: a table of texts
+  // would not fit through psql's output. One psql for all the tables (a line each): tests take a fingerprint
+  // around every rejection, and a psql (and a server process) per table was most of the suite's psql time.
+  const digests =
+    columns.length === 0
+      ? []
+      : psql(
+          location,
+          ...columns.map((line) => {
+            const table = line.split('\t')[0];
+            return `select md5(coalesce(string_agg(r, E'\\n' order by r), '')) from (select row_to_json(t)::text as r from "${table}" t) rows`;
+          }),
+        ).split('\n');
+  columns.forEach((line, i) => {
+    if (!/^[0-9a-f]{32}$/.test(digests[i] ?? ''))
+      throw new Error(`psql gave no digest for ${line.split('\t')[0]}: ${JSON.stringify(digests)}`);
+    hash.update(`${line}\n${digests[i]}\n`);
+  });
   return hash.digest('hex');
 }
