@@ -385,6 +385,15 @@ describe('sextant publish', () => {
       }
       const offline = (await session.call('findFiles', { repos: ['requests-ci'], include_offline: true, extensions: ['py'] })).result;
       assert.ok(offline.total > 10, `${offline.total} files with include_offline`);
+      // Without --root no file's blob is known: sizes are unknown (null), never a made-up 0, and no size filter matches them.
+      assert.deepEqual([...new Set(offline.hits.map((h: any) => h.size))], [null]);
+      const sized = (await session.call('findFiles', { repos: ['requests-ci'], include_offline: true, kind: 'file', max_size: 1_000_000 })).result;
+      assert.equal(sized.total, 0);
+      // The same files published with --root have their sizes, as the checkout has them.
+      const rooted = (await session.call('findFiles', { repos: ['requests'], include_offline: true, name: 'api.py' })).result;
+      assert.equal(rooted.hits[0].size, statSync(join(requests, 'requests', 'api.py')).size);
+      const cli = sextant(['files', 'api.py', '--repo', 'requests-ci', '--include-offline'], { env });
+      assert.match(cli.stdout, /^file\s+-\s+/m, 'the command line prints an unknown size as -');
       const registry = (await session.call('registryStatus', {})).result;
       assert.equal(registry.repos.find((x: any) => x.repo === 'requests-ci').online, false);
       // Search has no text of it: asked by name, it says so and how to fix it, never "no match".

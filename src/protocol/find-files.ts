@@ -88,7 +88,8 @@ export const Hit = z.object({
   path: z.string(),
   name: z.string(),
   kind: z.enum(KINDS),
-  size: z.int(),
+  /** Bytes (0 for a directory); null when unknown: an index published without --root keeps no file's blob. */
+  size: z.int().nullable(),
   mtime: z.int(),
   extension: z.string(),
   blob: z.string().nullable(),

@@ -134,7 +134,8 @@ async function searchableFiles(engine: Engine, indexId: number): Promise<Map<str
 export interface TrackedFile {
   path: string;
   blobSha: string;
-  size: number;
+  /** Bytes; null when the registry has no blob of the file (an index published without --root). */
+  size: number | null;
 }
 
 /** Every file an index lists, with its size, by path. */
@@ -146,7 +147,7 @@ export async function trackedFiles(db: Kysely<Database>, indexId: number): Promi
     .where('f.index_id', '=', indexId)
     .orderBy('f.path')
     .execute();
-  return rows.map((r) => ({ path: r.path, blobSha: r.blob_sha, size: Number(r.byte_size ?? 0) }));
+  return rows.map((r) => ({ path: r.path, blobSha: r.blob_sha, size: r.byte_size === null ? null : Number(r.byte_size) }));
 }
 
 export interface TextCoverage {

@@ -26,7 +26,8 @@ export interface Entry {
   path: string;
   name: string;
   kind: 'file' | 'dir';
-  size: number;
+  /** Bytes (0 for a directory); null when unknown. */
+  size: number | null;
   extension: string;
   blob: string | null;
   /** Unix seconds, read on demand (a stat per entry when online). */
@@ -82,7 +83,8 @@ function sortKey(sort: (typeof FindFiles.SORTS)[number]): (e: Entry) => string |
     case 'path':
       return (e) => e.path;
     case 'size':
-      return (e) => e.size;
+      // An unknown size sorts before every known one.
+      return (e) => e.size ?? -1;
     case 'mtime':
       return (e) => e.mtime();
     case 'kind':
@@ -166,7 +168,7 @@ export async function repoEntries(db: Kysely<Database>, index: SearchedIndex): P
   const dirs = new Set<string>();
   let bytes = 0;
   for (const f of files) {
-    bytes += f.size;
+    bytes += f.size ?? 0;
     const slash = f.path.lastIndexOf('/');
     entries.push({
       repo: index.repo,
@@ -234,8 +236,9 @@ function entryFilter(params: Filters): (e: Entry) => boolean {
     const ext = extensionFilter(params.extensions);
     tests.push((e) => e.kind === 'file' && ext(e.path));
   }
-  if (params.min_size !== undefined) tests.push((e) => e.size >= params.min_size!);
-  if (params.max_size !== undefined) tests.push((e) => e.size <= params.max_size!);
+  // A size filter asks for known sizes: an unknown one matches neither bound.
+  if (params.min_size !== undefined) tests.push((e) => e.size !== null && e.size >= params.min_size!);
+  if (params.max_size !== undefined) tests.push((e) => e.size !== null && e.size <= params.max_size!);
   if (params.modified_after !== undefined) tests.push((e) => e.mtime() >= params.modified_after!);
   if (params.modified_before !== undefined) tests.push((e) => e.mtime() <= params.modified_before!);
   return (e) => tests.every((t) => t(e));

@@ -16,7 +16,7 @@ export const spec: CommandSpec = {
     '[--kind file|dir] [--ext ts,py] [--min-size N] [--max-size N] [--modified-after T] [--modified-before T] [--include-offline] ' +
     '[--sort KEY] [--desc] [--offset N] [--limit N] [--count] [--json]',
   details: [
-    'NAME is a substring of the file name; every filter narrows (AND). Prints a table: kind, size, modified, repository, path.',
+    'NAME is a substring of the file name; every filter narrows (AND). Prints a table: kind, size (- when unknown), modified, repository, path.',
     '  --path TEXT            substring of the repository-relative path',
     '  --regex                NAME and --path are RE2 regular expressions',
     '  --case-sensitive       match NAME and --path case exactly',
@@ -108,7 +108,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     }
     const rows = result.hits.map((h) => [
       h.kind,
-      String(h.size),
+      h.size === null ? '-' : String(h.size),
       new Date(h.mtime * 1000).toISOString().slice(0, 19).replace('T', ' '),
       h.repo,
       h.path,
