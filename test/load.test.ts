@@ -35,7 +35,11 @@ let check: LoadCheck;
 before(async () => {
   const root = fixtureRepo('ts-shapes');
   cleanup.push(join(root, '..'));
-  const { home, env } = testHome();
+  const { home, env: homeEnv } = testHome();
+  // The subject is the registry's switch from A to B under load, not the lsp tier: without it, an answer at B from
+  // A's index names the files B changed as not searched, every time. With it, each client's fresh server started a
+  // typescript-language-server for them, and under CI's load a first answer could come before it had loaded.
+  const env = { ...homeEnv, SEXTANT_LSP: '0' };
   cleanup.push(home);
   setup = await setupLoad({ root, env, shiftFraction: 0.5, inserted: 3, perKind: 12, maxPrepCalls: 200, seed: 0x10ad });
   run = await runLoad(setup, {

@@ -579,6 +579,14 @@ export function checkLoad(setup: LoadSetup, expectedB: readonly string[], run: L
   return out;
 }
 
+/** `text` around where it first differs from `other` (answers share long prefixes), at most 600 characters. */
+function around(text: string, other: string): string {
+  let at = 0;
+  while (at < text.length && text[at] === other[at]) at++;
+  const from = Math.max(0, at - 200);
+  return `${from > 0 ? `…(${from} equal characters)` : ''}${text.slice(from, at + 400)}${at + 400 < text.length ? '…' : ''}`;
+}
+
 /** The violations of a check, one line each (empty when the load passed). */
 export function violations(check: LoadCheck): string[] {
   const line = (what: string, r: LoadRecord, extra = '') =>
@@ -591,7 +599,7 @@ export function violations(check: LoadCheck): string[] {
       line(
         'answer is not the expected answer of its commit',
         r,
-        `: got ${r.key?.slice(0, 400)}; expected ${expected.map((e) => e.slice(0, 400)).join(' or ')}`,
+        `: got ${around(r.key ?? '', expected[0]!)}; expected ${expected.map((e) => around(e, r.key ?? '')).join(' or ')}`,
       ),
     ),
     ...check.backwards.map((r) => line('answered from A after this client saw B', r)),
