@@ -52,10 +52,11 @@ function databaseUrl(name: string): string {
 /**
  * The registry a new test home uses: its registry.db on SQLite; on Postgres a
  * new, empty database (in the C collation, so that text sorts by code point
- * as on SQLite). The returned environment variables select it.
+ * as on SQLite). The returned environment variables select it. The engine is
+ * the suite's unless a test compares the two.
  */
-export function newRegistry(home: string): NodeJS.ProcessEnv {
-  if (TEST_ENGINE === 'sqlite') {
+export function newRegistry(home: string, engine: TestEngine = TEST_ENGINE): NodeJS.ProcessEnv {
+  if (engine === 'sqlite') {
     registries.set(home, join(home, 'registry.db'));
     return {};
   }

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SEXTANT_BIN } from './paths.js';
-import { newRegistry, registryOf } from './registry.js';
+import { newRegistry, registryOf, type TestEngine } from './registry.js';
 import { tempDir } from './repos.js';
 
 export interface CliResult {
@@ -16,14 +16,14 @@ export interface CliResult {
 
 /**
  * A registry of its own for a test: a SEXTANT_HOME under a temporary
- * directory, and on the engine the suite runs against (support/registry.ts) a
- * registry of its own.
+ * directory, and on the engine the suite runs against (support/registry.ts),
+ * or the one given, a registry of its own.
  */
-export function testHome(): { home: string; env: NodeJS.ProcessEnv } {
+export function testHome(engine?: TestEngine): { home: string; env: NodeJS.ProcessEnv } {
   const home = tempDir('sextant-home-');
   const env: NodeJS.ProcessEnv = { ...process.env, SEXTANT_HOME: home };
   delete env.SEXTANT_REGISTRY;
-  return { home, env: { ...env, ...newRegistry(home) } };
+  return { home, env: { ...env, ...newRegistry(home, engine) } };
 }
 
 /** What opens the test home's registry (`--registry`, openRegistry): its file, or its postgres:// URL. */
