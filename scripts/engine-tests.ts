@@ -3,8 +3,10 @@
 // (test/support/registry.ts reads it) and imports the real file, so that one
 // `node --test` run covers both engines and prints one summary.
 //
-// Every test file runs on SQLite, and all but the few in SQLITE_ONLY against
-// a Postgres server too. `--sqlite` leaves the wrappers out (`npm run test:sqlite`).
+// Every test file runs on SQLite; those in ON_POSTGRES, whose subject is the
+// registry engine, run against a Postgres server too. `--sqlite` leaves the
+// wrappers out, and the files that open both engines themselves
+// (`npm run test:sqlite`, on a machine without Postgres).
 //
 // Prints the files of that run, the slowest first: the test runner starts
 // them in the order given, and a slow file started last would run alone at
@@ -13,7 +15,7 @@
 // spent waiting (language servers starting, heartbeats, watchers settling),
 // which a third file fills.
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { projectFile } from '../src/paths.js';
 
 const tests = projectFile('dist', 'test');
@@ -21,61 +23,79 @@ const out = projectFile('dist', 'engine-tests', 'postgres');
 rmSync(out, { recursive: true, force: true });
 
 /**
- * Test files that take a minute or more on the two engines together (real
- * indexers over large corpora, language servers, long sessions), slowest first,
- * as measured by a run of the whole suite.
+ * Test files that take half a minute or more on one engine (real indexers over
+ * large corpora, language servers, long sessions), slowest first, as measured
+ * by a run of the whole suite; named by their path under test/ without
+ * `.test.ts`, as in the sets below.
  */
 const SLOW = [
-  'held-out-monorepo',
   'publish',
-  'held-out-factory',
-  'index',
-  'edits',
-  'lsp-edited-real',
-  'ci-template',
-  'reindex',
   'incremental',
-  'interrupt',
-  'differential',
-  'call-hierarchy-differential',
-  'atomic-publish',
-  'index-corpus',
-  'bad-input',
-  'syntactic',
-  'envelope',
-  'fallback',
-  'hierarchy',
-  'load',
-  'concurrent-publish',
   'lsp-edited',
-  'watch',
-  'mcp',
-  'lsp-index',
+  'held-out-monorepo',
+  'lsp-edited-real',
+  'held-out-factory',
+  'interrupt',
+  'engines-agree',
+  'bad-input',
+  'reindex',
+  'ci-template',
+  'syntactic',
   'lsp-tier',
+  'hierarchy',
+  'concurrent-publish',
+  'atomic-publish',
+  'lsp-index',
+  'edits',
+  'load',
+  'watch',
+  'envelope',
+  'search-mcp',
+  'leases',
 ];
 /**
- * Files whose subject the engine does not change, which run on SQLite only.
- * The differentials against language servers over large real corpora (their
- * subject is the answers' precision; each takes minutes, and on both engines
- * they took CI past its 20 minutes), and the tests of the live language
- * servers' tier and of the user's tree, which reach the registry only through
- * the writes and queries the other files make. Those run on Postgres in the
- * other files (hierarchy, status-snapshot, registry-engines, which holds both
- * engines' rows equal), and the rxjs differential stays on both engines as
- * the real corpus there.
+ * Files whose subject is the registry engine, which run against Postgres as
+ * well as SQLite: publishing, its atomicity, concurrent publishers and
+ * interrupted ones; write locks, leases, jobs and garbage collection; readers
+ * switching to a new index under load; status; the search tables (each engine
+ * has its own text index: FTS5 trigrams, pg_trgm); references across the
+ * repositories of one registry; migrations and the commit graph.
+ *
+ * Every other file reaches the registry through the tools' questions, and
+ * engines-agree holds the two engines' answers to those equal, tool by tool,
+ * on real TypeScript and Python and on the syntactic and search tiers: those
+ * files run on SQLite alone (on both engines the suite took CI past its 20
+ * minutes).
  */
-const SQLITE_ONLY = new Set([
-  'held-out-monorepo',
-  'held-out-factory',
-  'edits',
-  'lsp-edited-real',
-  'call-hierarchy-differential',
-  'lsp-edited',
-  'lsp-index',
-  'lsp-tier',
-  'tree-untouched',
+const ON_POSTGRES = new Set([
+  'publish',
+  'atomic-publish',
+  'concurrent-publish',
+  'interrupt',
+  'reindex',
+  'leases',
+  'registry-engines',
+  'load',
+  'watch',
+  'status-snapshot',
+  'search-index',
+  'search-differential',
+  'search-mcp',
+  'files-differential',
+  'cross-repo',
+  'unit/migrations',
+  'unit/commit-graph',
 ]);
+/** Files that open a registry on each engine themselves: run once, and not with `--sqlite`. */
+const BOTH_ENGINES = new Set(['engines-agree']);
 const postgres = !process.argv.includes('--sqlite');
+
+/** A test file's name in the sets above. */
+const nameOf = (file: string) =>
+  relative(tests, file)
+    .split('\\')
+    .join('/')
+    .replace(/\.test\.js$/, '');
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
@@ -83,9 +103,17 @@ const walk = (dir: string): string[] =>
     return statSync(path).isDirectory() ? walk(path) : name.endsWith('.test.js') ? [path] : [];
   });
 
-const files = walk(tests).sort();
-const wrappers: string[] = [];
-for (const file of postgres ? files.filter((f) => !SQLITE_ONLY.has(basename(f, '.test.js'))) : []) {
+const found = walk(tests)
+  .sort()
+  .map((file) => ({ file, name: nameOf(file) }));
+// A name above that names no file (a file renamed or removed) would silently change what runs where.
+for (const name of [...SLOW, ...ON_POSTGRES, ...BOTH_ENGINES]) {
+  if (!found.some((f) => f.name === name))
+    throw new Error(`scripts/engine-tests.ts names test/${name}.test.ts, which does not exist: update its lists`);
+}
+const files = found.filter(({ name }) => postgres || !BOTH_ENGINES.has(name));
+const wrappers: typeof files = [];
+for (const { file, name } of postgres ? files.filter(({ name }) => ON_POSTGRES.has(name)) : []) {
   const wrapper = join(out, relative(tests, file));
   mkdirSync(dirname(wrapper), { recursive: true });
   const target = relative(dirname(wrapper), file).split('\\').join('/');
@@ -95,14 +123,13 @@ for (const file of postgres ? files.filter((f) => !SQLITE_ONLY.has(basename(f, '
       `process.env.SEXTANT_TEST_REGISTRY_ENGINE = 'postgres';\n` +
       `await import('./${target}');\n`,
   );
-  wrappers.push(wrapper);
+  wrappers.push({ file: wrapper, name });
 }
 
-const rank = (file: string) => {
-  const i = SLOW.indexOf(basename(file, '.test.js'));
+const rank = (name: string) => {
+  const i = SLOW.indexOf(name);
   return i < 0 ? SLOW.length : i;
 };
 // The slowest first, each slow file's two engines next to each other, then the rest in name order.
-const run = [...files, ...wrappers].map((file) => ({ file, name: basename(file), rank: rank(file) }));
-run.sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name));
+const run = [...files, ...wrappers].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 process.stdout.write(run.map((f) => relative(projectFile(), f.file)).join('\n') + '\n');
