@@ -18,6 +18,7 @@ import { registry, runningIndexers, scalar, workDirsOf } from './support/index-r
 import { SEXTANT_BIN } from './support/paths.js';
 import { at } from './support/positions.js';
 import { commitAll, fixtureRepo, removeDir } from './support/repos.js';
+import { TEST_ENGINE } from './support/registry.js';
 import { indexOrThrow, mcpSession, sextant, testHome } from './support/sextant.js';
 
 const repo = 'ts-shapes';
@@ -122,7 +123,9 @@ const cases: ['SIGINT' | 'SIGTERM', Phase, number][] = [
   ['SIGTERM', 'during ingest', 143],
 ];
 
-for (const [signal, phase, exitCode] of cases) {
+// On Postgres, the interruptions while the engine holds a run's uncommitted writes: before ingest, a run has
+// written only its run row and lock, through the same code on both engines, which the SQLite half covers.
+for (const [signal, phase, exitCode] of cases.filter(([, phase]) => TEST_ENGINE === 'sqlite' || phase === 'during ingest')) {
   describe(`${signal} ${phase}`, () => {
     let stopped: Interruption;
     before(async () => {
