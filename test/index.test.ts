@@ -5,7 +5,7 @@
 // can open the file and check each one.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PROJECT_ROOT } from './support/paths.js';
@@ -220,6 +220,31 @@ describe('ts-shapes', () => {
     // One line per reference, then the count.
     const listed = refs.stdout.split('\n').filter((l) => /^src\/\S+:\d+:\d+ /.test(l));
     assert.match(refs.stdout, new RegExp(`^${listed.length} references$`, 'm'));
+  });
+
+  test('the CLI asked where there is no symbol, in an edited worktree, answers in one line and exits cleanly', () => {
+    // The list of files changed since the index starts beside the answer; an answer of no symbol ends without it,
+    // and the CLI closed the registry under it: an unhandled rejection, ~100 kB of bundle on stderr, exit 1.
+    const main = join(root(), 'src', 'main.ts');
+    const text = readFileSync(main, 'utf8');
+    const untracked = join(root(), 'notes.txt');
+    try {
+      writeFileSync(main, text + '// edited\n');
+      writeFileSync(untracked, 'not tracked\n');
+      assert.match(readFileSync(main, 'utf8').split('\n')[0]!, /^import /);
+      const refs = sextant(['refs', 'src/main.ts:1:1'], { env, cwd: root() });
+      assert.equal(refs.stderr, '');
+      assert.equal(refs.code, 0);
+      assert.match(refs.stdout, /^no symbol at src\/main\.ts:1:1 .*\n0 references\n$/);
+      for (const command of ['calls', 'def']) {
+        const r = sextant([command, 'src/main.ts:1:1'], { env, cwd: root() });
+        assert.equal(r.code, 1);
+        assert.match(r.stderr, new RegExp(`^sextant ${command}: no symbol at src/main\\.ts:1:1 [^\\n]*\\n$`));
+      }
+    } finally {
+      writeFileSync(main, text);
+      rmSync(untracked, { force: true });
+    }
   });
 });
 

@@ -101,7 +101,11 @@ export class Navigation {
   private changedFiles(ctx: RepoContext, commit: string | undefined): Promise<ChangedFiles> | undefined {
     const root = ctx.repo.root_path;
     if (commit !== undefined || !root) return undefined;
-    return this.edits.changedSinceIndex(root, ctx.index);
+    const changed = this.edits.changedSinceIndex(root, ctx.index);
+    // An answer that ends without needing the list (no symbol there, a refusal) leaves it unawaited: its failure
+    // then (the registry closed by a one-shot CLI meanwhile) must not end the process as an unhandled rejection.
+    changed.catch(() => undefined);
+    return changed;
   }
 
   /**
