@@ -117,6 +117,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   for (const flag of Object.hasOwn(V8_FLAGS, name) ? V8_FLAGS[name]! : []) setFlagsFromString(flag);
   const command = await load();
+  // A failure outside the command's own awaits (work it started and did not wait for) ends the process as one
+  // line too: node's own report prints the throwing line of the bundle, a hundred kilobytes of minified code.
+  const died = (error: unknown) => {
+    process.stderr.write(`sextant ${name}: internal error: ${internalDetail(error)}\n`);
+    process.exit(70);
+  };
+  process.on('uncaughtException', died);
+  process.on('unhandledRejection', died);
   try {
     const parsed = parseCommand(command.spec, rest);
     if (parsed.values.help) {
@@ -129,10 +137,13 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`sextant ${name}: ${boundedMessage(error.message)}\n`);
       return error.exitCode;
     }
-    const detail = error instanceof Error ? error.message : String(error);
-    process.stderr.write(
-      `sextant ${name}: internal error: ${process.env.SEXTANT_DEBUG && error instanceof Error ? error.stack : boundedMessage(detail)}\n`,
-    );
+    process.stderr.write(`sextant ${name}: internal error: ${internalDetail(error)}\n`);
     return 70;
   }
+}
+
+/** An unexpected error's message, bounded; its stack with SEXTANT_DEBUG set. */
+function internalDetail(error: unknown): string {
+  if (process.env.SEXTANT_DEBUG && error instanceof Error && error.stack) return error.stack;
+  return boundedMessage(error instanceof Error ? error.message : String(error));
 }
