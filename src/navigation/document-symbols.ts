@@ -8,8 +8,12 @@ import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } 
 
 /** Kinds an outline leaves out: they belong to the signature of what they are in. */
 const HIDDEN: ReadonlySet<string> = new Set(['parameter', 'type_parameter']);
-/** Local symbols worth an outline entry: named functions and classes inside functions. */
-const LOCAL_SHOWN: ReadonlySet<string> = new Set(['function', 'class', 'interface', 'enum', 'type']);
+/**
+ * Local symbols worth an outline entry: named functions and classes inside
+ * functions, and methods (scip-typescript gives an object literal's methods,
+ * `{ setup(n) {…} }`, local symbols; a language server outlines them).
+ */
+const LOCAL_SHOWN: ReadonlySet<string> = new Set(['function', 'method', 'class', 'interface', 'enum', 'type']);
 
 export async function documentSymbols(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
   requirePrecise(ctx);
@@ -84,7 +88,8 @@ export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
     const owner = ownerOf(node.row.symbol);
     const owners = owner !== undefined ? bySymbol.get(owner) : undefined;
     // Of an owner's definitions, the one around the member: an interface's members stay under the interface.
-    const parent = (owners && (owners.find((o) => rangeContains(o.span, node.name)) ?? owners[owners.length - 1])) ?? stack[stack.length - 1];
+    const parent =
+      (owners && (owners.find((o) => rangeContains(o.span, node.name)) ?? owners[owners.length - 1])) ?? stack[stack.length - 1];
     (parent ? parent.out.children : roots).push(node.out);
     // A symbol without a span of its own (a property, say) cannot contain others.
     if (node.span !== node.name) stack.push(node);
