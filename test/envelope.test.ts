@@ -165,6 +165,19 @@ describe('reply budgets', () => {
     assert.equal(cut.meta.truncated, true);
     assert.match(cut.truncation_hint, /narrow the query/);
   });
+
+  test('a max_bytes smaller than the reply with every list emptied is refused in one line naming the size that fits', async () => {
+    // A status is mostly fields: at 1024 bytes it cannot be cut to fit (it was sent whole, 4-5 kB, flagged truncated).
+    const refused = await session.call('getIndexStatus', { repo: 'ts-shapes', max_bytes: 1024 });
+    assert.equal(refused.isError, true);
+    const m =
+      /^max_bytes 1024 is too small for this reply: with every list emptied it still takes (\d+) bytes; pass max_bytes of at least \1$/.exec(
+        refused.result.error,
+      );
+    assert.ok(m, refused.result.error);
+    const fits = await session.ok('getIndexStatus', { repo: 'ts-shapes', max_bytes: Number(m[1]) });
+    assert.equal(fits.repo, 'ts-shapes');
+  });
 });
 
 describe('the largest replies', () => {

@@ -1,6 +1,7 @@
 // The last step of every answer, shared by MCP tools and the CLI's `--json`:
 // fit the answer to its byte budget, then wrap it in the `meta` envelope built
 // from what is kept, so the envelope describes the reply actually sent.
+import { UserError } from '../errors.js';
 import type { Meta } from '../protocol/meta.js';
 import { budgetHint, DEFAULT_MAX_BYTES, fitToBudget, MAX_BYTES_CAP } from './budget.js';
 import { buildMeta } from './envelope.js';
@@ -56,7 +57,13 @@ export function reply(
       : { ...result };
     body.meta = buildMeta(body, { provenance });
     const sent = size(body);
-    if (sent <= budget || room <= 0) return body;
+    if (sent <= budget) return body;
+    // Every list emptied and still over: what is left (the envelope, a status's fields) cannot be cut by items.
+    if (room <= 0)
+      throw new UserError(
+        `max_bytes ${maxBytes} is too small for this reply: with every list emptied it still takes ${sent} bytes; ` +
+          `pass max_bytes of at least ${sent}`,
+      );
     // What the reply came out over, in bytes of the answer's JSON (a reply
     // grows faster than its answer when it carries it twice), and a margin
     // that doubles with each fit: whole items and the envelope do not shrink

@@ -69,3 +69,25 @@ test('replies of many sizes and escapes fit their budget as sent (the fit conver
   }
   assert.ok(cut >= 24, `${cut} replies were cut`);
 });
+
+test('a budget smaller than the reply with every list emptied is refused with the size that fits, not exceeded', () => {
+  // A status-like answer: most of its bytes are fields, not list items.
+  const wordy = () => ({ ...answer(), message: 'a field no cut can shorten. '.repeat(60) });
+  const empty = jsonBytes(reply({ ...wordy(), references: [], total: 0 }, 'local-index'));
+  assert.throws(
+    () => reply(wordy(), 'local-index', 1024, jsonBytes),
+    (error: Error) => {
+      const m =
+        /^max_bytes 1024 is too small for this reply: with every list emptied it still takes (\d+) bytes; pass max_bytes of at least \1$/.exec(
+          error.message,
+        );
+      assert.ok(m, error.message);
+      // The size named is the cut reply's (the hint it carries makes it larger than the bare empty answer), and it fits.
+      const named = Number(m[1]);
+      assert.ok(named > 1024 && named >= empty, `${named} bytes named, ${empty} for the empty answer`);
+      const body = reply(wordy(), 'local-index', named, jsonBytes);
+      assert.ok(jsonBytes(body) <= named);
+      return true;
+    },
+  );
+});
