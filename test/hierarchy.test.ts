@@ -1435,6 +1435,13 @@ describe('bad input over MCP', () => {
       /no symbol at src\/geometry\.ts:5:1.*symbols on line 5: total/,
     ],
     [
+      // `Object` and `Promise` are each an interface and a value of the lib: an occurrence per symbol, one name in the hint.
+      'callHierarchy on whitespace before names that are several symbols at once',
+      'callHierarchy',
+      () => ({ repo: 'ts-members', path: 'src/results.ts', line: 18, column: 1, direction: 'incoming' }),
+      /no symbol at src\/results\.ts:18:1 .*; symbols on line 18: Object \(column 10\), assign \(column 17\), Promise \(column 24\), resolve \(column 32\), value \(column 40\), settle \(column 50\)$/,
+    ],
+    [
       'callHierarchy: unknown repository',
       'callHierarchy',
       () => ({ ...countDown(), repo: 'nope', direction: 'incoming' }),

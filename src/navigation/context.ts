@@ -206,10 +206,16 @@ export function occurrencesAt(doc: StoredDocument, line: number, column: number)
 export function namesOnLine(ctx: FileContext, line: number, shown = line + 1): string {
   const occ = ctx.document.occurrences;
   const near: Occurrence[] = [];
+  // A name that is several symbols at once (`Error`, both the interface and the value) has an occurrence for each: named once.
+  const ranges = new Set<string>();
   for (let i = 0; i < occ.length; i++) {
     if (occ.startLine(i) !== line || occ.endLine(i) !== line) continue;
     const o = occ.at(i);
-    if (o.range[3] > o.range[1]) near.push(o);
+    const range = `${o.range[1]}:${o.range[3]}`;
+    if (o.range[3] > o.range[1] && !ranges.has(range)) {
+      ranges.add(range);
+      near.push(o);
+    }
   }
   const text = ctx.lines?.[line];
   if (!text || near.length === 0) return '';
