@@ -140,7 +140,7 @@ export async function toDefinition(lookups: Lookups, ctx: RepoContext, indexed: 
   const enclosing = enclosingRange(d);
   return {
     ...location(d.repo, d.path, definitionRange(d), null, { symbol: d.symbol }),
-    ...previewOf(lines, indexed.start_line),
+    ...previewOf(lines, indexed.start_line, indexed.start_char),
     ...(d.adjusted ? { adjusted: true } : {}),
     name: d.name,
     kind: asSymbolKind(d.kind),
@@ -164,8 +164,8 @@ export function toSymbolItem(d: DefinitionRow & { adjusted?: true }): SymbolItem
   };
 }
 
-function previewOf(lines: readonly string[] | null, line: number): { preview?: string } {
-  const p = preview(lines, line);
+function previewOf(lines: readonly string[] | null, line: number, column: number): { preview?: string } {
+  const p = preview(lines, line, column);
   return p === undefined ? {} : { preview: p };
 }
 

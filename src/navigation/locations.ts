@@ -10,11 +10,25 @@ export function range1(r: Range0): Range {
   return { line: r[0] + 1, column: r[1] + 1, end_line: r[2] + 1, end_column: r[3] + 1 };
 }
 
-export function preview(lines: readonly string[] | null, line: number): string | undefined {
+/** Characters of a long line shown before the position its preview is about. */
+const PREVIEW_LEAD = 40;
+
+/**
+ * The line (0-based) as a preview: whole up to PREVIEW_WIDTH characters; a
+ * longer one (a minified bundle's 40 kB line) is cut around `column` (0-based,
+ * where the location starts), so the preview shows what it is about, with `…`
+ * where the line goes on.
+ */
+export function preview(lines: readonly string[] | null, line: number, column = 0): string | undefined {
   const text = lines?.[line];
   if (text === undefined) return undefined;
   const trimmed = text.trimEnd();
-  return trimmed.length > PREVIEW_WIDTH ? trimmed.slice(0, PREVIEW_WIDTH - 1) + '…' : trimmed;
+  if (trimmed.length <= PREVIEW_WIDTH) return trimmed;
+  const from = Math.max(0, Math.min(column - PREVIEW_LEAD, trimmed.length - (PREVIEW_WIDTH - 1)));
+  const lead = from > 0 ? '…' : '';
+  const room = PREVIEW_WIDTH - lead.length;
+  if (trimmed.length - from <= room) return lead + trimmed.slice(from);
+  return lead + trimmed.slice(from, from + room - 1) + '…';
 }
 
 /**
@@ -24,7 +38,7 @@ export function preview(lines: readonly string[] | null, line: number): string |
 export function location(repo: string, path: string, r: Range0, lines: readonly string[] | null, extra?: Partial<Location>): Location {
   const out: Location = { repo, path, line: r[0] + 1, column: r[1] + 1, end_line: r[2] + 1, end_column: r[3] + 1 };
   if (extra) Object.assign(out, extra);
-  const p = preview(lines, r[0]);
+  const p = preview(lines, r[0], r[1]);
   if (p !== undefined) out.preview = p;
   return out;
 }
