@@ -277,6 +277,13 @@ export function undefinedSymbolMessage(symbols: readonly string[]): string {
       'literal, used from another file)'
     );
   }
+  const file = symbols.map(unindexedModuleFile).find((f) => f !== undefined);
+  if (file) {
+    return (
+      `the symbol is the module ${file.path} (package ${file.pkg}), a file the indexer does not index (not TypeScript or ` +
+      'JavaScript): read the file itself (findFiles, searchCode)'
+    );
+  }
   const packages = new Set<string>();
   for (const s of symbols) {
     try {
@@ -288,6 +295,22 @@ export function undefinedSymbolMessage(symbols: readonly string[]): string {
   }
   const where = packages.size ? ` (package ${[...packages].join(', ')})` : '';
   return `the symbol is defined outside the indexed code${where}, and no repository in the registry defines it: index that package's source to navigate into it`;
+}
+
+/** Extensions of the modules scip-typescript indexes: a module symbol of another file (`x.json`) has no definition. */
+const INDEXED_MODULE = /\.(?:[cm]?[jt]sx?)$/;
+
+/** The path and package of a module symbol naming a file of another kind (`require('./meta/applicator.json')`). */
+function unindexedModuleFile(symbol: string): { path: string; pkg: string } | undefined {
+  try {
+    const p = parseSymbol(symbol);
+    const last = p.descriptors[p.descriptors.length - 1];
+    if (p.local || !last || !p.descriptors.every((d) => d.suffix === 'namespace')) return undefined;
+    if (!/\.\w+$/.test(last.name) || INDEXED_MODULE.test(last.name)) return undefined;
+    return { path: p.descriptors.map((d) => d.name).join('/'), pkg: [p.packageName, p.version].filter(Boolean).join('@') || p.scheme };
+  } catch {
+    return undefined;
+  }
 }
 
 export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
