@@ -1,6 +1,6 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { quote, UserError } from '../errors.js';
-import { isLocalSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
@@ -277,40 +277,41 @@ export function undefinedSymbolMessage(symbols: readonly string[]): string {
       'literal, used from another file)'
     );
   }
-  const file = symbols.map(unindexedModuleFile).find((f) => f !== undefined);
+  // Unparseable symbols say nothing about their package.
+  const parsed = symbols.flatMap((s) => {
+    try {
+      const p = parseSymbol(s);
+      return p.local ? [] : [p];
+    } catch {
+      return [];
+    }
+  });
+  const file = parsed.map(unindexedModuleFile).find((f) => f !== undefined);
   if (file) {
     return (
       `the symbol is the module ${file.path} (package ${file.pkg}), a file the indexer does not index (not TypeScript or ` +
       'JavaScript): read the file itself (findFiles, searchCode)'
     );
   }
-  const packages = new Set<string>();
-  for (const s of symbols) {
-    try {
-      const p = parseSymbol(s);
-      if (!p.local) packages.add([p.packageName, p.version].filter(Boolean).join('@') || p.scheme);
-    } catch {
-      // Unparseable symbols say nothing about their package.
-    }
-  }
+  const packages = new Set(parsed.map(packageOf));
   const where = packages.size ? ` (package ${[...packages].join(', ')})` : '';
   return `the symbol is defined outside the indexed code${where}, and no repository in the registry defines it: index that package's source to navigate into it`;
+}
+
+/** `name@version` of a symbol's package, or its scheme when it names none. */
+function packageOf(p: ParsedSymbol): string {
+  return [p.packageName, p.version].filter(Boolean).join('@') || p.scheme;
 }
 
 /** Extensions of the modules scip-typescript indexes: a module symbol of another file (`x.json`) has no definition. */
 const INDEXED_MODULE = /\.(?:[cm]?[jt]sx?)$/;
 
 /** The path and package of a module symbol naming a file of another kind (`require('./meta/applicator.json')`). */
-function unindexedModuleFile(symbol: string): { path: string; pkg: string } | undefined {
-  try {
-    const p = parseSymbol(symbol);
-    const last = p.descriptors[p.descriptors.length - 1];
-    if (p.local || !last || !p.descriptors.every((d) => d.suffix === 'namespace')) return undefined;
-    if (!/\.\w+$/.test(last.name) || INDEXED_MODULE.test(last.name)) return undefined;
-    return { path: p.descriptors.map((d) => d.name).join('/'), pkg: [p.packageName, p.version].filter(Boolean).join('@') || p.scheme };
-  } catch {
-    return undefined;
-  }
+function unindexedModuleFile(p: ParsedSymbol): { path: string; pkg: string } | undefined {
+  const last = p.descriptors[p.descriptors.length - 1];
+  if (!last || !p.descriptors.every((d) => d.suffix === 'namespace')) return undefined;
+  if (!/\.\w+$/.test(last.name) || INDEXED_MODULE.test(last.name)) return undefined;
+  return { path: p.descriptors.map((d) => d.name).join('/'), pkg: packageOf(p) };
 }
 
 export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
