@@ -391,23 +391,12 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
   test("a method and a getter are called through the alias's members, as TypeScript's call hierarchy has it", async () => {
     const F = 'output.ts';
     const listen = def(root, 'function', F, line('export function listen'), 'listen');
-    const method = await session.ok('callHierarchy', {
-      repo: 'ts-alias-members',
-      ...at(root, F, line('  subscribe(onChange'), 'subscribe'),
-      direction: 'incoming',
-    });
+    const method = await session.ok('callHierarchy', { repo: 'ts-alias-members', ...at(root, F, line('  subscribe(onChange'), 'subscribe'), direction: 'incoming' });
     assert.deepEqual(calls(method.calls), [{ from: listen, ranges: [range(root, F, line('output.subscribe('), 'subscribe')] }]);
-    const getter = await session.ok('callHierarchy', {
-      repo: 'ts-alias-members',
-      ...at(root, F, line('get state()'), 'state'),
-      direction: 'incoming',
-    });
+    const getter = await session.ok('callHierarchy', { repo: 'ts-alias-members', ...at(root, F, line('get state()'), 'state'), direction: 'incoming' });
     assert.deepEqual(calls(getter.calls), [{ from: listen, ranges: [range(root, F, line('return output.state'), 'state')] }]);
     // findReferences at the method finds the call through the alias too.
-    const refs = await session.ok('findReferences', {
-      repo: 'ts-alias-members',
-      ...at(root, F, line('  subscribe(onChange'), 'subscribe'),
-    });
+    const refs = await session.ok('findReferences', { repo: 'ts-alias-members', ...at(root, F, line('  subscribe(onChange'), 'subscribe') });
     assert.ok(
       refs.references.some((r: any) => r.line === line('output.subscribe(')),
       JSON.stringify(refs.references.map((r: any) => r.line)),
@@ -463,10 +452,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(
       refs.references.map((x: any) => `${x.line}:${x.column} ${x.kind}`),
       // `sized.size` on line 66: the second "size" of the line.
-      [54, 60, 66].map(
-        (line) =>
-          `${line}:${at(members, C, line, 'size', { nth: line === 66 ? 1 : 0 }).column} ${line === 66 ? 'identifier' : 'definition'}`,
-      ),
+      [54, 60, 66].map((line) => `${line}:${at(members, C, line, 'size', { nth: line === 66 ? 1 : 0 }).column} ${line === 66 ? 'identifier' : 'definition'}`),
     );
   });
 
@@ -591,13 +577,8 @@ describe('callHierarchy: accessors and named function expressions', () => {
     const names = calls(out.calls).map((c) => c.to!);
     assert.ok(names.includes(def(members, 'method', R2, 6, 'settle')), names.join(', '));
     assert.ok(!names.some((n) => / cancel /.test(n)), `Timed and Queued both declare cancel: ${names.join(', ')}`);
-    assert.ok(
-      out.notes.some((n: string) => /^settle was found by its name/.test(n)),
-      out.notes.join('; '),
-    );
-    const settle = withoutMeta(
-      await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/consume.ts', 5, 'settle', { nth: 1 }) }),
-    );
+    assert.ok(out.notes.some((n: string) => /^settle was found by its name/.test(n)), out.notes.join('; '));
+    const settle = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/consume.ts', 5, 'settle', { nth: 1 }) }));
     assert.deepEqual(
       settle.definitions.map((d: any) => `${d.path}:${d.line}:${d.column} ${d.kind} ${d.name}`),
       [`${R2}:6:3 method settle`],
@@ -608,7 +589,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.match(cancel.message, /the index records no declaration for this local name/);
   });
 
-  test('an object-literal method a factory returns has its uses in the files that import the factory as references and callers, from either end', async () => {
+  test("an object-literal method a factory returns has its uses in the files that import the factory as references and callers, from either end", async () => {
     const S = 'src/store.ts';
     const P = 'src/shop.ts';
     const getState = def(members, 'method', S, 8, 'getState');
@@ -624,10 +605,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
     assert.deepEqual(refs(fromDeclaration), expected);
     // till.ts gets the store through shop.ts: the files searched are those that refer to store.ts.
-    assert.match(
-      fromDeclaration.message,
-      /^getState's uses in 1 other file were found by its name, in the files that refer to src\/store\.ts: /,
-    );
+    assert.match(fromDeclaration.message, /^getState's uses in 1 other file were found by its name, in the files that refer to src\/store\.ts: /);
     // From a use: the same references, and the file asked about.
     const fromUse = withoutMeta(
       await session.ok('findReferences', { repo: 'ts-members', ...at(members, P, 7, 'getState'), include_declaration: true }),
@@ -645,18 +623,12 @@ describe('callHierarchy: accessors and named function expressions', () => {
     const atCall = await incoming('ts-members', members, P, 7, 'getState');
     assert.equal(label(atCall.item), getState);
     assert.deepEqual(calls(atCall.calls), callers);
-    assert.ok(
-      atCall.notes.some((n: string) => /^getState was found by its name/.test(n)),
-      atCall.notes.join('; '),
-    );
+    assert.ok(atCall.notes.some((n: string) => /^getState was found by its name/.test(n)), atCall.notes.join('; '));
     // Two unnamed types declare `cancel` (results.ts): consume.ts's `timed(0).cancel()` is neither's reference.
     const cancel = withoutMeta(
       await session.ok('findReferences', { repo: 'ts-members', ...at(members, 'src/results.ts', 10, 'cancel'), include_declaration: true }),
     );
-    assert.deepEqual(
-      cancel.references.map((x: any) => x.path),
-      ['src/results.ts'],
-    );
+    assert.deepEqual(cancel.references.map((x: any) => x.path), ['src/results.ts']);
     assert.equal(cancel.message, undefined);
   });
 
@@ -708,9 +680,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
     const L = 'src/listeners.ts';
     // `const listen = ((name) => {... remove(name) ...}) as Listen` on lines 7-10.
     const callers = await incoming('ts-members', members, L, 6, 'remove');
-    assert.deepEqual(calls(callers.calls), [
-      { from: def(members, 'function', L, 4, 'createListeners'), ranges: [range(members, L, 9, 'remove')] },
-    ]);
+    assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', L, 4, 'createListeners'), ranges: [range(members, L, 9, 'remove')] }]);
     // `new Set<string>()` on line 5: TypeScript declares Set in several lib files, one callee all the same.
     const callees = calls((await outgoing('ts-members', members, L, 4, 'createListeners')).calls).map((c) => c.to);
     assert.deepEqual(
@@ -724,9 +694,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
   test('`export default function () {...}` is the caller of the calls in it, named default, not its file', async () => {
     const L = 'src/locale.ts';
     const callers = await incoming('ts-members', members, L, 1, 'message');
-    assert.deepEqual(calls(callers.calls), [
-      { from: def(members, 'function', L, 4, 'default'), ranges: [range(members, L, 5, 'message')] },
-    ]);
+    assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', L, 4, 'default'), ranges: [range(members, L, 5, 'message')] }]);
     const out = await outgoing('ts-members', members, L, 4, 'default');
     assert.equal(label(out.item), def(members, 'function', L, 4, 'default'));
     assert.equal(out.item.range_source, 'syntax');
@@ -790,31 +758,23 @@ describe('callHierarchy: accessors and named function expressions', () => {
       return `${path}:${p.line}:${p.column}`;
     };
     const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, S, 2, 'settings') }));
-    assert.deepEqual(
-      refs.references.map((r: any) => `${r.path}:${r.line}:${r.column}`).sort(),
-      [
-        where(S, 2, 'settings'),
-        where(S, 4, 'settings'),
-        where(U, 1, 'default'),
-        where(U, 1, 'theSettings'),
-        where(U, 2, 'default'),
-        where(U, 2, 'named'),
-        where(U, 4, 'named'),
-      ].sort(),
-    );
+    assert.deepEqual(refs.references.map((r: any) => `${r.path}:${r.line}:${r.column}`).sort(), [
+      where(S, 2, 'settings'),
+      where(S, 4, 'settings'),
+      where(U, 1, 'default'),
+      where(U, 1, 'theSettings'),
+      where(U, 2, 'default'),
+      where(U, 2, 'named'),
+      where(U, 4, 'named'),
+    ].sort());
     const defs = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, U, 1, 'default') }));
-    assert.deepEqual(
-      defs.definitions.map((d: any) => `${d.path}:${d.line}:${d.column}`),
-      [where(S, 2, 'settings')],
-    );
+    assert.deepEqual(defs.definitions.map((d: any) => `${d.path}:${d.line}:${d.column}`), [where(S, 2, 'settings')]);
   });
 
   test("a getter named in a type (`R['path']`) is a type reference there, not a call by the file", async () => {
     const P = 'src/routes.ts';
     const r = await incoming('ts-members', members, P, 5, 'path');
-    assert.deepEqual(calls(r.calls), [
-      { from: def(members, 'function', P, 12, 'pathOf'), ranges: [range(members, P, 13, 'path', 'call')] },
-    ]);
+    assert.deepEqual(calls(r.calls), [{ from: def(members, 'function', P, 12, 'pathOf'), ranges: [range(members, P, 13, 'path', 'call')] }]);
     const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, P, 5, 'path') }));
     assert.deepEqual(
       refs.references.map((x: any) => `${x.line} ${x.kind}`),
@@ -848,7 +808,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 });
 
-describe('overloads in a declaration file', () => {
+describe("overloads in a declaration file", () => {
   test('are all signatures: at one, that one; at a call, those its argument count fits, the last included', async () => {
     // pick.d.ts declares two signatures and, being a declaration file, no implementation.
     const D = 'src/pick.d.ts';
@@ -877,10 +837,7 @@ describe('overloads: a parameter and a type parameter of one name', () => {
     // In the body, the implementation's (scip-typescript gives this value use the type parameter's symbol too).
     const body = await defined(9, 'M.value');
     assert.ok(body.includes(`8:${m(8, 'M:')} parameter`), body.join(', '));
-    assert.deepEqual(
-      body.filter((d: string) => !d.startsWith('8:')),
-      [],
-    );
+    assert.deepEqual(body.filter((d: string) => !d.startsWith('8:')), []);
   });
 });
 
@@ -902,14 +859,14 @@ describe('a shorthand property of a destructured variable', () => {
   });
 });
 
-describe('a JavaScript property assigned on `this`', () => {
+describe("a JavaScript property assigned on `this`", () => {
   test('is defined where `this.name = ...` assigns it, in a constructor function, its prototype methods and a class', async () => {
     // scip-typescript gives `this.items` and `this.reading` a local of the file that nothing defines.
     const J = 'src/meter.js';
     const defined = async (line: number, needle: string, nth = 0) =>
-      withoutMeta(
-        await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, J, line, needle, { nth, offset: 5 }) }),
-      ).definitions.map((d: any) => `${d.line}:${d.column} ${d.kind} ${d.name}`);
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, J, line, needle, { nth, offset: 5 }) })).definitions.map(
+        (d: any) => `${d.line}:${d.column} ${d.kind} ${d.name}`,
+      );
     const items = [`3:${at(members, J, 3, 'items').column} property items`, `7:${at(members, J, 7, 'items').column} property items`];
     assert.deepEqual(await defined(8, 'this.items'), items);
     assert.deepEqual(await defined(7, 'this.items', 1), items);
@@ -951,11 +908,7 @@ describe('an import from a package not installed', () => {
     const r = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy') }));
     assert.equal(r.found, false);
     assert.match(r.message, /^the index records no declaration for this local name: an import from a module the indexer could not resolve/);
-    const error = await toolError(session, 'callHierarchy', {
-      repo: 'ts-members',
-      ...at(members, 'src/uninstalled.ts', 5, 'spy'),
-      direction: 'incoming',
-    });
+    const error = await toolError(session, 'callHierarchy', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy'), direction: 'incoming' });
     assert.match(error, /could not resolve \(a package not installed\)/);
   });
 });
@@ -1086,7 +1039,7 @@ describe('callHierarchy: Python', () => {
     assert.equal(r.item.range_source, 'index');
   });
 
-  test("overloads: the calls in the implementation are its own, not its class's or its file's, and it is the item", async () => {
+  test('overloads: the calls in the implementation are its own, not its class\'s or its file\'s, and it is the item', async () => {
     // scip-python defines an overloaded name once, at its first `@overload` stub, and records the other defs as uses.
     const staging = join(scratch, 'py-overloads');
     mkdirSync(staging);
@@ -1128,11 +1081,7 @@ describe('callHierarchy: Python', () => {
     const makeImpl = def(root, 'function', B, line('def make(n):'), 'make');
 
     // Asked at the first stub, the item is the implementation, and its callees are those of its body.
-    const made = await session.ok('callHierarchy', {
-      repo: 'py-overloads',
-      ...at(root, B, line('def make(n: int)'), 'make'),
-      direction: 'outgoing',
-    });
+    const made = await session.ok('callHierarchy', { repo: 'py-overloads', ...at(root, B, line('def make(n: int)'), 'make'), direction: 'outgoing' });
     assert.equal(label(made.item), makeImpl);
     assert.deepEqual(
       calls(made.calls).map((c) => [c.to, c.ranges]),
@@ -1144,11 +1093,7 @@ describe('callHierarchy: Python', () => {
     // fmt is called by the method's implementation, not by the class around it.
     const fmt = await session.ok('callHierarchy', { repo: 'py-overloads', ...at(root, B, line('def fmt'), 'fmt'), direction: 'incoming' });
     assert.deepEqual(calls(fmt.calls), [{ from: getImpl, ranges: [range(root, B, line('return fmt(key)'), 'fmt')] }]);
-    const box = await session.ok('callHierarchy', {
-      repo: 'py-overloads',
-      ...at(root, B, line('class Box'), 'Box'),
-      direction: 'outgoing',
-    });
+    const box = await session.ok('callHierarchy', { repo: 'py-overloads', ...at(root, B, line('class Box'), 'Box'), direction: 'outgoing' });
     assert.ok(!calls(box.calls).some((c) => c.to!.includes(' fmt ')), JSON.stringify(calls(box.calls)));
     // goToDefinition lists each def of the group, the implementation's extent its own.
     const defs = await session.ok('goToDefinition', { repo: 'py-overloads', symbol: 'make' });
@@ -1156,12 +1101,7 @@ describe('callHierarchy: Python', () => {
       defs.definitions.map((d: any) => d.line),
       [line('def make(n: int)'), line('def make(n: str)'), line('def make(n):')],
     );
-    assert.deepEqual(defs.definitions[2].enclosing_range, {
-      line: line('def make(n):'),
-      column: 1,
-      end_line: line('return box'),
-      end_column: 15,
-    });
+    assert.deepEqual(defs.definitions[2].enclosing_range, { line: line('def make(n):'), column: 1, end_line: line('return box'), end_column: 15 });
     removeDir(join(root, '..'));
   });
 });
@@ -1520,9 +1460,7 @@ describe('on the command line', () => {
   test('sextant calls --json answers what callHierarchy answers, with --outgoing, --depth and --references', async () => {
     const report = at(ts, 'src/geometry.ts', 22, 'report');
     const cli = json(ts, ['calls', pos(ts, 'src/geometry.ts', 22, 'report'), '--outgoing', '--depth', '2', '--references']);
-    const mcp = withoutMeta(
-      await session.ok('callHierarchy', { repo: tsRepo, ...report, direction: 'outgoing', depth: 2, include_references: true }),
-    );
+    const mcp = withoutMeta(await session.ok('callHierarchy', { repo: tsRepo, ...report, direction: 'outgoing', depth: 2, include_references: true }));
     assert.deepEqual(cli, mcp);
     const pyCli = json(py, ['calls', pos(py, 'shapes/geometry.py', 10, 'format_area')]);
     assert.deepEqual(pyCli, await incoming(pyRepo, py, 'shapes/geometry.py', 10, 'format_area'));

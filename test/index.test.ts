@@ -186,10 +186,7 @@ describe('ts-shapes', () => {
       const r = await ok('documentSymbols', { repo, path });
       const walk = (symbols: any[]): void => {
         for (const s of symbols) {
-          assert.ok(
-            inside(s.range, s.selection_range),
-            `${path} ${s.name}: ${JSON.stringify(s.range)} holds ${JSON.stringify(s.selection_range)}`,
-          );
+          assert.ok(inside(s.range, s.selection_range), `${path} ${s.name}: ${JSON.stringify(s.range)} holds ${JSON.stringify(s.selection_range)}`);
           walk(s.children);
         }
       };
@@ -389,10 +386,7 @@ describe("sextant's own source", () => {
     assert.equal(r.languages.typescript.indexed_files, r.languages.typescript.files);
     const projects = r.indexers.find((i: any) => i.name === 'scip-typescript').projects;
     assert.equal(projects.find((p: any) => p.config === 'tsconfig.json').files, projectTypeScript(root()).length);
-    assert.equal(
-      projects.find((p: any) => p.config === 'test/fixtures/ts-shapes/tsconfig.json').files,
-      filesUnder(root(), 'test/fixtures/ts-shapes/src', /\.ts$/).length,
-    );
+    assert.equal(projects.find((p: any) => p.config === 'test/fixtures/ts-shapes/tsconfig.json').files, filesUnder(root(), 'test/fixtures/ts-shapes/src', /\.ts$/).length);
   });
 
   test('goToDefinition of UserError from an import lands on its class in src/errors.ts', async () => {
@@ -438,10 +432,7 @@ describe('a worktree indexed under a name of its own', () => {
       assert.equal(again.code, 0, again.stderr);
       assert.equal(JSON.parse(again.stdout).repo, 'chosen-name');
       const all = sextant(['status', '--all', '--json'], { env: named.env });
-      assert.deepEqual(
-        JSON.parse(all.stdout).map((s: { repo: string }) => s.repo),
-        ['chosen-name'],
-      );
+      assert.deepEqual(JSON.parse(all.stdout).map((s: { repo: string }) => s.repo), ['chosen-name']);
     } finally {
       removeDir(dir);
       removeDir(named.home);

@@ -88,8 +88,7 @@ export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
     const owner = ownerOf(node.row.symbol);
     const owners = owner !== undefined ? bySymbol.get(owner) : undefined;
     // Of an owner's definitions, the one around the member: an interface's members stay under the interface.
-    const parent =
-      (owners && (owners.find((o) => rangeContains(o.span, node.name)) ?? owners[owners.length - 1])) ?? stack[stack.length - 1];
+    const parent = (owners && (owners.find((o) => rangeContains(o.span, node.name)) ?? owners[owners.length - 1])) ?? stack[stack.length - 1];
     (parent ? parent.out.children : roots).push(node.out);
     // A symbol without a span of its own (a property, say) cannot contain others.
     if (node.span !== node.name) stack.push(node);
