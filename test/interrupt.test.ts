@@ -37,7 +37,9 @@ function ask(): string[] {
   return [
     ['def', `${def.path}:${def.line}:${def.column}`],
     ['refs', `${refs.path}:${refs.line}:${refs.column}`],
-    ['symbols', 'area'],
+    // A name no vendored rxjs file mentions: files added since the index that mention the query are outlined
+    // by a language server (a cold tsserver over rxjs for each CLI call), which is not this file's subject.
+    ['symbols', 'circle'],
   ].map((args) => {
     const r = sextant([...args, '--repo', repo, '--json'], { env });
     assert.equal(r.code, 0, r.stderr);

@@ -15,13 +15,24 @@ export interface CliResult {
 }
 
 /**
+ * A language server's answer is a test's subject, never how soon it comes: a
+ * cold tsserver on a suite's loaded machine has taken more than the default
+ * 20 seconds (SEXTANT_LSP_REQUEST_SECONDS) for a small project. Waiting for a
+ * project to load keeps its default (half of 20), so that what a test sees
+ * while a server still loads does not change; tests of the budgets set their own.
+ */
+const LSP_BUDGETS = { SEXTANT_LSP_REQUEST_SECONDS: '120', SEXTANT_LSP_WAIT_SECONDS: '10' };
+/** How long a test's MCP client waits for a tool's answer: past the language servers' budget. */
+const CALL_TIMEOUT_MS = 180_000;
+
+/**
  * A registry of its own for a test: a SEXTANT_HOME under a temporary
  * directory, and on the engine the suite runs against (support/registry.ts),
  * or the one given, a registry of its own.
  */
 export function testHome(engine?: TestEngine): { home: string; env: NodeJS.ProcessEnv } {
   const home = tempDir('sextant-home-');
-  const env: NodeJS.ProcessEnv = { ...process.env, SEXTANT_HOME: home };
+  const env: NodeJS.ProcessEnv = { ...LSP_BUDGETS, ...process.env, SEXTANT_HOME: home };
   delete env.SEXTANT_REGISTRY;
   return { home, env: { ...env, ...newRegistry(home, engine) } };
 }
@@ -81,7 +92,8 @@ export async function mcpSession(env: NodeJS.ProcessEnv, cwd?: string): Promise<
   // As MCP clients do: the client then checks every result against the tool's output schema.
   await client.listTools();
   const call = async (name: string, args: Record<string, unknown>) => {
-    const r = await client.callTool({ name, arguments: args });
+    // The SDK gives up after 60 s by default, less than a language server's budget in tests (LSP_BUDGETS).
+    const r = await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
     const content = r.content as { type: string; text: string }[];
     assert.equal(content.length, 1, `${name} returns one content item`);
     assert.equal(content[0]!.type, 'text');
