@@ -650,6 +650,22 @@ describe('callHierarchy: accessors and named function expressions', () => {
     ]);
   });
 
+  test('workspaceSymbols finds the methods of the object literal a factory returns by their names, where they are defined', async () => {
+    const S = 'src/store.ts';
+    for (const [name, line] of [
+      ['getState', 8],
+      ['dispatch', 11],
+    ] as const) {
+      const found = withoutMeta(await session.ok('workspaceSymbols', { repo: 'ts-members', query: name }));
+      const { line: l, column } = at(members, S, line, name);
+      // Not the uses in shop.ts and till.ts: the index gives them symbols of their own, which nothing defines.
+      assert.deepEqual(
+        found.symbols.map((s: any) => `${s.path}:${s.line}:${s.column} ${s.kind} ${s.name} ${s.match}`),
+        [`${S}:${l}:${column} method ${name} exact`],
+      );
+    }
+  });
+
   test('a name reached through `import * as` that its module exports by an export list is that declaration, a callee, and its reference', async () => {
     // scip-typescript records `Utils` as the module and gives `flatten` in `Utils.flatten(xs)` a local symbol of ns-use.ts.
     const U = 'src/ns-use.ts';

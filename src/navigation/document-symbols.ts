@@ -9,11 +9,12 @@ import { asSymbolKind, definitionRange, enclosingRange, range1, signatureLine } 
 /** Kinds an outline leaves out: they belong to the signature of what they are in. */
 const HIDDEN: ReadonlySet<string> = new Set(['parameter', 'type_parameter']);
 /**
- * Local symbols worth an outline entry: named functions and classes inside
- * functions, and methods (scip-typescript gives an object literal's methods,
- * `{ setup(n) {…} }`, local symbols; a language server outlines them).
+ * Local symbols worth an outline entry, and a workspace symbol search's:
+ * named functions and classes inside functions, and methods (scip-typescript
+ * gives an object literal's methods, `{ setup(n) {…} }`, local symbols; a
+ * language server outlines them and finds them by name).
  */
-const LOCAL_SHOWN: ReadonlySet<string> = new Set(['function', 'method', 'class', 'interface', 'enum', 'type']);
+export const LOCAL_SHOWN: ReadonlySet<string> = new Set(['function', 'method', 'class', 'interface', 'enum', 'type']);
 
 export async function documentSymbols(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
   requirePrecise(ctx);

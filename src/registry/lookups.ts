@@ -550,8 +550,8 @@ export class Lookups {
     );
   }
 
-  /** Definitions worth finding by name: no locals, parameters or file modules. */
-  async searchableDefinitions(indexId: number) {
+  /** Definitions worth finding by name: no parameters or file modules, and locals only of `localKinds`. */
+  async searchableDefinitions(indexId: number, localKinds: readonly string[]) {
     return this.db
       .selectFrom('definitions as d')
       .innerJoin('index_files as f', 'f.document_id', 'd.document_id')
@@ -559,7 +559,7 @@ export class Lookups {
       .select(['d.name', 'd.kind', 'd.container', 's.symbol', 'f.path', 'd.start_line', 'd.start_char', 'd.end_line', 'd.end_char'])
       .where('f.index_id', '=', indexId)
       .where('d.kind', 'not in', ['parameter', 'type_parameter'])
-      .where('s.symbol', 'not like', 'local %')
+      .where((eb) => eb.or([eb('s.symbol', 'not like', 'local %'), eb('d.kind', 'in', localKinds)]))
       .where((eb) =>
         eb.or([
           eb('d.kind', '!=', 'module'),
