@@ -66,15 +66,15 @@ const SLOW = [
  * on real TypeScript and Python and on the syntactic and search tiers: those
  * files run on SQLite alone (on both engines the suite took CI past its 20
  * minutes). So do `sextant watch` (its locks and publishes are interrupt's and
- * publish's on Postgres) and search over MCP (the engine's search is
- * search-index's and search-differential's).
+ * publish's on Postgres), reindex (its jobs, joined, failed when their process
+ * or lease is gone and started anew, are leases' on Postgres) and search over
+ * MCP (the engine's search is search-index's and search-differential's).
  */
 const ON_POSTGRES = new Set([
   'publish',
   'atomic-publish',
   'concurrent-publish',
   'interrupt',
-  'reindex',
   'leases',
   'registry-engines',
   'load',
