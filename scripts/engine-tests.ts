@@ -55,9 +55,9 @@ const SLOW = [
 ];
 /**
  * Files whose subject is the registry engine, which run against Postgres as
- * well as SQLite: publishing, its atomicity, concurrent publishers and
- * interrupted ones; write locks, leases, jobs and garbage collection; readers
- * switching to a new index under load; status; the search tables (each engine
+ * well as SQLite: publishing, its atomicity, concurrent publishers (with
+ * readers asking throughout) and interrupted ones; write locks, leases, jobs
+ * and garbage collection; status; the search tables (each engine
  * has its own text index: FTS5 trigrams, pg_trgm); references across the
  * repositories of one registry; migrations and the commit graph.
  *
@@ -67,8 +67,11 @@ const SLOW = [
  * files run on SQLite alone (on both engines the suite took CI past its 20
  * minutes). So do `sextant watch` (its locks and publishes are interrupt's and
  * publish's on Postgres), reindex (its jobs, joined, failed when their process
- * or lease is gone and started anew, are leases' on Postgres) and search over
- * MCP (the engine's search is search-index's and search-differential's).
+ * or lease is gone and started anew, are leases' on Postgres), load (readers
+ * during a publish are concurrent-publish's on Postgres: four clients asking
+ * throughout get the finished index's answers or none, never part of one)
+ * and search over MCP (the engine's search is search-index's and
+ * search-differential's).
  */
 const ON_POSTGRES = new Set([
   'publish',
@@ -77,7 +80,6 @@ const ON_POSTGRES = new Set([
   'interrupt',
   'leases',
   'registry-engines',
-  'load',
   'status-snapshot',
   'search-index',
   'search-differential',
