@@ -1,5 +1,5 @@
 // sextant refs PATH:LINE:COL | SYMBOL: every reference to something.
-import { quote } from '../../errors.js';
+import { quote, UserError } from '../../errors.js';
 import { REF_KINDS } from '../../registry/payload.js';
 import * as References from '../../protocol/references.js';
 import { CAP, LIMIT } from '../../protocol/references.js';
@@ -43,11 +43,11 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
         ...(values.commit !== undefined ? { commit: values.commit as string } : {}),
       }),
     );
-    if (values.json) {
-      printAnswer(result);
-      return 0;
-    }
-    if (result.nearest_commit) print(nearestLine(result.nearest_commit));
+    if (!values.json && result.nearest_commit) print(nearestLine(result.nearest_commit));
+    if (values.json) printAnswer(result);
+    // Nothing to look up (no symbol there, no symbol of that name) exits 1 and says why on stderr, as def and calls do.
+    if (result.symbols.length === 0 && result.total === 0) throw new UserError(result.message ?? 'no symbol found');
+    if (values.json) return 0;
     if (result.message) print(result.message);
     for (const r of result.references) print(`${r.path}:${r.line}:${r.column}  ${r.kind.padEnd(10)} ${r.preview?.trim() ?? ''}`);
     const shown = result.truncated ? `${result.references.length} of ${result.total}` : `${result.total}`;
