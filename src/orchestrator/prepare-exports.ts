@@ -1,9 +1,10 @@
 // What prepare.ts derives for TypeScript and JavaScript modules' exports
 // where scip-typescript resolves a name to nothing global across files: an
-// anonymous default export, and the names other modules reach it or an
-// export list's names by (`import x from`, `ns.a`, `import { en }` through a
-// barrel). Each becomes a global symbol `<module>name.` that the module
-// defines or relates to what it exports.
+// anonymous default export, a CommonJS module's `exports.name = ...`, and the
+// names other modules reach it or an export list's names by (`import x from`,
+// `ns.a`, `import { en }` through a barrel, `const { a } = require('./m')`).
+// Each becomes a global symbol `<module>name.` that the module defines or
+// relates to what it exports.
 import { SymbolRole } from '../scip/schema.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, derivedOccurrence, type Occurrence } from '../registry/payload.js';
@@ -56,6 +57,66 @@ export function defineAnonymousDefaults(
 }
 
 /**
+ * A CommonJS module's `exports.name = value` (or `module.exports.name =
+ * value`) declares its export `name`, as TypeScript binds it; scip-typescript
+ * gives the name a local of the file (and gives an importer's `m.name` a
+ * local of its own), so goToDefinition found nothing and the export had no
+ * references outside its file. The export becomes the global symbol
+ * `<module>name.`, the symbol importers' names get from linkModuleNames: the
+ * first assignment defines it, and the local's other occurrences of that name
+ * in the file (`exports.name(...)`) refer to it. The index may give `exports`
+ * in that statement the same local: only the occurrences reading `name` are
+ * renamed. Where the index names the export by a global symbol already
+ * (`exports.run = run`, where it names the function), the export is related to
+ * that symbol instead, as an export list's name is (relateExportNames).
+ */
+export function defineCommonJsExports(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  path: string,
+): PreparedRelationship[] {
+  const declared = facts.commonJsExports();
+  if (declared.length === 0) return [];
+  const namespace = fileNamespace(symbols, path);
+  if (!namespace) return [];
+  const at = occurrencesByStart(occurrences);
+  const out: PreparedRelationship[] = [];
+  for (const [line, character] of declared) {
+    const name = /^[\p{L}\p{N}_$]+/u.exec(lines[line]?.slice(character) ?? '')?.[0];
+    if (!name) continue;
+    const synthesized = exportSymbol(namespace, name);
+    const there = at.get(line * 0x100000 + character);
+    const symbol = there && symbols[there.symbol]!;
+    if (symbol && !isLocalSymbol(symbol)) {
+      if (symbol !== synthesized)
+        out.push({
+          symbol: synthesized,
+          target: symbol,
+          isImplementation: false,
+          isReference: true,
+          isTypeDefinition: false,
+          isDefinition: true,
+        });
+      continue;
+    }
+    // A later assignment of an export already declared (`exports.x = a; ... exports.x = b;`) writes it.
+    const first = !symbolIndex.has(synthesized);
+    const index = internSymbol(symbols, symbolIndex, synthesized);
+    if (!there) {
+      if (first) occurrences.push(derivedOccurrence([line, character, line, character + name.length], index, SymbolRole.Definition));
+      continue;
+    }
+    const local = there.symbol;
+    for (const o of occurrences) if (o.symbol === local && nameInSource(lines, o.range) === name) o.symbol = index;
+    if (first) there.roles |= SymbolRole.Definition | DERIVED_ROLE;
+  }
+  return out;
+}
+
+/**
  * A name for what another module exports is a local of this document where
  * the index resolved it to nothing global: a default export without a name
  * of its own (`import x from './m'`, `m.default`), a name a module exports by
@@ -83,8 +144,8 @@ export function linkModuleNames(
   const at = occurrencesByStart(occurrences);
   // Locals merged into a symbol the document holds already (two names of one export, reached by two modules).
   const merged = new Map<number, number>();
-  for (const { name, module, isDefault } of facts.moduleNames) {
-    const named = at.get(name[0] * 0x100000 + name[1]);
+  for (const { name, module, isDefault, required } of facts.moduleNames) {
+    const named = required ? referenceAt(occurrences, name) : at.get(name[0] * 0x100000 + name[1]);
     const moduleIndex = at.get(module[0] * 0x100000 + module[1])?.symbol;
     if (named === undefined || moduleIndex === undefined) continue;
     const local = named.symbol;
@@ -141,6 +202,11 @@ export function relateExportNames(
       out.push({ symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true });
   }
   return out;
+}
+
+/** The occurrence at a position that is not a definition there. */
+function referenceAt(occurrences: readonly Occurrence[], [line, character]: [number, number]): Occurrence | undefined {
+  return occurrences.find((o) => o.range[0] === line && o.range[1] === character && (o.roles & SymbolRole.Definition) === 0);
 }
 
 /** The first occurrence starting at each position (key line * 0x100000 + character). */

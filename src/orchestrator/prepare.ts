@@ -18,7 +18,7 @@ import {
 } from '../registry/payload.js';
 import type { PreparedDefinition, PreparedDocument, PreparedRelationship } from '../registry/writer.js';
 import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
-import { defineAnonymousDefaults, linkModuleNames, relateExportNames } from './prepare-exports.js';
+import { defineAnonymousDefaults, defineCommonJsExports, linkModuleNames, relateExportNames } from './prepare-exports.js';
 import { derivePython } from './prepare-python.js';
 import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
 
@@ -73,6 +73,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts) defineComputedMethods(occurrences, symbols, symbolIndex, facts, lines);
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
+  const commonJsRelationships = facts ? defineCommonJsExports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
   if (JAVASCRIPT.test(document.relativePath)) unmarkExportAssignments(occurrences, lines);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
@@ -115,7 +116,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const indexed = signatureOf(info) ?? null;
     // A static member says so: a static accessor overrides no instance member of a supertype (see related.ts).
     const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
-    const syntacticExtent = o.enclosing ? undefined : declaration?.extent;
+    // A CommonJS export by assignment gets no extent: TypeScript's call hierarchy counts the calls in the function
+    // assigned as the module's (a named function expression's as its own), so it contains no calls of its own.
+    const syntacticExtent = o.enclosing || declaration?.commonJsExport ? undefined : declaration?.extent;
     const kind = thisProperties.has(o) ? 'property' : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
     definitions.push({
       symbol,
@@ -155,6 +158,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         ...memberRelationships,
         ...relateDeclarationFileMembers(document.relativePath, occurrences, symbols, facts),
         ...relateExportNames(occurrences, symbols, facts, lines, document.relativePath),
+        ...commonJsRelationships,
       ]
     : [];
   for (const r of derived) {
@@ -313,6 +317,8 @@ function defineComputedMethods(
  */
 function declaredKind(declaration: Declaration | undefined): SymbolKind | undefined {
   if (declaration?.namedExpression) return 'function';
+  // A CommonJS export holds what it is assigned: a function has parameters.
+  if (declaration?.commonJsExport) return declaration.parameters ? 'function' : declaration.isClass ? 'class' : 'variable';
   if (!declaration?.anonymousDefault) return undefined;
   return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
 }

@@ -37,6 +37,13 @@ export interface Declaration {
   anonymousDefault?: boolean | undefined;
   /** A class declaration or expression. */
   isClass?: boolean | undefined;
+  /**
+   * A CommonJS module's export by assignment, `exports.name = value` or
+   * `module.exports.name = value` at the module's top level, declared at
+   * `name`: TypeScript binds it as the module's export `name`, but
+   * scip-typescript names it with a local symbol and defines nothing.
+   */
+  commonJsExport?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
   typeName?: [number, number] | undefined;
   /**
@@ -71,6 +78,13 @@ export interface ModuleName {
   module: [number, number];
   /** The module's default export, whatever the name says (`import x from`); else the export named as written. */
   isDefault: boolean;
+  /**
+   * A property of a pattern a `require(...)` call initializes (`const { a, b:
+   * c } = require('./m')`): where the shorthand `a` is both the binding (a
+   * definition) and the export it reads, the export is the name's other
+   * occurrence.
+   */
+  required?: boolean;
 }
 
 /** A bit beside a name's kind in `kinds`: reference kinds fit in a byte. */
@@ -85,11 +99,11 @@ export interface SyntaxFactsData {
   kinds: Float64Array;
   /** key, count, ... */
   argumentCounts: Float64Array;
-  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1), named expression (2), anonymous default (4) and static (8) flags, owner (2), type name (2), ... (NaN: none) */
+  /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1), named expression (2), anonymous default (4), static (8), class (16) and CommonJS export (32) flags, owner (2), type name (2), ... (NaN: none) */
   declarations: Float64Array;
   /** range (4), target (2), 1 call | 2 type | 0, ... */
   aliases: Float64Array;
-  /** name (2), module (2), 1 default | 0, ... */
+  /** name (2), module (2), 1 default | 2 required | 0, ... */
   moduleNames: Float64Array;
   /** [line, character] of each name an export list exports (`b` in `export { a as b }`), ... */
   exportNames: Float64Array;
@@ -123,6 +137,7 @@ export class SyntaxFacts {
       const anonymousDefault = (d[j]! & 4) !== 0;
       const isStatic = (d[j]! & 8) !== 0;
       const isClass = (d[j]! & 16) !== 0;
+      const commonJsExport = (d[j]! & 32) !== 0;
       this.declarations.set(key, {
         extent,
         callable,
@@ -134,6 +149,7 @@ export class SyntaxFacts {
         isClass,
         typeName: position(j + 3),
         isStatic,
+        commonJsExport,
       });
       i = j + 5;
     }
@@ -143,7 +159,12 @@ export class SyntaxFacts {
     }
     const m = data.moduleNames;
     for (let i = 0; i < m.length; i += 5) {
-      this.moduleNames.push({ name: [m[i]!, m[i + 1]!], module: [m[i + 2]!, m[i + 3]!], isDefault: m[i + 4] === 1 });
+      this.moduleNames.push({
+        name: [m[i]!, m[i + 1]!],
+        module: [m[i + 2]!, m[i + 3]!],
+        isDefault: m[i + 4] === 1,
+        required: m[i + 4] === 2,
+      });
     }
     const e = data.exportNames;
     for (let i = 0; i < e.length; i += 2) this.exportNames.push([e[i]!, e[i + 1]!]);
@@ -176,7 +197,12 @@ export class SyntaxFacts {
         declarations[i++] = character;
       }
       declarations[i++] =
-        (d.member ? 1 : 0) | (d.namedExpression ? 2 : 0) | (d.anonymousDefault ? 4 : 0) | (d.isStatic ? 8 : 0) | (d.isClass ? 16 : 0);
+        (d.member ? 1 : 0) |
+        (d.namedExpression ? 2 : 0) |
+        (d.anonymousDefault ? 4 : 0) |
+        (d.isStatic ? 8 : 0) |
+        (d.isClass ? 16 : 0) |
+        (d.commonJsExport ? 32 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;
@@ -192,12 +218,12 @@ export class SyntaxFacts {
     }
     const moduleNames = new Float64Array(5 * this.moduleNames.length);
     let k = 0;
-    for (const { name, module, isDefault } of this.moduleNames) {
+    for (const { name, module, isDefault, required } of this.moduleNames) {
       moduleNames[k++] = name[0];
       moduleNames[k++] = name[1];
       moduleNames[k++] = module[0];
       moduleNames[k++] = module[1];
-      moduleNames[k++] = isDefault ? 1 : 0;
+      moduleNames[k++] = isDefault ? 1 : required ? 2 : 0;
     }
     return {
       kinds: pairs(this.kinds),
@@ -213,8 +239,8 @@ export class SyntaxFacts {
     this.aliases.push(alias);
   }
 
-  addModuleName(name: [number, number], module: [number, number], isDefault: boolean): void {
-    this.moduleNames.push({ name, module, isDefault });
+  addModuleName(name: [number, number], module: [number, number], isDefault: boolean, required = false): void {
+    this.moduleNames.push({ name, module, isDefault, required });
   }
 
   addExportName(name: [number, number]): void {
@@ -253,6 +279,13 @@ export class SyntaxFacts {
   anonymousDefaults(): [number, number][] {
     const out: [number, number][] = [];
     for (const [k, d] of this.declarations) if (d.anonymousDefault) out.push(unkey(k));
+    return out;
+  }
+
+  /** Where the file's CommonJS exports by assignment are declared: the [line, character] of each `name` in `exports.name = ...`. */
+  commonJsExports(): [number, number][] {
+    const out: [number, number][] = [];
+    for (const [k, d] of this.declarations) if (d.commonJsExport) out.push(unkey(k));
     return out;
   }
 

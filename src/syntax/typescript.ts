@@ -68,7 +68,8 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const docTypes: ts.Node[] | undefined = javascript ? [] : undefined;
   // `super(...)`: a call of the base class the index has no occurrence for.
   const superCalls: ts.Node[] = [];
-  // Names bound by `import * as ns`: `ns.a` names what the module exports (imports come before their uses).
+  // Names bound by `import * as ns` or `const ns = require('./m')`: `ns.a` names what the module exports (imports
+  // come before their uses).
   const namespaces = new Set<string>();
 
   // The walk runs over every node of every file, beside the indexer: it keeps
@@ -105,6 +106,17 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     if (kind === tsc.SyntaxKind.ImportDeclaration) {
       const bindings = (node as ts.ImportDeclaration).importClause?.namedBindings;
       if (bindings && tsc.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
+    }
+    if (kind === tsc.SyntaxKind.VariableDeclaration) {
+      const declaration = node as ts.VariableDeclaration;
+      const module = declaration.initializer && requiredModule(declaration.initializer);
+      if (module && tsc.isIdentifier(declaration.name)) namespaces.add(declaration.name.text);
+      else if (module && tsc.isObjectBindingPattern(declaration.name)) {
+        for (const element of declaration.name.elements) {
+          const property = element.propertyName ?? element.name;
+          if (!element.dotDotDotToken && tsc.isIdentifier(property)) facts.addModuleName(at2(property), at2(module), false, true);
+        }
+      }
     }
     if (kind === tsc.SyntaxKind.ExportSpecifier) facts.addExportName(at2((node as ts.ExportSpecifier).name));
     const moduleName = moduleNameOf(node, namespaces);
@@ -144,6 +156,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
         isClass: tsc.isClassLike(declared.value),
         typeName: declared.typeName && at2(declared.typeName),
         isStatic: declared.isStatic,
+        commonJsExport: declared.commonJsExport,
       });
     }
     const outerType = inType;
@@ -358,7 +371,7 @@ const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
 function declarationOf(node: ts.Node): DeclarationOf | undefined {
   if (!DECLARATION_KINDS.has(node.kind)) return undefined;
   if (tsc.isExportAssignment(node)) return anonymousDefaultValue(node);
-  if (tsc.isBinaryExpression(node)) return moduleExportsValue(node);
+  if (tsc.isBinaryExpression(node)) return moduleExportsValue(node) ?? commonJsExportValue(node);
   const declared = declarationNamed(node);
   return declared && { value: node, ...declared };
 }
@@ -373,6 +386,7 @@ interface DeclarationOf {
   anonymousDefault?: boolean;
   typeName?: ts.Node;
   isStatic?: boolean;
+  commonJsExport?: boolean;
 }
 
 function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefined {
@@ -488,6 +502,48 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
   const value = skipOuterExpressions(node.right);
   if (tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
   return { name: target.name, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+}
+
+/**
+ * `exports.name = <value>` or `module.exports.name = <value>` at the top of a
+ * JavaScript module: its export `name` (see Declaration.commonJsExport).
+ * It calls nothing on its own behalf: TypeScript's call hierarchy names no
+ * caller for an assignment, so the calls in an anonymous function assigned
+ * are the module's, and a named one is its own caller (namedExpression).
+ */
+function commonJsExportValue(node: ts.BinaryExpression): DeclarationOf | undefined {
+  const target = node.left;
+  if (
+    node.operatorToken.kind !== tsc.SyntaxKind.EqualsToken ||
+    !tsc.isPropertyAccessExpression(target) ||
+    !tsc.isIdentifier(target.name) ||
+    !isExportsObject(target.expression) ||
+    !tsc.isExpressionStatement(node.parent) ||
+    !tsc.isSourceFile(node.parent.parent) ||
+    (node.flags & tsc.NodeFlags.JavaScriptFile) === 0
+  ) {
+    return undefined;
+  }
+  return { name: target.name, value: skipOuterExpressions(node.right), callable: false, commonJsExport: true };
+}
+
+/** `exports` or `module.exports`. */
+function isExportsObject(node: ts.Expression): boolean {
+  if (tsc.isIdentifier(node)) return node.text === 'exports';
+  return (
+    tsc.isPropertyAccessExpression(node) &&
+    tsc.isIdentifier(node.expression) &&
+    node.expression.text === 'module' &&
+    node.name.text === 'exports'
+  );
+}
+
+/** The specifier of `require('./m')`, the whole initializer. */
+function requiredModule(initializer: ts.Expression): ts.StringLiteral | undefined {
+  const call = skipOuterExpressions(initializer);
+  if (!tsc.isCallExpression(call) || !tsc.isIdentifier(call.expression) || call.expression.text !== 'require') return undefined;
+  const [specifier] = call.arguments;
+  return call.arguments.length === 1 && specifier && tsc.isStringLiteral(specifier) ? specifier : undefined;
 }
 
 /**

@@ -1,0 +1,107 @@
+// A CommonJS package (test/fixtures/js-commonjs), as a language server answers
+// it: `exports.name = ...` and `module.exports.name = ...` declare the
+// module's exports, and an importer reaches them through the module bound
+// whole (`const math = require('./math'); math.add(...)`) or by name (`const {
+// add, subtract: minus } = require('./math')`). scip-typescript gives each of
+// those names a local symbol of its file and defines none, so goToDefinition
+// found nothing and the exports had no references outside their module.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { at, type Position } from './support/positions.js';
+import { fixtureRepo, removeDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
+
+const { home, env } = testHome();
+const repo = 'js-commonjs';
+let root: string;
+let session: McpSession;
+
+const MATH = 'lib/math.js';
+const NAMESPACE = 'lib/use-namespace.js';
+const DESTRUCTURED = 'lib/use-destructured.js';
+const where = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
+
+describe('CommonJS exports', () => {
+  before(async () => {
+    root = fixtureRepo(repo);
+    indexOrThrow(root, env);
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    if (root) removeDir(root);
+  });
+
+  /** Where math.js declares each export: the name after `exports.`. */
+  const declared = () => ({
+    add: at(root, MATH, 4, 'add'),
+    subtract: at(root, MATH, 8, 'subtract'),
+    Counter: at(root, MATH, 12, 'Counter'),
+    twice: at(root, MATH, 18, 'twice'),
+  });
+  const definitionsAt = async (p: Position) => (await session.ok('goToDefinition', { repo, ...p })).definitions as any[];
+
+  test('goToDefinition at an importer’s name for an export lands on the assignment that declares it, with its kind', async () => {
+    const d = declared();
+    const cases: [Position, Position, string][] = [
+      [at(root, NAMESPACE, 4, 'add'), d.add, 'function'], // math.add(...)
+      [at(root, NAMESPACE, 5, 'subtract'), d.subtract, 'function'], // math.subtract(...)
+      [at(root, NAMESPACE, 6, 'Counter'), d.Counter, 'class'], // new math.Counter()
+      [at(root, DESTRUCTURED, 5, 'add('), d.add, 'function'], // add, taken by name
+      [at(root, DESTRUCTURED, 9, 'minus'), d.subtract, 'function'], // subtract, renamed minus
+      [at(root, DESTRUCTURED, 9, 'twice'), d.twice, 'function'],
+      [at(root, MATH, 18, 'add'), d.add, 'function'], // exports.add(...) inside the module itself
+    ];
+    for (const [use, declaration, kind] of cases) {
+      const found = await definitionsAt(use);
+      assert.deepEqual(
+        found.map((x) => [where(x), x.kind]),
+        [[where(declaration), kind]],
+        `${where(use)} → ${where(declaration)}`,
+      );
+    }
+  });
+
+  test('findReferences of an export spans its module and both importers, from the declaration or from a use', async () => {
+    const expected = [
+      at(root, DESTRUCTURED, 2, 'add'),
+      at(root, DESTRUCTURED, 5, 'add('),
+      at(root, MATH, 4, 'add'),
+      at(root, MATH, 18, 'add'),
+      at(root, NAMESPACE, 4, 'add'),
+    ]
+      .map(where)
+      .sort();
+    for (const from of [declared().add, at(root, NAMESPACE, 4, 'add')]) {
+      const answer = await session.ok('findReferences', { repo, ...from });
+      assert.deepEqual(answer.references.map(where).sort(), expected, `from ${where(from)}`);
+      assert.deepEqual(
+        answer.references.filter((r: any) => r.kind === 'definition').map(where),
+        [where(declared().add)],
+        'the assignment is the one declaration',
+      );
+    }
+  });
+
+  test('workspaceSymbols and the CLI find an export by its name', async () => {
+    const found = await session.ok('workspaceSymbols', { repo, query: 'subtract' });
+    assert.ok(
+      found.symbols.some((s: any) => where(s) === where(declared().subtract) && s.kind === 'function'),
+      JSON.stringify(found.symbols),
+    );
+    const cli = sextant(['def', 'Counter', '--repo', repo], { env });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, new RegExp(`^${where(declared().Counter)}  class Counter\\n`));
+  });
+
+  test('the calls in a function assigned to an export are the module’s, as TypeScript’s call hierarchy has them', async () => {
+    // `exports.twice = (x) => exports.add(x, x)`: the arrow function is no declaration of its own there.
+    const answer = await session.ok('callHierarchy', { repo, ...declared().add, direction: 'incoming' });
+    assert.deepEqual(answer.calls.map((c: any) => `${c.from.kind} ${c.from.name}`).sort(), [
+      'function total',
+      'module math.js',
+      'module use-namespace.js',
+    ]);
+  });
+});
