@@ -16,7 +16,8 @@ import protobuf from 'protobufjs';
 import { Navigation } from '../src/navigation/index.js';
 import { openRegistry } from '../src/registry/open.js';
 import type { Engine } from '../src/registry/engine.js';
-import { requestsRepo, rxjsRepo } from './support/corpus.js';
+import { requestsRepo } from './support/corpus.js';
+import { indexedCorpus, type IndexedCorpus } from './support/indexed-corpus.js';
 import { PROJECT_ROOT } from './support/paths.js';
 import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { registryFingerprint, TEST_ENGINE } from './support/registry.js';
@@ -110,11 +111,14 @@ describe('sextant publish', () => {
   const scip = tempDir('sextant-publish-scip-');
   cleanup.push(scip);
   // What `sextant index` answers is the reference, on SQLite in either run: on Postgres what is published is held
-  // equal to it across engines, and the suite does not ingest rxjs and requests into Postgres twice.
+  // equal to it across engines, and the suite does not ingest rxjs and requests into Postgres twice. rxjs's checkout,
+  // raw index and reference are the suite's shared ones (support/indexed-corpus.ts: nothing here changes them);
+  // requests gets a checkout of its own, which the tests below commit to.
   const indexed = testHome('sqlite');
   const published = testHome();
   cleanup.push(indexed.home, published.home);
-  const rxjsScip = join(scip, 'rxjs.scip');
+  let rxjsIndexed: IndexedCorpus;
+  let rxjsScip = '';
   const requestsScip = join(scip, 'requests.scip');
   let rxjs = '';
   let requests = '';
@@ -123,15 +127,15 @@ describe('sextant publish', () => {
   let engines: Engine[] = [];
 
   before(async () => {
-    rxjs = rxjsRepo();
+    rxjsIndexed = indexedCorpus('rxjs');
+    rxjs = rxjsIndexed.repo;
+    rxjsScip = rxjsIndexed.scip;
     requests = requestsRepo();
-    cleanup.push(dirname(rxjs), dirname(requests));
+    cleanup.push(dirname(requests));
     rxjsCommit = git(rxjs, 'rev-parse', 'HEAD').trim();
     requestsCommit = git(requests, 'rev-parse', 'HEAD').trim();
-    // The raw indexers, once for the whole file; `sextant index` runs them again its own way.
-    await scipTypescript(rxjs, rxjsScip);
+    // The raw indexer, once for the whole file; `sextant index` runs it again its own way.
     await scipPython(requests, 'requests', requestsScip);
-    indexOrThrow(rxjs, indexed.env, '--repo', 'rxjs');
     indexOrThrow(requests, indexed.env, '--repo', 'requests');
   });
 
@@ -154,13 +158,14 @@ describe('sextant publish', () => {
       assert.equal(report.with_root, true);
       assert.ok(report.documents > 10, `${slug}: ${report.documents} documents`);
     }
-    const a = await openRegistry({ registry: registryFile(indexed.home) });
+    const rxjsIndex = await openRegistry({ registry: registryFile(rxjsIndexed.home) });
+    const requestsIndex = await openRegistry({ registry: registryFile(indexed.home) });
     const b = await openRegistry({ registry: registryFile(published.home) });
-    engines = [a, b];
-    const [viaIndex, viaPublish] = [new Navigation(a), new Navigation(b)];
-    for (const [scipFile, slug] of [
-      [rxjsScip, 'rxjs'],
-      [requestsScip, 'requests'],
+    engines = [rxjsIndex, requestsIndex, b];
+    const viaPublish = new Navigation(b);
+    for (const [scipFile, slug, viaIndex] of [
+      [rxjsScip, 'rxjs', new Navigation(rxjsIndex)],
+      [requestsScip, 'requests', new Navigation(requestsIndex)],
     ] as const) {
       let compared = 0;
       let found = 0;
