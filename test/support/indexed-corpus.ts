@@ -1,10 +1,11 @@
 // A real corpus indexed once for the whole suite: its checkout, the raw output
 // of its indexer, and `sextant index` of it in a SQLite registry. Several test
-// files hold sextant's answers on rxjs and requests against a reference (the
-// raw index, a language server, `sextant publish` of the same commit); each
-// indexed both corpora again, and the indexers' runs were a tenth of the
-// suite's CPU. Only what every one of them reads and none writes is shared:
-// the checkout is no test's to change, and the registry is opened to read.
+// files hold sextant's answers on rxjs against a reference (the raw index, a
+// language server, `sextant publish` of the same commit); each ran both
+// indexers over it again, and those runs were a tenth of the suite's CPU. Only
+// what none of them writes is shared: the checkout is no test's to change, and
+// the registry is opened to read (a corpus some test commits to, as publish
+// does to requests, gets a checkout of its own).
 //
 // An entry is built under a lock by the first test file that asks, in place
 // (the registry records the checkout's path, so it cannot be built aside and
@@ -18,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requestsRepo, rxjsRepo } from './corpus.js';
+import { rxjsRepo } from './corpus.js';
 import { PROJECT_ROOT } from './paths.js';
 import { newRegistry } from './registry.js';
 import { indexOrThrow } from './sextant.js';
@@ -35,13 +36,7 @@ export interface IndexedCorpus {
 const CORPORA = {
   rxjs: {
     checkout: rxjsRepo,
-    indexer: (root: string, out: string) =>
-      run('scip-typescript', ['index', '--cwd', root, '--output', out, '--no-progress-bar'], root),
-  },
-  requests: {
-    checkout: requestsRepo,
-    indexer: (root: string, out: string) =>
-      run('scip-python', ['index', '--cwd', root, '--project-name', 'requests', '--project-version', '_', '--output', out, '--quiet'], root),
+    indexer: (root: string, out: string) => run('scip-typescript', ['index', '--cwd', root, '--output', out, '--no-progress-bar'], root),
   },
 } as const;
 
