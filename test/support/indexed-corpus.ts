@@ -48,14 +48,16 @@ function run(bin: string, args: string[], cwd: string): void {
   execFileSync(join(PROJECT_ROOT, 'node_modules', '.bin', bin), args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** The built CLI's bundle, hashed: what an entry was indexed by. */
+/** What an entry was indexed by, hashed: the built CLI's bundle, the indexers' manifests and the installed versions. */
 function buildHash(): string {
   const hash = createHash('sha256');
-  const bundle = join(PROJECT_ROOT, 'dist', 'bundle');
-  for (const name of readdirSync(bundle).sort()) {
-    const path = join(bundle, name);
-    if (statSync(path).isFile()) hash.update(name).update(readFileSync(path));
+  for (const dir of [join(PROJECT_ROOT, 'dist', 'bundle'), join(PROJECT_ROOT, 'indexers')]) {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isFile()) hash.update(name).update(readFileSync(path));
+    }
   }
+  hash.update(readFileSync(join(PROJECT_ROOT, 'package-lock.json')));
   return hash.digest('hex').slice(0, 16);
 }
 
