@@ -11,7 +11,8 @@
 // (the registry records the checkout's path, so it cannot be built aside and
 // renamed), and the others wait for it. It is named by a hash of the built
 // CLI: another build of sextant indexes anew, and removes the entries of
-// earlier builds. Entries live in the system's temporary directory, as every
+// other builds a day old (a checkout of another build may be running its
+// suite meanwhile, on its own entry). Entries live in the system's temporary directory, as every
 // test repository does: under the project, TypeScript would take the
 // project's node_modules/@types into the corpus's programs.
 import { execFileSync } from 'node:child_process';
@@ -40,6 +41,8 @@ const CORPORA = {
   },
 } as const;
 
+/** How old another build's entry is before a new entry removes it. */
+const KEPT_MS = 24 * 3600_000;
 /** How long a test file waits for another to finish an entry before it gives up. */
 const WAIT_MS = 15 * 60_000;
 const READY = '.ready';
@@ -93,9 +96,12 @@ export function indexedCorpus(name: keyof typeof CORPORA): IndexedCorpus {
     }
     try {
       writeFileSync(join(lock, 'pid'), String(process.pid));
-      // Entries of other builds (and an incomplete one of this build) go.
+      // An incomplete entry of this build (its builder died) goes, and so do other builds' entries a day old.
+      rmSync(dir, { recursive: true, force: true });
       for (const other of readdirSync(root)) {
-        if (other.startsWith(`${name}-`) && !other.endsWith('.lock')) rmSync(join(root, other), { recursive: true, force: true });
+        const path = join(root, other);
+        if (other.startsWith(`${name}-`) && !other.endsWith('.lock') && Date.now() - statSync(path).mtimeMs > KEPT_MS)
+          rmSync(path, { recursive: true, force: true });
       }
       build(name, dir, entry);
       writeFileSync(join(dir, READY), '');
