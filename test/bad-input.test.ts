@@ -403,6 +403,18 @@ describe('on the command line', () => {
     assert.match(r.stderr, /^sextant def: no definition named exactly "Make".*\n$/);
   });
 
+  test('with --json a failure is one JSON object on stdout, {error}, as an MCP tool failure is, saying what stderr says', () => {
+    for (const [args, code] of [
+      [['def', 'make', '--repo', 'nope', '--json'], 1],
+      [['calls', 'src/main.ts:1:1', '--repo', repo, '--json'], 1],
+      [['refs', 'make', '--repo', repo, '--limit', 'lots', '--json'], 2],
+    ] as const) {
+      const r = sextant([...args], { env, cwd: scratch });
+      assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+      assert.deepEqual(JSON.parse(r.stdout), { error: r.stderr.trimEnd().replace(/^sextant \w+: /, '') });
+    }
+  });
+
   test('def and refs: missing or malformed arguments and unknown options are usage errors (exit 2)', () => {
     fails(['def', '--repo', repo], 2, /what to look up is missing \(usage: sextant def/);
     fails(['def', 'src/main.ts:4', '--repo', repo], 2, /has a line but no column: write PATH:LINE:COL/);

@@ -133,12 +133,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await command.run(parsed);
   } catch (error) {
-    if (error instanceof UserError) {
-      process.stderr.write(`sextant ${name}: ${boundedMessage(error.message)}\n`);
-      return error.exitCode;
-    }
-    process.stderr.write(`sextant ${name}: internal error: ${internalDetail(error)}\n`);
-    return 70;
+    const message = error instanceof UserError ? boundedMessage(error.message) : `internal error: ${internalDetail(error)}`;
+    process.stderr.write(`sextant ${name}: ${message}\n`);
+    // Loaded here: the printer's envelope code stays off the start path of every command.
+    if (rest.includes('--json')) (await import('./output.js')).printJsonError(message);
+    return error instanceof UserError ? error.exitCode : 70;
   }
 }
 

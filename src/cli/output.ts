@@ -2,8 +2,21 @@
 import type { Meta } from '../protocol/meta.js';
 import { reply } from '../trust/reply.js';
 
+let printedJson = false;
+
 export function printJson(value: unknown): void {
+  printedJson = true;
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/**
+ * With `--json`, a failure is a JSON object on stdout too, `{"error": "..."}`
+ * as an MCP tool's failure is, unless the command printed its answer already
+ * (def and refs print a "not found" answer, then exit 1): stdout holds one
+ * JSON document either way.
+ */
+export function printJsonError(message: string): void {
+  if (!printedJson) printJson({ error: message });
 }
 
 /** A tool's answer as `--json` prints it: within the same byte budget and envelope as over MCP. */
