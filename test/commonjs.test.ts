@@ -1,10 +1,11 @@
 // A CommonJS package (test/fixtures/js-commonjs), as a language server answers
 // it: `exports.name = ...` and `module.exports.name = ...` declare the
-// module's exports, and an importer reaches them through the module bound
-// whole (`const math = require('./math'); math.add(...)`) or by name (`const {
-// add, subtract: minus } = require('./math')`). scip-typescript gives each of
-// those names a local symbol of its file and defines none, so goToDefinition
-// found nothing and the exports had no references outside their module.
+// module's exports, as do the properties of `module.exports = {...}`, and an
+// importer reaches them through the module bound whole (`const math =
+// require('./math'); math.add(...)`) or by name (`const { add, subtract: minus }
+// = require('./math')`). scip-typescript gives each of those names a local
+// symbol of its file and defines none, so goToDefinition found nothing and the
+// exports had no references outside their module.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { at, type Position } from './support/positions.js';
@@ -19,6 +20,8 @@ let session: McpSession;
 const MATH = 'lib/math.js';
 const NAMESPACE = 'lib/use-namespace.js';
 const DESTRUCTURED = 'lib/use-destructured.js';
+const STRINGS = 'lib/strings.js';
+const USE_STRINGS = 'lib/use-strings.js';
 const where = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
 
 describe('CommonJS exports', () => {
@@ -103,5 +106,24 @@ describe('CommonJS exports', () => {
       'module math.js',
       'module use-namespace.js',
     ]);
+  });
+
+  test('a method of `module.exports = {...}` is an export: reached by name and through the module, with its references and callers', async () => {
+    const whisper = at(root, STRINGS, 8, 'whisper');
+    const uses = [at(root, USE_STRINGS, 5, 'whisper'), at(root, USE_STRINGS, 7, 'whisper')];
+    for (const use of uses) {
+      assert.deepEqual(
+        (await definitionsAt(use)).map((x) => [where(x), x.kind]),
+        [[where(whisper), 'method']],
+        where(use),
+      );
+    }
+    const references = await session.ok('findReferences', { repo, ...whisper });
+    assert.deepEqual(references.references.map(where).sort(), [whisper, at(root, USE_STRINGS, 2, 'whisper'), ...uses].map(where).sort());
+    const callers = await session.ok('callHierarchy', { repo, ...whisper, direction: 'incoming' });
+    assert.deepEqual(
+      callers.calls.map((c: any) => [`${c.from.kind} ${c.from.name}`, c.ranges.length]),
+      [['module use-strings.js', 2]],
+    );
   });
 });

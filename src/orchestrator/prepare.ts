@@ -117,8 +117,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     // A static member says so: a static accessor overrides no instance member of a supertype (see related.ts).
     const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
     // A CommonJS export by assignment gets no extent: TypeScript's call hierarchy counts the calls in the function
-    // assigned as the module's (a named function expression's as its own), so it contains no calls of its own.
-    const syntacticExtent = o.enclosing || declaration?.commonJsExport ? undefined : declaration?.extent;
+    // assigned as the module's (a named function expression's as its own), so it contains no calls of its own. A
+    // method of `module.exports = {...}` is a function of its own.
+    const syntacticExtent = o.enclosing || (declaration?.commonJsExport && !declaration.callable) ? undefined : declaration?.extent;
     const kind = thisProperties.has(o) ? 'property' : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
     definitions.push({
       symbol,
@@ -317,8 +318,11 @@ function defineComputedMethods(
  */
 function declaredKind(declaration: Declaration | undefined): SymbolKind | undefined {
   if (declaration?.namedExpression) return 'function';
-  // A CommonJS export holds what it is assigned: a function has parameters.
-  if (declaration?.commonJsExport) return declaration.parameters ? 'function' : declaration.isClass ? 'class' : 'variable';
+  // A CommonJS export holds what it is assigned (a function has parameters), or is a method of `module.exports = {...}`.
+  if (declaration?.commonJsExport) {
+    if (declaration.member) return 'method';
+    return declaration.parameters ? 'function' : declaration.isClass ? 'class' : undefined;
+  }
   if (!declaration?.anonymousDefault) return undefined;
   return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
 }

@@ -39,9 +39,10 @@ export interface Declaration {
   isClass?: boolean | undefined;
   /**
    * A CommonJS module's export by assignment, `exports.name = value` or
-   * `module.exports.name = value` at the module's top level, declared at
-   * `name`: TypeScript binds it as the module's export `name`, but
-   * scip-typescript names it with a local symbol and defines nothing.
+   * `module.exports.name = value` at the module's top level, or a property
+   * or method of `module.exports = {...}`, declared at `name`: TypeScript
+   * binds it as the module's export `name`, but scip-typescript names it with
+   * a local symbol (or a property's), defining nothing for the first.
    */
   commonJsExport?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */

@@ -360,6 +360,7 @@ const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
   tsc.SyntaxKind.TypeAliasDeclaration,
   tsc.SyntaxKind.PropertyDeclaration,
   tsc.SyntaxKind.PropertyAssignment,
+  tsc.SyntaxKind.ShorthandPropertyAssignment,
   tsc.SyntaxKind.ExportAssignment,
   tsc.SyntaxKind.BinaryExpression,
 ]);
@@ -373,7 +374,26 @@ function declarationOf(node: ts.Node): DeclarationOf | undefined {
   if (tsc.isExportAssignment(node)) return anonymousDefaultValue(node);
   if (tsc.isBinaryExpression(node)) return moduleExportsValue(node) ?? commonJsExportValue(node);
   const declared = declarationNamed(node);
+  // A property of `module.exports = {...}` is an export of the module by its name, as TypeScript binds it.
+  if (isModuleExportsProperty(node)) {
+    const name = (node as ts.ObjectLiteralElementLike).name!;
+    const value = tsc.isPropertyAssignment(node) ? skipOuterExpressions(node.initializer) : node;
+    return { value, ...(declared ?? { name, callable: false }), commonJsExport: true };
+  }
   return declared && { value: node, ...declared };
+}
+
+/** A property, shorthand property or method of the object literal a JavaScript module assigns to `module.exports`. */
+function isModuleExportsProperty(node: ts.Node): boolean {
+  if (!tsc.isPropertyAssignment(node) && !tsc.isShorthandPropertyAssignment(node) && !tsc.isMethodDeclaration(node)) return false;
+  const literal = node.parent;
+  return (
+    tsc.isIdentifier(node.name) &&
+    tsc.isObjectLiteralExpression(literal) &&
+    tsc.isBinaryExpression(literal.parent) &&
+    literal.parent.right === literal &&
+    moduleExportsValue(literal.parent) !== undefined
+  );
 }
 
 interface DeclarationOf {
