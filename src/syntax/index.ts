@@ -2,10 +2,12 @@
 // thread whose heap is capped: the syntax trees are the bulk of what ingest
 // allocates, and a bounded heap keeps ingest memory flat however large the
 // index (a file too large for it loses its facts, and says so, rather than
-// the run). Python files are parsed by python3's own ast module, in one
-// process over all files, started up front.
+// the run). A small repository's files are parsed on the calling thread
+// instead (see IN_THREAD_FILES). Python files are parsed by python3's own ast
+// module, in one process over all files, started up front.
 import { Worker } from 'node:worker_threads';
 import { SyntaxFacts, type SyntaxFactsData } from './facts.js';
+import { saveTypescriptCache } from './load-typescript.js';
 import { pythonFacts } from './python.js';
 
 export interface FactsProvider {
@@ -24,16 +26,28 @@ export interface FactsProvider {
 
 /** Heap of the parsing worker: syntax trees of the largest files fit many times over. */
 const WORKER_OLD_GENERATION_MB = 160;
+/**
+ * A repository of at most this many TypeScript and JavaScript files is parsed
+ * on the calling thread: a worker costs a thread and a second load of
+ * TypeScript (0.25-0.3 s of CPU; planning loaded it on this thread already
+ * where there is a tsconfig), more than such a repository's parse, and the
+ * trees of so few files need no heap of their own. A file over
+ * IN_THREAD_BYTES still goes to a worker.
+ */
+const IN_THREAD_FILES = 64;
+const IN_THREAD_BYTES = 1 << 20;
+const PARSED = /\.(?:[cm]?[jt]sx?)$/;
 
 export function syntaxFacts(root: string, languages: readonly string[], paths: readonly string[]): FactsProvider {
   const python = languages.includes('python') ? pythonFacts(root, paths) : undefined;
-  const parser = new ParserWorker();
+  const worker = new ParserWorker();
+  const inThread = paths.filter((p) => PARSED.test(p)).length <= IN_THREAD_FILES ? new InThreadParser() : undefined;
   const problems: string[] = [];
   const provider = async (path: string, language: string, text: string) => {
     if (language === 'python') return (await python)?.facts.get(path);
     if (language === 'typescript' || language === 'javascript') {
       try {
-        return await parser.parse(path, text);
+        return await (inThread && text.length <= IN_THREAD_BYTES ? inThread : worker).parse(path, text);
       } catch (error) {
         problems.push(`${path}: ${(error as Error).message}`);
         return undefined;
@@ -45,13 +59,29 @@ export function syntaxFacts(root: string, languages: readonly string[], paths: r
   return Object.assign(provider, {
     problems,
     start() {
-      if (parses) parser.start();
+      if (parses) (inThread ?? worker).start();
     },
     async close() {
-      await parser.close();
+      await worker.close();
       if (python) problems.push(...(await python).problems);
     },
   });
+}
+
+/** typescript.ts on this thread, loaded on first use or by start(). */
+class InThreadParser {
+  private module: Promise<typeof import('./typescript.js')> | undefined;
+
+  start(): Promise<typeof import('./typescript.js')> {
+    return (this.module ??= import('./typescript.js'));
+  }
+
+  async parse(path: string, text: string): Promise<SyntaxFacts> {
+    const facts = (await this.start()).typescriptFacts(path, text);
+    // As the worker does after its first file (see syntax-worker.ts).
+    saveTypescriptCache();
+    return facts;
+  }
 }
 
 /**
