@@ -134,13 +134,11 @@ for (const [signal, phase, exitCode] of cases.filter(([, phase]) => TEST_ENGINE 
       stopped = await interrupt(signal, phase);
     });
 
-    test(`exits ${exitCode} with one line saying it was interrupted and published nothing`, () => {
+    test(`exits ${exitCode} with one line saying it was interrupted and published nothing (with --json, as {error} on stdout too)`, () => {
       assert.equal(stopped.code, exitCode, stopped.stderr);
-      assert.equal(stopped.stdout, '');
-      assert.match(
-        stopped.stderr,
-        new RegExp(`^sextant index: interrupted by ${signal}: nothing was published; the previous index, if any, is still served\\n$`),
-      );
+      const said = `interrupted by ${signal}: nothing was published; the previous index, if any, is still served`;
+      assert.equal(stopped.stderr, `sextant index: ${said}\n`);
+      assert.deepEqual(JSON.parse(stopped.stdout), { error: said });
     });
 
     test('published nothing, recorded the run failed, released the lock, stopped the indexer, removed its work files', () => {
