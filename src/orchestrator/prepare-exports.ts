@@ -1,6 +1,7 @@
 // What prepare.ts derives for TypeScript and JavaScript modules' exports
 // where scip-typescript resolves a name to nothing global across files: an
-// anonymous default export, a CommonJS module's `exports.name = ...`, and the
+// anonymous default export, a CommonJS module's `exports.name = ...` (and the
+// properties of `module.exports = {...}`), and the
 // names other modules reach it or an export list's names by (`import x from`,
 // `ns.a`, `import { en }` through a barrel, `const { a } = require('./m')`).
 // Each becomes a global symbol `<module>name.` that the module defines or
@@ -58,7 +59,8 @@ export function defineAnonymousDefaults(
 
 /**
  * A CommonJS module's `exports.name = value` (or `module.exports.name =
- * value`) declares its export `name`, as TypeScript binds it; scip-typescript
+ * value`, or a property or method `name` of `module.exports = {...}`)
+ * declares its export `name`, as TypeScript binds it; scip-typescript
  * gives the name a local of the file (and gives an importer's `m.name` a
  * local of its own), so goToDefinition found nothing and the export had no
  * references outside its file. The export becomes the global symbol

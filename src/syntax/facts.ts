@@ -283,7 +283,7 @@ export class SyntaxFacts {
     return out;
   }
 
-  /** Where the file's CommonJS exports by assignment are declared: the [line, character] of each `name` in `exports.name = ...`. */
+  /** Where the file's CommonJS exports are declared: [line, character] of `name` in `exports.name = ...`, `module.exports = { name }`. */
   commonJsExports(): [number, number][] {
     const out: [number, number][] = [];
     for (const [k, d] of this.declarations) if (d.commonJsExport) out.push(unkey(k));
