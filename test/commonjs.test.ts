@@ -126,4 +126,18 @@ describe('CommonJS exports', () => {
       [['module use-strings.js', 2]],
     );
   });
+
+  test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {
+    const shout = at(root, STRINGS, 2, 'shout');
+    const references = await session.ok('findReferences', { repo, ...shout });
+    assert.deepEqual(
+      references.references.map(where).sort(),
+      [shout, at(root, STRINGS, 7, 'shout'), at(root, USE_STRINGS, 6, 'shout')].map(where).sort(),
+    );
+    const callers = await session.ok('callHierarchy', { repo, ...shout, direction: 'incoming' });
+    assert.deepEqual(
+      callers.calls.map((c: any) => [`${c.from.kind} ${c.from.name}`, c.ranges.length]),
+      [['module use-strings.js', 1]],
+    );
+  });
 });

@@ -93,15 +93,14 @@ export function defineCommonJsExports(
     const there = at.get(line * 0x100000 + character);
     const symbol = there && symbols[there.symbol]!;
     if (symbol && !isLocalSymbol(symbol)) {
-      if (symbol !== synthesized)
-        out.push({
-          symbol: synthesized,
-          target: symbol,
-          isImplementation: false,
-          isReference: true,
-          isTypeDefinition: false,
-          isDefinition: true,
-        });
+      if (symbol !== synthesized) out.push(related(synthesized, symbol));
+      // A shorthand property (`module.exports = { shout }`) is a property symbol of its own there, and a use of what
+      // it holds: the two are related, so that a use through the module (`strings.shout()`) is the function's too.
+      const held = occurrences.find(
+        (o) => o !== there && o.range[0] === line && o.range[1] === character && (o.roles & SymbolRole.Definition) === 0,
+      );
+      const heldSymbol = held && symbols[held.symbol]!;
+      if (heldSymbol && heldSymbol !== symbol && !isLocalSymbol(heldSymbol)) out.push(related(symbol, heldSymbol));
       continue;
     }
     // A later assignment of an export already declared (`exports.x = a; ... exports.x = b;`) writes it.
@@ -204,6 +203,11 @@ export function relateExportNames(
       out.push({ symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true });
   }
   return out;
+}
+
+/** `symbol` stands for `target`, as a merged declaration does: each answers with the other. */
+function related(symbol: string, target: string): PreparedRelationship {
+  return { symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true };
 }
 
 /** The occurrence at a position that is not a definition there. */
