@@ -55,6 +55,7 @@ describe('CommonJS exports', () => {
       [at(root, DESTRUCTURED, 9, 'minus'), d.subtract, 'function'], // subtract, renamed minus
       [at(root, DESTRUCTURED, 9, 'twice'), d.twice, 'function'],
       [at(root, MATH, 18, 'add'), d.add, 'function'], // exports.add(...) inside the module itself
+      [at(root, USE_STRINGS, 8, 'add'), d.add, 'function'], // require('./math').add(...)
     ];
     for (const [use, declaration, kind] of cases) {
       const found = await definitionsAt(use);
@@ -66,13 +67,14 @@ describe('CommonJS exports', () => {
     }
   });
 
-  test('findReferences of an export spans its module and both importers, from the declaration or from a use', async () => {
+  test('findReferences of an export spans its module and its importers, from the declaration or from a use', async () => {
     const expected = [
       at(root, DESTRUCTURED, 2, 'add'),
       at(root, DESTRUCTURED, 5, 'add('),
       at(root, MATH, 4, 'add'),
       at(root, MATH, 18, 'add'),
       at(root, NAMESPACE, 4, 'add'),
+      at(root, USE_STRINGS, 8, 'add'),
     ]
       .map(where)
       .sort();
@@ -105,6 +107,7 @@ describe('CommonJS exports', () => {
       'function total',
       'module math.js',
       'module use-namespace.js',
+      'module use-strings.js',
     ]);
   });
 

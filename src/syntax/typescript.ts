@@ -569,9 +569,10 @@ function requiredModule(initializer: ts.Expression): ts.StringLiteral | undefine
 /**
  * A name standing for what another module exports, and what names that
  * module (see ModuleName): `import x from './m'` (its default), `import { a }
- * from './m'`, `export { a as b } from './m'`, and `ns.a` where `ns` is one
- * of the file's namespace imports (prepare checks that the index says each
- * names a module).
+ * from './m'`, `export { a as b } from './m'`, `ns.a` where `ns` is one of
+ * the file's namespace imports or a `require('./m')` bound whole, and
+ * `require('./m').a` (prepare checks that the index says each names a
+ * module).
  */
 function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: ts.Node; module: ts.Node; isDefault: boolean } | undefined {
   switch (node.kind) {
@@ -593,9 +594,12 @@ function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: t
     }
     case tsc.SyntaxKind.PropertyAccessExpression: {
       const access = node as ts.PropertyAccessExpression;
-      return tsc.isIdentifier(access.expression) && namespaces.has(access.expression.text) && tsc.isIdentifier(access.name)
-        ? { name: access.name, module: access.expression, isDefault: false }
-        : undefined;
+      if (!tsc.isIdentifier(access.name)) return undefined;
+      if (tsc.isIdentifier(access.expression) && namespaces.has(access.expression.text))
+        return { name: access.name, module: access.expression, isDefault: false };
+      // `require('./m').a`: the module is named by the specifier.
+      const required = requiredModule(access.expression);
+      return required && { name: access.name, module: required, isDefault: false };
     }
     default:
       return undefined;
