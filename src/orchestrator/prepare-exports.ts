@@ -199,8 +199,7 @@ export function relateExportNames(
     const exported = o && nameInSource(lines, o.range);
     if (!target || !exported || isLocalSymbol(target)) continue;
     const symbol = exportSymbol(namespace, exported);
-    if (symbol !== target)
-      out.push({ symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true });
+    if (symbol !== target) out.push(related(symbol, target));
   }
   return out;
 }

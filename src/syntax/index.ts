@@ -6,6 +6,7 @@
 // instead (see IN_THREAD_FILES). Python files are parsed by python3's own ast
 // module, in one process over all files, started up front.
 import { Worker } from 'node:worker_threads';
+import { languageOf } from '../languages.js';
 import { SyntaxFacts, type SyntaxFactsData } from './facts.js';
 import { saveTypescriptCache } from './load-typescript.js';
 import { pythonFacts } from './python.js';
@@ -36,16 +37,18 @@ const WORKER_OLD_GENERATION_MB = 160;
  */
 const IN_THREAD_FILES = 64;
 const IN_THREAD_BYTES = 1 << 20;
-const PARSED = /\.(?:[cm]?[jt]sx?)$/;
+/** The languages typescript.ts parses. */
+const PARSED_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'javascript']);
 
 export function syntaxFacts(root: string, languages: readonly string[], paths: readonly string[]): FactsProvider {
   const python = languages.includes('python') ? pythonFacts(root, paths) : undefined;
   const worker = new ParserWorker();
-  const inThread = paths.filter((p) => PARSED.test(p)).length <= IN_THREAD_FILES ? new InThreadParser() : undefined;
+  const parsed = paths.filter((p) => PARSED_LANGUAGES.has(languageOf(p) ?? '')).length;
+  const inThread = parsed <= IN_THREAD_FILES ? new InThreadParser() : undefined;
   const problems: string[] = [];
   const provider = async (path: string, language: string, text: string) => {
     if (language === 'python') return (await python)?.facts.get(path);
-    if (language === 'typescript' || language === 'javascript') {
+    if (PARSED_LANGUAGES.has(language)) {
       try {
         return await (inThread && text.length <= IN_THREAD_BYTES ? inThread : worker).parse(path, text);
       } catch (error) {
@@ -55,7 +58,7 @@ export function syntaxFacts(root: string, languages: readonly string[], paths: r
     }
     return undefined;
   };
-  const parses = languages.includes('typescript') || languages.includes('javascript');
+  const parses = languages.some((l) => PARSED_LANGUAGES.has(l));
   return Object.assign(provider, {
     problems,
     start() {

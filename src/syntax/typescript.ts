@@ -506,19 +506,8 @@ function anonymousDefaultValue(node: ts.ExportAssignment): DeclarationOf | undef
  * `exports`, as sextant names a module's anonymous default export.
  */
 function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefined {
-  const target = node.left;
-  if (
-    node.operatorToken.kind !== tsc.SyntaxKind.EqualsToken ||
-    !tsc.isPropertyAccessExpression(target) ||
-    !tsc.isIdentifier(target.expression) ||
-    target.expression.text !== 'module' ||
-    target.name.text !== 'exports' ||
-    !tsc.isExpressionStatement(node.parent) ||
-    !tsc.isSourceFile(node.parent.parent) ||
-    (node.flags & tsc.NodeFlags.JavaScriptFile) === 0
-  ) {
-    return undefined;
-  }
+  const target = topLevelAssignment(node);
+  if (!target || !isModuleExports(target)) return undefined;
   const value = skipOuterExpressions(node.right);
   if (tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
   return { name: target.name, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
@@ -532,24 +521,27 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
  * are the module's, and a named one is its own caller (namedExpression).
  */
 function commonJsExportValue(node: ts.BinaryExpression): DeclarationOf | undefined {
-  const target = node.left;
-  if (
-    node.operatorToken.kind !== tsc.SyntaxKind.EqualsToken ||
-    !tsc.isPropertyAccessExpression(target) ||
-    !tsc.isIdentifier(target.name) ||
-    !isExportsObject(target.expression) ||
-    !tsc.isExpressionStatement(node.parent) ||
-    !tsc.isSourceFile(node.parent.parent) ||
-    (node.flags & tsc.NodeFlags.JavaScriptFile) === 0
-  ) {
-    return undefined;
-  }
+  const target = topLevelAssignment(node);
+  const exports = target?.expression;
+  if (!target || !tsc.isIdentifier(target.name) || !exports) return undefined;
+  if (!(tsc.isIdentifier(exports) ? exports.text === 'exports' : isModuleExports(exports))) return undefined;
   return { name: target.name, value: skipOuterExpressions(node.right), callable: false, commonJsExport: true };
 }
 
-/** `exports` or `module.exports`. */
-function isExportsObject(node: ts.Expression): boolean {
-  if (tsc.isIdentifier(node)) return node.text === 'exports';
+/** What `target = value` assigns, where the statement is at the top of a JavaScript module and assigns a property. */
+function topLevelAssignment(node: ts.BinaryExpression): ts.PropertyAccessExpression | undefined {
+  const target = node.left;
+  return node.operatorToken.kind === tsc.SyntaxKind.EqualsToken &&
+    tsc.isPropertyAccessExpression(target) &&
+    tsc.isExpressionStatement(node.parent) &&
+    tsc.isSourceFile(node.parent.parent) &&
+    (node.flags & tsc.NodeFlags.JavaScriptFile) !== 0
+    ? target
+    : undefined;
+}
+
+/** `module.exports`. */
+function isModuleExports(node: ts.Expression): boolean {
   return (
     tsc.isPropertyAccessExpression(node) &&
     tsc.isIdentifier(node.expression) &&
