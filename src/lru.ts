@@ -39,6 +39,11 @@ export class Lru<K, V> {
     return entry.value;
   }
 
+  /** The value, without counting it as used. */
+  peek(key: K): V | undefined {
+    return this.map.get(key)?.value;
+  }
+
   set(key: K, value: V): void {
     const old = this.map.get(key);
     if (old !== undefined) {

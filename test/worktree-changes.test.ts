@@ -5,12 +5,16 @@
 // 30-60 ms an answer for it); a file changed while the watch is still
 // walking the tree is seen once the watch is ready. The watch itself
 // (src/freshness/worktree-watch.ts) names what moved, skips what git ignores,
-// and follows directories created after it started.
+// and follows directories created after it started. Once it is ready, a file
+// an answer read is stat'ed again only after an event names it.
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { WorktreeChanges } from '../src/freshness/worktree-changes.js';
+import { WorktreeFiles } from '../src/freshness/worktree-files.js';
+import { gitBlobSha } from '../src/freshness/worktree.js';
 import { watchWorktree } from '../src/freshness/worktree-watch.js';
 import { commitAll, fixtureRepo, removeDir } from './support/repos.js';
 
@@ -131,6 +135,91 @@ test('the watch names each entry moved, in directories created after it started 
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(seen.length, count, 'no event after close');
   } finally {
+    removeDir(tree);
+  }
+});
+
+test("once the watch is ready, a file is stat'ed again only after an event names it, and read anew when it moved", async () => {
+  const tree = fixtureRepo('ts-shapes');
+  const files = new WorktreeFiles(tree);
+  const watching = new WorktreeChanges(tree, true, files);
+  // Counts the stats WorktreeFiles takes: node:fs's named exports follow the module object once synced.
+  const fs = createRequire(import.meta.url)('node:fs') as { lstatSync: typeof import('node:fs').lstatSync };
+  const lstatSync = fs.lstatSync;
+  let stats = 0;
+  fs.lstatSync = ((...args: Parameters<typeof lstatSync>) => {
+    stats++;
+    return lstatSync(...args);
+  }) as typeof lstatSync;
+  syncBuiltinESMExports();
+  const statsFor = (read: () => void) => {
+    const before = stats;
+    read();
+    return stats - before;
+  };
+  // Polls for at most 10 s.
+  const eventually = async (holds: () => boolean, what: string) => {
+    let held = holds();
+    for (let i = 0; i < 100 && !held; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      held = holds();
+    }
+    assert.ok(held, what);
+  };
+  try {
+    const path = 'src/shapes.ts';
+    const indexed = files.current(path);
+    assert.equal(indexed, gitBlobSha(readFileSync(join(tree, path))));
+    assert.equal(
+      statsFor(() => files.current(path)),
+      1,
+      'not watched: a stat at each visit',
+    );
+    watching.follow();
+    // Ready once a visit after a stat needs none.
+    await eventually(() => {
+      files.current(path);
+      return statsFor(() => files.current(path)) === 0;
+    }, 'the watch became ready');
+    assert.equal(
+      statsFor(() => assert.equal(files.current(path), indexed)),
+      0,
+    );
+
+    // Edited: the event leaves it to be stat'ed, and read, again.
+    writeFileSync(join(tree, path), 'export const edited = 1;\n');
+    const edited = gitBlobSha(Buffer.from('export const edited = 1;\n'));
+    await eventually(() => files.current(path) === edited, 'the edit was seen');
+    assert.equal(
+      statsFor(() => files.current(path)),
+      0,
+      "trusted again once stat'ed after the event",
+    );
+
+    // A file created elsewhere may be a directory's entry in disguise (a rename over a directory): every file is
+    // stat'ed once more, then trusted again.
+    writeFileSync(join(tree, 'src', 'created.ts'), 'export const c = 1;\n');
+    await eventually(() => statsFor(() => files.current(path)) === 1, 'a stat after an event elsewhere');
+    assert.equal(
+      statsFor(() => files.current(path)),
+      0,
+    );
+
+    // Deleted: seen as gone at once the event is handled.
+    rmSync(join(tree, path));
+    await eventually(() => files.current(path) === undefined, 'the deletion was seen');
+
+    // No longer watched: a stat at each visit again.
+    await watching.close();
+    files.current('src/main.ts');
+    assert.equal(
+      statsFor(() => files.current('src/main.ts')),
+      1,
+    );
+  } finally {
+    fs.lstatSync = lstatSync;
+    syncBuiltinESMExports();
+    await watching.close();
     removeDir(tree);
   }
 });

@@ -8,6 +8,7 @@
 // command asks once.
 import { uncommittedPaths } from './worktree.js';
 import { watchWorktree, type TreeWatcher } from './worktree-watch.js';
+import type { WorktreeFiles } from './worktree-files.js';
 
 /** Changed files remembered per worktree: past this many, the list says it is cut (`complete: false`). */
 export const MAX_CHANGED_FILES = 10_000;
@@ -33,6 +34,8 @@ export class WorktreeChanges {
     readonly root: string,
     /** A serving process, whose worktrees move between questions: list for each until `follow` watches; else list once. */
     private readonly serving: boolean,
+    /** The worktree's files as answers see them, told of each event once watched, so that they need no stat until one names them. */
+    private readonly worktreeFiles?: WorktreeFiles,
   ) {}
 
   /** The changed files now (as of the last file event seen). */
@@ -67,6 +70,7 @@ export class WorktreeChanges {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.worktreeFiles?.unwatched();
     await (await this.watcher)?.close();
   }
 
@@ -94,7 +98,10 @@ export class WorktreeChanges {
         (path) => {
           this.moved = true;
           // A failed watch (too many directories for inotify, say) may miss changes from now on: list for every question.
-          if (path === undefined) failed = true;
+          if (path === undefined) {
+            failed = true;
+            this.worktreeFiles?.unwatched();
+          } else if (!failed) this.worktreeFiles?.changed(path);
           if (failed) this.watched = false;
         },
         { persistent: false },
@@ -103,6 +110,7 @@ export class WorktreeChanges {
       this.moved = true;
       this.watched = !failed;
       if (this.closed) await tree.close();
+      else if (!failed) this.worktreeFiles?.watched((dir) => tree.watches(dir));
       return tree;
     } catch {
       // No watcher (git or the filesystem refused): every question lists again.

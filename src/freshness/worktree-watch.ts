@@ -14,6 +14,8 @@ import { basename, join } from 'node:path';
 import { ignoredPaths } from './worktree.js';
 
 export interface TreeWatcher {
+  /** Whether events are reported for the entries of a repository-relative directory ('' for the root). */
+  watches(dir: string): boolean;
   /** Stops watching; no event is reported after it resolves. */
   close(): Promise<void>;
 }
@@ -38,7 +40,7 @@ export async function watchWorktree(
 
 class DirectoryWatches implements TreeWatcher {
   /** By repository-relative directory ('' for the root). */
-  private readonly watches = new Map<string, FSWatcher>();
+  private readonly byDirectory = new Map<string, FSWatcher>();
   /** Directories created since the walk, waiting for git to say what under them it ignores. */
   private readonly created = new Set<string>();
   private closed = false;
@@ -54,12 +56,12 @@ class DirectoryWatches implements TreeWatcher {
   async add(dir: string): Promise<void> {
     const pending = [dir];
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      if (this.closed || this.watches.has(next) || this.skipped(next)) continue;
+      if (this.closed || this.byDirectory.has(next) || this.skipped(next)) continue;
       const path = join(this.root, next);
       try {
         const watch = watchDirectory(path, { persistent: this.persistent }, (_event, name) => this.event(next!, name));
         watch.on('error', () => this.fail(next!));
-        this.watches.set(next, watch);
+        this.byDirectory.set(next, watch);
         for (const entry of await readdir(path, { withFileTypes: true })) {
           if (entry.isDirectory()) pending.push(next === '' ? entry.name : `${next}/${entry.name}`);
         }
@@ -77,10 +79,14 @@ class DirectoryWatches implements TreeWatcher {
     }
   }
 
+  watches(dir: string): boolean {
+    return this.byDirectory.has(dir);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    for (const watch of this.watches.values()) watch.close();
-    this.watches.clear();
+    for (const watch of this.byDirectory.values()) watch.close();
+    this.byDirectory.clear();
   }
 
   /** .git, node_modules, and what git ignores (a directory it ignores whole, or an ignored file) as it said at the walk or when a directory appeared. */
@@ -141,10 +147,10 @@ class DirectoryWatches implements TreeWatcher {
 
   /** Stops watching a directory gone, and those under it. */
   private drop(dir: string): void {
-    for (const [path, watch] of this.watches) {
+    for (const [path, watch] of this.byDirectory) {
       if (path === dir || path.startsWith(`${dir}/`)) {
         watch.close();
-        this.watches.delete(path);
+        this.byDirectory.delete(path);
       }
     }
   }

@@ -247,6 +247,10 @@ export class ToolServer {
           this.inFlight++;
           try {
             await this.ready;
+            // What came in with the question or before it is handled first: one turn of the event loop runs the
+            // callbacks of everything it read in the same poll. A file event queued before the question was sent
+            // is so seen by its answer, which trusts a watched worktree's events (freshness/worktree-files.ts).
+            await new Promise<void>((resolve) => setImmediate(resolve));
             const tool = this.tools.get(name);
             const outcome: ToolOutcome = this.failure
               ? { error: this.failure }

@@ -105,7 +105,7 @@ export class Edits {
   /** The files changed since HEAD in the worktree at `root` (see WorktreeChanges). */
   changesAt(root: string): WorktreeChanges {
     let changes = this.changes.get(root);
-    if (!changes) this.changes.set(root, (changes = new WorktreeChanges(root, this.serving)));
+    if (!changes) this.changes.set(root, (changes = new WorktreeChanges(root, this.serving, this.filesAt(root))));
     return changes;
   }
 
