@@ -16,8 +16,8 @@ import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, startRun } from 
 import { PROJECT_ROOT } from './support/paths.js';
 import { TEST_ENGINE } from './support/registry.js';
 import { foreignRun } from './support/foreign-run.js';
-import { tempDir } from './support/repos.js';
-import { registryFile, sextant, testHome } from './support/sextant.js';
+import { fixtureRepo, removeDir, tempDir } from './support/repos.js';
+import { indexOrThrow, registryFile, sextant, testHome } from './support/sextant.js';
 
 const { home, env } = testHome();
 let engine: Engine;
@@ -127,6 +127,50 @@ test(`files' lines read in batches are the lines read one by one, on ${TEST_ENGI
   }
   assert.equal(await batched.lines(blobs[7]!.sha), null);
   assert.equal(await batched.lines('preload-missing'), null);
+});
+
+test(`references read while a reindex retires their index each name their repository, on ${TEST_ENGINE}`, async () => {
+  const repo = fixtureRepo('ts-shapes');
+  try {
+    indexOrThrow(repo, env);
+    const { id: indexId } = await engine.db
+      .selectFrom('indexes as i')
+      .innerJoin('repos as p', 'p.id', 'i.repo_id')
+      .select('i.id')
+      .where('p.slug', '=', 'ts-shapes')
+      .executeTakeFirstOrThrow();
+    const { symbol } = await engine.db
+      .selectFrom('symbols as s')
+      .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
+      .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+      .select('s.symbol')
+      .where('f.index_id', '=', indexId)
+      .where('s.symbol', 'like', '%Circle#')
+      .executeTakeFirstOrThrow();
+    const lookups = new Lookups(engine.db);
+    // Another process retires the index just after the references are read, as publishing a newer one of the same
+    // commit does (its files and its row in one transaction): the moment a query of the answer ends.
+    const prepared = (lookups as unknown as { prepared: { rows: (shape: string, ...rest: unknown[]) => Promise<unknown[]> } }).prepared;
+    const rows = prepared.rows.bind(prepared);
+    prepared.rows = async (shape, ...rest) => {
+      const read = await rows(shape, ...rest);
+      if (shape.startsWith('symbolRefs:'))
+        await other.db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('index_files').where('index_id', '=', indexId).execute();
+          await trx.deleteFrom('indexes').where('id', '=', indexId).execute();
+        });
+      return read;
+    };
+    const refs = await lookups.symbolRefs([indexId], [symbol]);
+    assert.ok(refs.length > 0, `${symbol} has references`);
+    assert.deepEqual(
+      refs.filter((r) => r.repo !== 'ts-shapes').map((r) => r.path),
+      [],
+      'every reference names its repository',
+    );
+  } finally {
+    removeDir(repo);
+  }
 });
 
 test('a postgres:// registry that cannot be reached: one line naming the server, without user or password', () => {

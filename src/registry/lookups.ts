@@ -328,16 +328,23 @@ export class Lookups {
       else missing.push(symbol);
     }
     if (missing.length > 0) {
-      const rows = await this.prepared.rows(`symbolRefs:${indexIds.length}:${missing.length}`, [...indexIds, ...missing], (v) =>
-        this.db
-          .selectFrom('symbols as s')
-          .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
-          .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
-          .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
-          .where('f.index_id', 'in', v.slice(0, indexIds.length))
-          .where('s.symbol', 'in', v.slice(indexIds.length)),
-      );
+      // The repositories first: an index a reindex retires meanwhile (another process, between two queries) loses
+      // its files and its row together, so rows read after this all have their repository, and an index already
+      // retired has none to read.
       const repoOf = await this.repoSlugsOfIndexes(indexIds);
+      const live = indexIds.filter((id) => repoOf.has(id));
+      const rows =
+        live.length === 0
+          ? []
+          : await this.prepared.rows(`symbolRefs:${live.length}:${missing.length}`, [...live, ...missing], (v) =>
+              this.db
+                .selectFrom('symbols as s')
+                .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
+                .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+                .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
+                .where('f.index_id', 'in', v.slice(0, live.length))
+                .where('s.symbol', 'in', v.slice(live.length)),
+            );
       for (const symbol of missing) bySymbol.set(symbol, []);
       // Set in place, not copied: a popular symbol has thousands of rows, and copies are as many objects again.
       for (const r of rows as SymbolRefsRow[]) {
