@@ -100,6 +100,8 @@ export class Lookups {
   private readonly referenceRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definedAs by scope and symbol. */
   private readonly definitionTargets = new Lru<string, string[]>(RELATIVES_CACHED);
+  /** definitionRelated by scope and symbol: asked on every goToDefinition at a use. */
+  private readonly definitionRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** localReferenceTargets by document and symbol: asked for every local caller of a call hierarchy level. */
   private readonly localRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definitionsOf's and symbolRefsInOrder's answers, for the same reason: findReferences on a popular symbol reads thousands of rows. */
@@ -625,7 +627,8 @@ export class Lookups {
 
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */
   async definitionRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
-    return this.related(indexIds, symbols, 'is_definition', ['forward', 'backward']);
+    const pairs = await this.cachedPairs(this.definitionRelatives, indexIds, symbols, 'is_definition', ['forward', 'backward']);
+    return [...new Set(pairs.map((p) => p.symbol))];
   }
 
   /** Up to `limit` paths of an index's files, in path order. */
