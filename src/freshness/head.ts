@@ -4,9 +4,10 @@
 // since the last time; the ancestors of a commit never change. HEAD is read
 // from those files when they name a commit plainly (a detached HEAD, a
 // branch's loose or packed ref), and asked of git otherwise: spawning git
-// was a third of a cold server's first answer.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+// was a third of a cold server's first answer. A serving process watches the
+// directories of those files, and stats them again only after an event there.
+import { existsSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { Lru } from '../lru.js';
 import { gitAt, headCommit } from './git.js';
 
@@ -22,6 +23,8 @@ interface GitDirs {
   /** HEAD's stat when it was last read, and the loose ref it named then. */
   headStat?: string;
   ref?: string | undefined;
+  /** A serving process's watch of the directories of those files (see GitWatch). */
+  watch?: GitWatch | undefined;
 }
 
 export class Heads {
@@ -29,13 +32,20 @@ export class Heads {
   private readonly last = new Map<string, { key: string; head: string | undefined }>();
   private readonly ancestry = new Lru<string, string[]>(64);
 
+  /** `watching`: a serving process, which asks on every answer for as long as it runs (see GitWatch). */
+  constructor(private watching = false) {}
+
   /** HEAD's commit; undefined when the worktree has none, is gone or is not a git worktree. */
   async head(root: string): Promise<string | undefined> {
     const dirs = await this.gitDirs(root);
     if (!dirs) return undefined;
-    const key = this.stateKey(root, dirs);
-    if (key === undefined) return undefined;
     const known = this.last.get(root);
+    if (known && dirs.watch?.quiet) return known.head;
+    const key = this.watchedKey(root, dirs);
+    if (key === undefined) {
+      this.last.delete(root);
+      return undefined;
+    }
     if (known && known.key === key) return known.head;
     const head = readHead(dirs) ?? (await headCommit(root));
     this.last.set(root, { key, head });
@@ -58,6 +68,33 @@ export class Heads {
     }
     this.ancestry.set(key, listed);
     return listed;
+  }
+
+  /** Stops the watches: from then on HEAD's files are stat'ed on every ask. */
+  close(): void {
+    this.watching = false;
+    for (const dirs of this.dirs.values()) {
+      dirs?.watch?.close();
+      if (dirs) dirs.watch = undefined;
+    }
+  }
+
+  /**
+   * stateKey, with the directories of the files it stats watched first
+   * where this process watches: a change after the watch is in place is an
+   * event, and a change before it is in what the stats see. The loose ref
+   * is known only once HEAD is read: its directory is watched then, and the
+   * key taken again, so that a move of the ref in between is seen.
+   */
+  private watchedKey(root: string, dirs: GitDirs): string | undefined {
+    // A linked worktree's HEAD outlives the worktree: each answer checks that it is still there (stateKey).
+    if (!this.watching || dirs.linked) return this.stateKey(root, dirs);
+    dirs.watch ??= new GitWatch();
+    dirs.watch.arm([dirs.gitDir, dirs.commonDir, dirname(dirs.refsList)]);
+    const key = this.stateKey(root, dirs);
+    if (!dirs.ref || dirs.watch.has(dirname(dirs.ref))) return key;
+    dirs.watch.arm([dirname(dirs.ref)]);
+    return this.stateKey(root, dirs);
   }
 
   /**
@@ -152,5 +189,48 @@ function fileKey(path: string): string {
     return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : '-';
   } catch {
     return '-';
+  }
+}
+
+/**
+ * Watches the directories of the files HEAD is read from (inotify, through
+ * fs.watch): quiet while no event came since it was armed, so the stats can
+ * be skipped. Any event there (git rewrites the index on most commands)
+ * only costs the next answer its stats. A watch that failed, or cannot be
+ * placed, is never quiet. Events are handled before a question is answered
+ * (mcp/tool-server.ts), as the worktree's are.
+ */
+class GitWatch {
+  private readonly watchers = new Map<string, FSWatcher>();
+  private failed = false;
+  private changed = true;
+
+  get quiet(): boolean {
+    return !this.failed && !this.changed;
+  }
+
+  has(dir: string): boolean {
+    return this.watchers.has(dir);
+  }
+
+  /** Watches these directories too, and forgets earlier events: the caller stats next. */
+  arm(dirs: readonly string[]): void {
+    this.changed = false;
+    for (const dir of dirs) {
+      if (this.failed || this.watchers.has(dir)) continue;
+      try {
+        const watcher = watch(dir, { persistent: false }, () => (this.changed = true));
+        watcher.on('error', () => (this.failed = true));
+        this.watchers.set(dir, watcher);
+      } catch {
+        this.failed = true;
+      }
+    }
+  }
+
+  close(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.failed = true;
   }
 }

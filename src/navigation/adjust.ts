@@ -50,7 +50,7 @@ export interface Selection {
 export class Edits {
   private readonly files = new Map<string, WorktreeFiles>();
   private readonly changes = new Map<string, WorktreeChanges>();
-  private readonly heads = new Heads();
+  private readonly heads: Heads;
   private readonly committed = new Lru<string, Promise<string[] | undefined>>(COMMIT_PAIRS);
 
   constructor(
@@ -59,7 +59,9 @@ export class Edits {
     readonly bound: number = nearestBoundFromEnv(),
     /** A serving process: the files changed in a worktree are listed for each answer, or followed once watched (see WorktreeChanges), else listed once. */
     private readonly serving = false,
-  ) {}
+  ) {
+    this.heads = new Heads(serving);
+  }
 
   /** The worktree of a repository on this machine, if it has one (a git worktree with a HEAD). */
   async worktree(repo: Pick<Repo, 'root_path'>): Promise<WorktreeState | undefined> {
@@ -145,6 +147,7 @@ export class Edits {
 
   /** Stops following worktrees. */
   async close(): Promise<void> {
+    this.heads.close();
     await Promise.all([...this.changes.values()].map((c) => c.close()));
     this.changes.clear();
   }

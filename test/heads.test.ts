@@ -1,0 +1,122 @@
+// HEAD as a serving process reads it: from the files git keeps it in, stat'ed
+// on each ask until their directories are watched, then only after an event
+// there. Each way HEAD moves must be seen by the next ask once the events
+// are handled (one turn of the event loop, as the MCP server waits before
+// answering), and a closed watch must go back to stats.
+import assert from 'node:assert/strict';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Heads } from '../src/freshness/head.js';
+import { fixtureRepo, git, removeDir } from './support/repos.js';
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+test('a watched HEAD is read without a stat until git moves it, and every move is seen at the next ask', async () => {
+  const root = fixtureRepo('ts-shapes');
+  const heads = new Heads(true);
+  // Counts the stats Heads takes: node:fs's named exports follow the module object once synced.
+  const fs = createRequire(import.meta.url)('node:fs') as { statSync: typeof import('node:fs').statSync };
+  const statSync = fs.statSync;
+  let stats = 0;
+  fs.statSync = ((...args: Parameters<typeof statSync>) => {
+    stats++;
+    return statSync(...args);
+  }) as typeof statSync;
+  syncBuiltinESMExports();
+  const statsFor = async (expected: string) => {
+    const before = stats;
+    assert.equal(await heads.head(root), expected);
+    return stats - before;
+  };
+  const rev = (name: string) => git(root, 'rev-parse', name).trim();
+  try {
+    const first = rev('HEAD');
+    assert.ok((await statsFor(first)) > 0, 'the first ask stats');
+    await turn();
+    assert.equal(await statsFor(first), 0, 'quiet: no stat');
+
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'second');
+    await turn();
+    const second = rev('HEAD');
+    assert.notEqual(second, first);
+    assert.ok((await statsFor(second)) > 0, 'a commit is seen, by stats');
+    await turn();
+    assert.equal(await statsFor(second), 0, 'quiet again');
+
+    // A branch in a directory of its own under refs/heads: its loose ref is watched once HEAD names it.
+    git(root, 'checkout', '-q', '-b', 'topic/deep');
+    await turn();
+    assert.ok((await statsFor(second)) > 0, 'HEAD names another branch: read again');
+    await turn();
+    assert.equal(await statsFor(second), 0, 'quiet on the new branch');
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'on topic');
+    await turn();
+    const onTopic = rev('HEAD');
+    assert.equal(await heads.head(root), onTopic, 'a commit on a branch under refs/heads/topic is seen');
+    // Moved with nothing but its loose ref rewritten (git itself also takes HEAD.lock; another tool need not):
+    // seen through the ref's own directory.
+    const loose = join(root, '.git', 'refs', 'heads', 'topic', 'deep');
+    writeFileSync(`${loose}.lock`, `${second}\n`);
+    renameSync(`${loose}.lock`, loose);
+    await turn();
+    assert.equal(await heads.head(root), second, 'the loose ref moved');
+    git(root, 'update-ref', 'refs/heads/topic/deep', onTopic);
+    await turn();
+    assert.equal(await heads.head(root), onTopic, 'and back, by git');
+
+    // Packed, then moved in packed-refs alone, as git rewrites it (a lock file renamed over it).
+    git(root, 'pack-refs', '--all', '--prune');
+    await turn();
+    assert.equal(await heads.head(root), onTopic, 'the same commit, read from packed-refs');
+    const packed = join(root, '.git', 'packed-refs');
+    writeFileSync(
+      `${packed}.lock`,
+      readFileSync(packed, 'utf8').replace(`${onTopic} refs/heads/topic/deep`, `${first} refs/heads/topic/deep`),
+    );
+    renameSync(`${packed}.lock`, packed);
+    await turn();
+    assert.equal(await heads.head(root), first, 'the branch moved in packed-refs');
+
+    git(root, 'checkout', '-q', '--detach', second);
+    await turn();
+    assert.equal(await heads.head(root), second, 'a detached HEAD');
+
+    heads.close();
+    assert.ok((await statsFor(second)) > 0, 'closed: stats again');
+    assert.ok((await statsFor(second)) > 0, 'closed: stats at every ask');
+  } finally {
+    fs.statSync = statSync;
+    syncBuiltinESMExports();
+    heads.close();
+    removeDir(root);
+  }
+});
+
+test('a HEAD read by a process that does not watch is stat-ed at every ask', async () => {
+  const root = fixtureRepo('ts-shapes');
+  const heads = new Heads();
+  try {
+    const fs = createRequire(import.meta.url)('node:fs') as { statSync: typeof import('node:fs').statSync };
+    const statSync = fs.statSync;
+    let stats = 0;
+    fs.statSync = ((...args: Parameters<typeof statSync>) => {
+      stats++;
+      return statSync(...args);
+    }) as typeof statSync;
+    syncBuiltinESMExports();
+    try {
+      await heads.head(root);
+      await turn();
+      const before = stats;
+      await heads.head(root);
+      assert.ok(stats > before);
+    } finally {
+      fs.statSync = statSync;
+      syncBuiltinESMExports();
+    }
+  } finally {
+    removeDir(root);
+  }
+});
