@@ -173,6 +173,57 @@ test(`references read while a reindex retires their index each name their reposi
   }
 });
 
+test(`an index a publish retires keeps its rows until the next publish, so an answer from it reads all of it, on ${TEST_ENGINE}`, async () => {
+  const repo = fixtureRepo('ts-shapes');
+  const slug = 'retiring';
+  try {
+    const rowsOf = async (indexId: number) =>
+      Number(
+        (
+          await engine.db
+            .selectFrom('index_files')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('index_id', '=', indexId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const stateOf = async (indexId: number) =>
+      (await engine.db.selectFrom('indexes').select('state').where('id', '=', indexId).executeTakeFirst())?.state;
+    const first: number = indexOrThrow(repo, env, '--repo', slug).index_id;
+    const files = await rowsOf(first);
+    assert.ok(files > 0);
+    // What a server answering from the first index reads, before and after the publishes below.
+    const lookups = new Lookups(engine.db);
+    const path = 'src/shapes.ts';
+    const row = await lookups.file(first, path);
+    assert.ok(row?.document_id, `${path} has a document`);
+    const definitions = await lookups.definitionsInFile(first, row.document_id, path);
+    assert.ok(definitions.length > 0);
+
+    // An edit, indexed: an index of the same commit, which retires the first.
+    writeFileSync(join(repo, 'src', 'edited.ts'), 'export const edited = 1;\n');
+    const second: number = indexOrThrow(repo, env, '--repo', slug).index_id;
+    assert.notEqual(second, first);
+    assert.equal(await stateOf(first), 'retired', 'no longer answers new questions');
+    assert.equal(await rowsOf(first), files, 'its files stay');
+    assert.deepEqual(
+      await new Lookups(engine.db).definitionsInFile(first, row.document_id, path),
+      definitions,
+      'its definitions read the same',
+    );
+    assert.equal(await lookups.index(first), undefined, 'not published: a new answer does not start from it');
+
+    // The next publish deletes it, and retires the second.
+    writeFileSync(join(repo, 'src', 'edited.ts'), 'export const edited = 2;\n');
+    indexOrThrow(repo, env, '--repo', slug);
+    assert.equal(await stateOf(first), undefined);
+    assert.equal(await rowsOf(first), 0);
+    assert.equal(await stateOf(second), 'retired');
+  } finally {
+    removeDir(repo);
+  }
+});
+
 test('a postgres:// registry that cannot be reached: one line naming the server, without user or password', () => {
   const url = 'postgres://alice:s3cret-pw@127.0.0.1:1/team?sslmode=disable&password=other-secret';
   for (const args of [['status', '--all'], ['def', 'x', '--repo', 'r']]) {

@@ -65,14 +65,15 @@ test('entries of blobs no kept index lists are collected with the blobs', async 
   commitAll(repo, 'marker');
   indexOrThrow(repo, indexEnv);
   assert.equal(await phraseCount(registryFile(home), 'oldMarkerText'), 1);
-  // The current index and the two before it are kept; the fourth index retires the first.
-  for (let i = 1; i <= 3; i++) {
+  // The current index and the two before it are kept; the fourth index retires the first, and the fifth deletes it
+  // (a retired index keeps its rows until the next publish, for the answers that were reading it).
+  for (let i = 1; i <= 4; i++) {
     writeFileSync(join(repo, 'src', 'marker.ts'), `export const marker = "newMarkerText${i}";\n`);
     commitAll(repo, `marker ${i}`);
     indexOrThrow(repo, indexEnv);
   }
   assert.equal(await phraseCount(registryFile(home), 'oldMarkerText'), 0);
-  assert.equal(await phraseCount(registryFile(home), 'newMarkerText1'), 1);
+  assert.equal(await phraseCount(registryFile(home), 'newMarkerText1'), 1, 'retired, kept until the next publish');
   const engine = await openRegistry({ registry: registryFile(home) });
   try {
     // SQLite's index is a table of its own, whose entries must go with their blobs; pg_trgm's is an index on `blobs`.
@@ -87,6 +88,6 @@ test('entries of blobs no kept index lists are collected with the blobs', async 
   const r = sextant(['search', 'MarkerText', '--repo', 'ts-shapes', '--json'], { env });
   assert.deepEqual(
     JSON.parse(r.stdout).matches.map((m: { preview: string }) => m.preview),
-    ['export const marker = "newMarkerText3";'],
+    ['export const marker = "newMarkerText4";'],
   );
 });

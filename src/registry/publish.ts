@@ -52,7 +52,8 @@ export interface PublishInput {
  * commit after every edit, and those would otherwise push out the index of
  * the branch a developer came from, which a checkout back to it (or to a
  * branch off it) answers from (navigation/adjust.ts). An older index of the
- * same commit is superseded by the newer and retired.
+ * same commit is superseded by the newer and retired. A retired index is
+ * deleted at the next publish of its repository (see collectGarbage).
  */
 const KEEP_PREVIOUS = 2;
 
@@ -69,7 +70,7 @@ export async function publishIndex(engine: Engine, input: PublishInput): Promise
     await releaseRun(input.run.id);
   }
   const t1 = performance.now();
-  await collectGarbage(engine, input.run.repo_id);
+  await collectGarbage(engine, input.run.repo_id, input.supersedes ?? []);
   const t2 = performance.now();
   if (input.refreshStatistics ?? true) await engine.refreshStatistics();
   if (input.timings) {
@@ -152,12 +153,16 @@ async function indexStorageBytes(db: Kysely<Database>, indexId: number): Promise
 }
 
 /**
- * Retires indexes beyond the few most recent, then deletes rows no index
- * refers to. Content-addressed rows are shared across repositories, so they
- * are only collected while no other run is writing (it may be about to refer
- * to them).
+ * Retires indexes beyond the few most recent, deletes those retired by an
+ * earlier collection, then deletes rows no index refers to. A retired index
+ * keeps its rows until the next collection: a server that read the current
+ * index just before this publish may be answering from it, and its answer
+ * must not lose rows half way (`supersedes`: retired by the publish that
+ * ran just now). Content-addressed rows are shared across repositories, so
+ * they are only collected while no other run is writing (it may be about to
+ * refer to them).
  */
-async function collectGarbage(engine: Engine, repoId: number): Promise<void> {
+async function collectGarbage(engine: Engine, repoId: number, supersedes: readonly number[]): Promise<void> {
   await engine.db.transaction().execute(async (trx) => {
     const repo = await trx.selectFrom('repos').select('current_index_id').where('id', '=', repoId).executeTakeFirstOrThrow();
     const published = await trx
@@ -176,11 +181,18 @@ async function collectGarbage(engine: Engine, repoId: number): Promise<void> {
       commits.add(p.commit_sha);
       kept.push(p.id);
     }
-    const retired = await trx.selectFrom('indexes').select('id').where('repo_id', '=', repoId).where('id', 'not in', kept).execute();
-    const retiredIds = retired.map((r) => r.id);
-    if (retiredIds.length > 0) {
-      await trx.deleteFrom('index_files').where('index_id', 'in', retiredIds).execute();
-      await trx.deleteFrom('indexes').where('id', 'in', retiredIds).execute();
+    const dropped = await trx
+      .selectFrom('indexes')
+      .select(['id', 'state'])
+      .where('repo_id', '=', repoId)
+      .where('id', 'not in', kept)
+      .execute();
+    const retiring = dropped.filter((r) => r.state === 'published' || supersedes.includes(r.id)).map((r) => r.id);
+    const deleted = dropped.filter((r) => !retiring.includes(r.id)).map((r) => r.id);
+    if (retiring.length > 0) await trx.updateTable('indexes').set({ state: 'retired' }).where('id', 'in', retiring).execute();
+    if (deleted.length > 0) {
+      await trx.deleteFrom('index_files').where('index_id', 'in', deleted).execute();
+      await trx.deleteFrom('indexes').where('id', 'in', deleted).execute();
     }
     if (!(await engine.writers.mayCollect(trx))) return;
     const referenced = trx.selectFrom('index_files').select('document_id').where('document_id', 'is not', null);
