@@ -5,10 +5,10 @@
 // answering), and a closed watch must go back to stats.
 import assert from 'node:assert/strict';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Heads } from '../src/freshness/head.js';
+import { countFsCalls } from './support/fs-calls.js';
 import { fixtureRepo, git, removeDir } from './support/repos.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -16,19 +16,12 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 test('a watched HEAD is read without a stat until git moves it, and every move is seen at the next ask', async () => {
   const root = fixtureRepo('ts-shapes');
   const heads = new Heads(true);
-  // Counts the stats Heads takes: node:fs's named exports follow the module object once synced.
-  const fs = createRequire(import.meta.url)('node:fs') as { statSync: typeof import('node:fs').statSync };
-  const statSync = fs.statSync;
-  let stats = 0;
-  fs.statSync = ((...args: Parameters<typeof statSync>) => {
-    stats++;
-    return statSync(...args);
-  }) as typeof statSync;
-  syncBuiltinESMExports();
+  // Counts the stats Heads takes.
+  const stats = countFsCalls('statSync');
   const statsFor = async (expected: string) => {
-    const before = stats;
+    const before = stats.count;
     assert.equal(await heads.head(root), expected);
-    return stats - before;
+    return stats.count - before;
   };
   const rev = (name: string) => git(root, 'rev-parse', name).trim();
   try {
@@ -87,8 +80,7 @@ test('a watched HEAD is read without a stat until git moves it, and every move i
     assert.ok((await statsFor(second)) > 0, 'closed: stats again');
     assert.ok((await statsFor(second)) > 0, 'closed: stats at every ask');
   } finally {
-    fs.statSync = statSync;
-    syncBuiltinESMExports();
+    stats.restore();
     heads.close();
     removeDir(root);
   }
@@ -97,26 +89,15 @@ test('a watched HEAD is read without a stat until git moves it, and every move i
 test('a HEAD read by a process that does not watch is stat-ed at every ask', async () => {
   const root = fixtureRepo('ts-shapes');
   const heads = new Heads();
+  const stats = countFsCalls('statSync');
   try {
-    const fs = createRequire(import.meta.url)('node:fs') as { statSync: typeof import('node:fs').statSync };
-    const statSync = fs.statSync;
-    let stats = 0;
-    fs.statSync = ((...args: Parameters<typeof statSync>) => {
-      stats++;
-      return statSync(...args);
-    }) as typeof statSync;
-    syncBuiltinESMExports();
-    try {
-      await heads.head(root);
-      await turn();
-      const before = stats;
-      await heads.head(root);
-      assert.ok(stats > before);
-    } finally {
-      fs.statSync = statSync;
-      syncBuiltinESMExports();
-    }
+    await heads.head(root);
+    await turn();
+    const before = stats.count;
+    await heads.head(root);
+    assert.ok(stats.count > before);
   } finally {
+    stats.restore();
     removeDir(root);
   }
 });

@@ -9,13 +9,13 @@
 // an answer read is stat'ed again only after an event names it.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { WorktreeChanges } from '../src/freshness/worktree-changes.js';
 import { WorktreeFiles } from '../src/freshness/worktree-files.js';
 import { gitBlobSha } from '../src/freshness/worktree.js';
 import { watchWorktree } from '../src/freshness/worktree-watch.js';
+import { countFsCalls } from './support/fs-calls.js';
 import { commitAll, fixtureRepo, removeDir } from './support/repos.js';
 
 const root = fixtureRepo('ts-shapes');
@@ -143,19 +143,12 @@ test("once the watch is ready, a file is stat'ed again only after an event names
   const tree = fixtureRepo('ts-shapes');
   const files = new WorktreeFiles(tree);
   const watching = new WorktreeChanges(tree, true, files);
-  // Counts the stats WorktreeFiles takes: node:fs's named exports follow the module object once synced.
-  const fs = createRequire(import.meta.url)('node:fs') as { lstatSync: typeof import('node:fs').lstatSync };
-  const lstatSync = fs.lstatSync;
-  let stats = 0;
-  fs.lstatSync = ((...args: Parameters<typeof lstatSync>) => {
-    stats++;
-    return lstatSync(...args);
-  }) as typeof lstatSync;
-  syncBuiltinESMExports();
+  // Counts the stats WorktreeFiles takes.
+  const stats = countFsCalls('lstatSync');
   const statsFor = (read: () => void) => {
-    const before = stats;
+    const before = stats.count;
     read();
-    return stats - before;
+    return stats.count - before;
   };
   // Polls for at most 10 s.
   const eventually = async (holds: () => boolean, what: string) => {
@@ -217,8 +210,7 @@ test("once the watch is ready, a file is stat'ed again only after an event names
       1,
     );
   } finally {
-    fs.lstatSync = lstatSync;
-    syncBuiltinESMExports();
+    stats.restore();
     await watching.close();
     removeDir(tree);
   }
