@@ -12,6 +12,7 @@ import { openRegistry } from '../src/registry/open.js';
 import type { Engine } from '../src/registry/engine.js';
 import { LEASE_MS } from '../src/registry/lease.js';
 import { Lookups } from '../src/registry/lookups.js';
+import { padded, PreparedQueries } from '../src/registry/prepared.js';
 import { currentLocks, ensureRepo, failRun, INTERRUPTED_REASON, startRun } from '../src/registry/repos.js';
 import { PROJECT_ROOT } from './support/paths.js';
 import { TEST_ENGINE } from './support/registry.js';
@@ -219,6 +220,55 @@ test(`an index a publish retires keeps its rows until the next publish, so an an
     assert.equal(await stateOf(first), undefined);
     assert.equal(await rowsOf(first), 0);
     assert.equal(await stateOf(second), 'retired');
+  } finally {
+    removeDir(repo);
+  }
+});
+
+test(`lookups by lists of any length answer as one by one, with a query compiled per power of two, on ${TEST_ENGINE}`, async () => {
+  const repo = fixtureRepo('ts-shapes');
+  try {
+    const indexId: number = indexOrThrow(repo, env, '--repo', 'listed').index_id;
+    const lookups = new Lookups(engine.db);
+    const path = 'src/geometry.ts';
+    const row = await lookups.file(indexId, path);
+    assert.ok(row?.document_id, `${path} has a document`);
+    const inFile = await lookups.definitionsInFile(indexId, row.document_id, path);
+    const globals = [...new Set(inFile.map((d) => d.symbol).filter((s) => !s.startsWith('local ')))];
+    const locals = [...new Set(inFile.map((d) => d.symbol).filter((s) => s.startsWith('local ')))];
+    assert.ok(globals.length >= 9 && locals.length >= 2, `${globals.length} global and ${locals.length} local symbols`);
+    const key = (d: { symbol: string; start_line: number; start_char: number }) => `${d.symbol}@${d.start_line}:${d.start_char}`;
+    const sorted = (rows: { symbol: string; start_line: number; start_char: number }[]) => rows.map(key).sort();
+    // Each length from 1 to 9 against the same symbols asked one at a time, by a fresh Lookups (no cache between them).
+    for (let n = 1; n <= 9; n++) {
+      const some = globals.slice(0, n);
+      const one = (await Promise.all(some.map((s) => new Lookups(engine.db).definitionsOf([indexId], [s])))).flat();
+      assert.deepEqual(sorted(await new Lookups(engine.db).definitionsOf([indexId], some)), sorted(one), `${n} symbols`);
+    }
+    // A local's definitions are read through its document: the rows of the file's own definitions for it.
+    for (const local of locals) {
+      const expected = inFile.filter((d) => d.symbol === local);
+      assert.deepEqual(await lookups.localDefinitions(indexId, row.document_id, path, [local]), expected, local);
+    }
+    assert.deepEqual(await lookups.localDefinitions(indexId, row.document_id, path, locals), inFile.filter((d) => locals.includes(d.symbol)));
+
+    // Lists of lengths 1 to 9 (and an id repeated) compile 5 queries: 1, 2, 4, 8 and 16.
+    const prepared = new PreparedQueries(engine.db);
+    let compiled = 0;
+    const slugsIn = async (slugs: string[]) =>
+      (
+        await prepared.rowsIn('slugs', [slugs], ([named]) => {
+          compiled++;
+          return engine.db.selectFrom('repos').select('slug').where('slug', 'in', named!).orderBy('slug');
+        })
+      ).map((r) => r.slug);
+    for (let n = 1; n <= 9; n++) {
+      const asked = ['listed', ...Array.from({ length: n - 1 }, (_, i) => `absent-${i}`)];
+      assert.deepEqual(await slugsIn(asked), ['listed'], `${n} names`);
+    }
+    assert.equal(compiled, 5);
+    assert.deepEqual(padded([]), []);
+    assert.deepEqual(padded([1, 2, 3]), [1, 2, 3, 3]);
   } finally {
     removeDir(repo);
   }

@@ -104,8 +104,8 @@ export async function definitionsOfGroups(
   groups: readonly (readonly string[])[],
   file?: FileContext,
 ): Promise<DefinitionRow[][]> {
-  const locals = groups.flat().filter(isLocalSymbol);
-  const inFile = locals.length && file ? await lookups.definitionsInFile(ctx.index.id, file.document.id, file.file.path) : [];
+  const locals = [...new Set(groups.flat().filter(isLocalSymbol))];
+  const inFile = locals.length && file ? await lookups.localDefinitions(ctx.index.id, file.document.id, file.file.path, locals) : [];
   const globals = [...new Set(groups.flat().filter((s) => !isLocalSymbol(s)))];
   const indexes = [ctx.index.id, ...ctx.others];
   // Rows come ordered by path and position; here and elsewhere keep that order.

@@ -87,6 +87,8 @@ const LINE_BATCH_SIZES = [8, 32, LINES_PER_QUERY];
 export class Lookups {
   private readonly documents = new Lru<number, StoredDocument>(512);
   private readonly documentDefinitions = new Lru<string, DefinitionRow[]>(512);
+  /** localDefinitions by document and symbols: goToDefinition at a local reads its one definition, not the file's. */
+  private readonly localDefinitionRows = new Lru<string, DefinitionRow[]>(RELATIVES_CACHED);
   private readonly lineCache = new Lru<string, string[] | null>(1024);
   private readonly files = new Lru<string, IndexFileRow>(4096);
   private readonly slugs = new Lru<number, string>(256);
@@ -338,14 +340,14 @@ export class Lookups {
       const rows =
         live.length === 0
           ? []
-          : await this.prepared.rows(`symbolRefs:${live.length}:${missing.length}`, [...live, ...missing], (v) =>
+          : await this.prepared.rowsIn('symbolRefs', [live, missing], ([ids, named]) =>
               this.db
                 .selectFrom('symbols as s')
                 .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
                 .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
                 .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.document_id', 's.symbol', 'r.ranges'])
-                .where('f.index_id', 'in', v.slice(0, live.length))
-                .where('s.symbol', 'in', v.slice(live.length)),
+                .where('f.index_id', 'in', ids!)
+                .where('s.symbol', 'in', named!),
             );
       for (const symbol of missing) bySymbol.set(symbol, []);
       // Set in place, not copied: a popular symbol has thousands of rows, and copies are as many objects again.
@@ -371,20 +373,18 @@ export class Lookups {
     const [first, ...rest] = indexIds;
     const bySlug = (a: number, b: number) => (repoOf.get(a)! < repoOf.get(b)! ? -1 : repoOf.get(a)! > repoOf.get(b)! ? 1 : a - b);
     const ordered = [first!, ...rest.sort(bySlug)];
-    const n = ordered.length;
     const key = `${ordered.join(',')}\0${symbols.join('\0')}`;
     const cached = this.refRowsInOrder.get(key);
     if (cached) return cached;
-    const rows = await this.prepared.rows(`symbolRefsInOrder:${n}:${symbols.length}`, [...ordered, ...symbols], (v) => {
-      const ids = v.slice(0, n);
-      const named = v.slice(n);
+    // A padded list repeats its last value in a later `when`, which never wins: each value keeps its first place.
+    const rows = await this.prepared.rowsIn('symbolRefsInOrder', [ordered, symbols], ([ids, named]) => {
       const rank = sql.join(
-        ids.map((id, i) => sql`when ${id} then ${sql.lit(i)}`),
+        ids!.map((id, i) => sql`when ${id} then ${sql.lit(i)}`),
         sql` `,
       );
       // Each row names its symbol by its place in the list, not by its text: a popular symbol's rows are thousands.
       const which = sql.join(
-        named.map((symbol, i) => sql`when ${symbol} then ${sql.lit(i)}`),
+        named!.map((symbol, i) => sql`when ${symbol} then ${sql.lit(i)}`),
         sql` `,
       );
       return this.db
@@ -392,8 +392,8 @@ export class Lookups {
         .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
         .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
         .select(['f.index_id', 'f.path', 'f.blob_sha', 'r.ranges', sql<number>`case s.symbol ${which} end`.as('which')])
-        .where('f.index_id', 'in', ids)
-        .where('s.symbol', 'in', named)
+        .where('f.index_id', 'in', ids!)
+        .where('s.symbol', 'in', named!)
         .orderBy(sql`case f.index_id ${rank} end`)
         .orderBy('f.path')
         .orderBy('s.symbol');
@@ -419,8 +419,8 @@ export class Lookups {
       else out.set(id, slug);
     }
     if (missing.length === 0) return out;
-    const rows = await this.prepared.rows(`repoSlugsOfIndexes:${missing.length}`, missing, (v) =>
-      this.db.selectFrom('indexes as i').innerJoin('repos as p', 'p.id', 'i.repo_id').select(['i.id', 'p.slug']).where('i.id', 'in', v),
+    const rows = await this.prepared.rowsIn('repoSlugsOfIndexes', [missing], ([ids]) =>
+      this.db.selectFrom('indexes as i').innerJoin('repos as p', 'p.id', 'i.repo_id').select(['i.id', 'p.slug']).where('i.id', 'in', ids!),
     );
     for (const r of rows) {
       this.slugs.set(r.id, r.slug);
@@ -435,8 +435,8 @@ export class Lookups {
     const key = `${indexIds.join(',')}\0${symbols.join('\0')}`;
     const cached = this.definitionRows.get(key);
     if (cached) return cached;
-    const rows = await this.prepared.rows(`definitionsOf:${indexIds.length}:${symbols.length}`, [...indexIds, ...symbols], (v) =>
-      this.definitionQuery(v.slice(0, indexIds.length)).where('s.symbol', 'in', v.slice(indexIds.length)),
+    const rows = await this.prepared.rowsIn('definitionsOf', [indexIds, symbols], ([ids, named]) =>
+      this.definitionQuery(ids!).where('s.symbol', 'in', named!),
     );
     this.definitionRows.set(key, rows);
     return rows;
@@ -451,6 +451,26 @@ export class Lookups {
       this.definitionQuery([i!]).where('d.document_id', '=', d!).where('f.path', '=', p!),
     );
     this.documentDefinitions.set(key, rows);
+    return rows;
+  }
+
+  /**
+   * The definitions of local symbols of one document (a local is its
+   * document's own). Read through the document's definitions: a local's
+   * symbol row (`local 3`) is shared by every document that has one, so
+   * starting from it would walk as many rows as there are documents.
+   */
+  async localDefinitions(indexId: number, documentId: number, path: string, symbols: readonly string[]): Promise<DefinitionRow[]> {
+    const key = `${indexId}:${documentId}:${path}\0${symbols.join('\0')}`;
+    const cached = this.localDefinitionRows.get(key);
+    if (cached) return cached;
+    const rows = await this.prepared.rowsIn('localDefinitions', [[indexId], [documentId], [path], symbols], ([[i], [d], [p], named]) =>
+      this.definitionQuery([i!], { byDocument: true })
+        .where('d.document_id', '=', d!)
+        .where('f.path', '=', p!)
+        .where('s.symbol', 'in', named!),
+    );
+    this.localDefinitionRows.set(key, rows);
     return rows;
   }
 
@@ -516,10 +536,7 @@ export class Lookups {
     withFrom: boolean,
   ): Promise<{ from?: string; symbol: string }[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
-    const shape = `related:${flag}:${directions.join(',')}:${withFrom}:${symbols.length}:${indexIds.length}`;
-    return this.prepared.rows(shape, [...symbols, ...indexIds], (v) => {
-      const named = v.slice(0, symbols.length);
-      const indexes = v.slice(symbols.length);
+    return this.prepared.rowsIn(`related:${flag}:${directions.join(',')}:${withFrom}`, [symbols, indexIds], ([named, indexes]) => {
       const one = (direction: 'forward' | 'backward') => {
         const [from, to] =
           direction === 'forward' ? (['symbol_id', 'target_symbol_id'] as const) : (['target_symbol_id', 'symbol_id'] as const);
@@ -529,9 +546,9 @@ export class Lookups {
           .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
           .innerJoin('symbols as t', 't.id', `r.${to}`)
           .select('t.symbol')
-          .where('s.symbol', 'in', named)
+          .where('s.symbol', 'in', named!)
           .where(`r.${flag}`, '=', 1)
-          .where('f.index_id', 'in', indexes);
+          .where('f.index_id', 'in', indexes!);
         return withFrom ? q.select('s.symbol as from') : q;
       };
       const [first, ...rest] = directions.map(one);
@@ -652,13 +669,21 @@ export class Lookups {
     return Number(row.n);
   }
 
-  private definitionQuery(indexIds: readonly number[]) {
+  /**
+   * Definitions with their file, index, repository and symbol. `byDocument`
+   * for a query that names its document: the symbols join is written so
+   * that SQLite cannot start from the symbol's index (`+` makes the column
+   * an expression) and reads the document's rows instead.
+   */
+  private definitionQuery(indexIds: readonly number[], options: { byDocument?: boolean } = {}) {
     return this.db
       .selectFrom('definitions as d')
       .innerJoin('index_files as f', 'f.document_id', 'd.document_id')
       .innerJoin('indexes as i', 'i.id', 'f.index_id')
       .innerJoin('repos as p', 'p.id', 'i.repo_id')
-      .innerJoin('symbols as s', 's.id', 'd.symbol_id')
+      .innerJoin('symbols as s', (join) =>
+        options.byDocument ? join.on('s.id', '=', sql<number>`+${sql.ref('d.symbol_id')}`) : join.onRef('s.id', '=', 'd.symbol_id'),
+      )
       .select([
         'p.slug as repo',
         'f.index_id',

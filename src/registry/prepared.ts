@@ -16,6 +16,20 @@ interface Template {
   parameters: readonly unknown[];
 }
 
+/**
+ * A list for an `in (…)` of a prepared query, padded with its last value to
+ * the next power of two: a shape is compiled per list length, and lengths
+ * that vary with each answer (the symbols at a position, their relatives)
+ * made a first answer pay a new query's compile, about a millisecond, every
+ * few positions. `in` reads a repeated value as one. Empty stays empty.
+ */
+export function padded<T>(values: readonly T[]): T[] {
+  if (values.length === 0) return [];
+  let size = 1;
+  while (size < values.length) size *= 2;
+  return [...values, ...Array<T>(size - values.length).fill(values[values.length - 1]!)];
+}
+
 export class PreparedQueries {
   private readonly templates = new Lru<string, Template>(256);
 
@@ -38,5 +52,18 @@ export class PreparedQueries {
     }
     const parameters = template.parameters.map((p) => (p instanceof Slot ? values[p.index] : p));
     return (await this.db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters))).rows;
+  }
+
+  /**
+   * `rows` for a query whose values are lists, each for an `in (…)`: `build`
+   * gets one list of stand-ins per list, each `padded`, so that one shape
+   * serves every length up to the next power of two.
+   */
+  rowsIn<R>(shape: string, lists: readonly (readonly unknown[])[], build: (slots: never[][]) => Compilable<R>): Promise<R[]> {
+    const paddedLists = lists.map(padded);
+    return this.rows(`${shape}:${paddedLists.map((l) => l.length).join(':')}`, paddedLists.flat(), (slots) => {
+      let at = 0;
+      return build(paddedLists.map((l) => slots.slice(at, (at += l.length))));
+    });
   }
 }
