@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { Lru } from '../lru.js';
 import { gitBlobSha, readRepoFile } from './worktree.js';
 import { LineMap } from './line-map.js';
+import { splitLines } from '../lines.js';
 
 /** How an indexed file stands in the worktree. */
 export type FileEdit =
@@ -91,7 +92,7 @@ export class WorktreeFiles {
     // It may have changed again since the stat: the map is of what was read, and kept under its hash.
     const read = gitBlobSha(content);
     if (read === indexedSha) return { state: 'unchanged' };
-    const map = LineMap.between(before, content.toString('utf8').split(/\r\n|\r|\n/));
+    const map = LineMap.between(before, splitLines(content.toString('utf8')));
     this.maps.set(`${indexedSha}:${read}`, map);
     return { state: 'edited', map };
   }

@@ -28,6 +28,7 @@ import { changedMentioning, unsearchedNote } from './changed-elsewhere.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
 import type { SymbolKind } from '../scip/kind.js';
+import { splitLines } from '../lines.js';
 
 /** What the query layer needs of the pool of language servers. */
 export interface LiveServers {
@@ -191,7 +192,7 @@ class WorktreeLines {
       } catch {
         text = null;
       }
-      this.cache.set(path, text === null ? null : text.split(/\r?\n/));
+      this.cache.set(path, text === null ? null : splitLines(text));
     }
     return this.cache.get(path)!;
   }

@@ -20,6 +20,7 @@ import { readRepoFile } from '../freshness/worktree.js';
 import { moved, type Placement } from './adjust.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
+import { splitLines } from '../lines.js';
 
 /** A text scan of references stops after this long or this many bytes, and says so. */
 const SCAN_BUDGET_MS = 2000;
@@ -394,7 +395,7 @@ async function currentLines(lookups: Lookups, ctx: RepoContext, file: IndexFileR
   }
   if (edit && edit.state !== 'unchanged') {
     const now = readRepoFile(ctx.adjust.root!, file.path);
-    if (now) return now.toString('utf8').split(/\r\n|\r|\n/);
+    if (now) return splitLines(now.toString('utf8'));
   }
   const lines = await lookups.lines(file.blob_sha);
   if (!lines) throw new UserError(`${file.path}'s text is not stored, so no position in it can be read: use another file`);

@@ -9,7 +9,8 @@ import type { PreparedDocument, RegistryWriter } from '../registry/writer.js';
 import type { ScipDocument } from '../scip/schema.js';
 import type { FactsProvider } from '../syntax/index.js';
 import { languageOf } from '../languages.js';
-import { documentContentHash, prepareDocument, splitLines } from './prepare.js';
+import { documentContentHash, prepareDocument } from './prepare.js';
+import { splitLines } from '../lines.js';
 
 const BATCH_DOCUMENTS = 48;
 const BATCH_OCCURRENCES = 40_000;

@@ -32,10 +32,6 @@ export function documentContentHash(documentBytes: Uint8Array, blobSha: string):
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
 }
 
-export function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
-}
-
 export interface PrepareInput {
   document: ScipDocument;
   contentHash: string;

@@ -19,7 +19,7 @@ import type { Progress } from '../progress.js';
 import type { IndexerReport, LanguageReport } from './index-repository.js';
 import { languageOf } from '../languages.js';
 import { resolveCommand } from './manifests.js';
-import { splitLines } from './prepare.js';
+import { splitLines } from '../lines.js';
 
 export const CTAGS = 'universal-ctags';
 /** ctags reads a few megabytes a second per core at worst; a whole run is bounded by this unless --timeout says otherwise. */

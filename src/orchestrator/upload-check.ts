@@ -21,7 +21,7 @@ import { normalizeRange } from '../scip/range.js';
 import { IndexField, PositionEncoding, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
 import { readIndexFields, TruncatedIndexError } from '../scip/stream.js';
 import { normalizeDocumentPath } from './ingest.js';
-import { splitLines } from './prepare.js';
+import { splitLines } from '../lines.js';
 
 export const COMMIT_PATTERN = /^[0-9a-f]{40}$/;
 const SHA256_PATTERN = /^[0-9a-f]{64}$/;

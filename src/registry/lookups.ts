@@ -8,6 +8,7 @@ import { PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
 import type { TextIndex } from './engine.js';
 import { literal } from './text-query.js';
+import { splitLines } from '../lines.js';
 
 export interface StoredDocument {
   id: number;
@@ -303,7 +304,7 @@ export class Lookups {
   }
 
   private keepLines(blobSha: string, content: string | null | undefined): string[] | null {
-    const lines = content == null ? null : content.split(/\r\n|\r|\n/);
+    const lines = content == null ? null : splitLines(content);
     this.lineCache.set(blobSha, lines);
     return lines;
   }

@@ -12,6 +12,7 @@ import { CAP, Params, PREVIEW_CHARS, type Match, type Result } from '../protocol
 import { createMatcher, type Span } from './matcher.js';
 import { parseParams } from './params.js';
 import { allOf, extensionFilter, globFilter } from './paths.js';
+import { splitLines } from '../lines.js';
 
 export interface SearchBudget {
   /** Wall-clock milliseconds one search may take. */
@@ -199,7 +200,7 @@ async function followEdits(
     if (root && existsSync(root)) {
       edit = await worktreeFiles(root).edit(file.path, file.blobSha, async () => {
         const text = (await engine.blobBytes([file.blobSha])).get(file.blobSha);
-        return text === undefined ? null : text.toString('utf8').split(/\r\n|\r|\n/);
+        return text === undefined ? null : splitLines(text.toString('utf8'));
       });
     }
     edits.set(key, edit);
