@@ -225,6 +225,31 @@ test(`an index a publish retires keeps its rows until the next publish, so an an
   }
 });
 
+test(`a repository's current index is read again once the registry changed, by another process or by this one, on ${TEST_ENGINE}`, async () => {
+  const repo = fixtureRepo('ts-shapes');
+  try {
+    const first: number = indexOrThrow(repo, env, '--repo', 'changing').index_id;
+    const lookups = new Lookups(engine.db, engine.textIndex, () => engine.changeToken());
+    assert.equal((await lookups.current('changing'))?.index?.id, first);
+    const token = engine.changeToken();
+    assert.equal(engine.changeToken(), token, 'no write, no change');
+    if (TEST_ENGINE === 'sqlite') assert.notEqual(token, null);
+
+    // Another process publishes an edit: the next question is answered from its index.
+    writeFileSync(join(repo, 'src', 'edited.ts'), 'export const edited = 1;\n');
+    const second: number = indexOrThrow(repo, env, '--repo', 'changing').index_id;
+    assert.notEqual(second, first);
+    assert.equal((await lookups.current('changing'))?.index?.id, second);
+
+    // This connection registers a repository it was just asked about in vain.
+    assert.equal(await lookups.current('registered-here'), undefined);
+    await ensureRepo(engine.db, 'registered-here', null);
+    assert.equal((await lookups.current('registered-here'))?.repo.slug, 'registered-here');
+  } finally {
+    removeDir(repo);
+  }
+});
+
 test(`lookups by lists of any length answer as one by one, with a query compiled per power of two, on ${TEST_ENGINE}`, async () => {
   const repo = fixtureRepo('ts-shapes');
   try {

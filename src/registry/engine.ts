@@ -91,5 +91,12 @@ export interface Engine {
    * begin immediate; Postgres: repeatable read).
    */
   readSnapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * A value that differs whenever the registry may have changed since it was
+   * last taken: a commit by any process, this one's included. Null where the
+   * engine has none cheaper than the reads it would spare (Postgres: every
+   * read is a round trip, and so would this be).
+   */
+  changeToken(): string | null;
   close(): Promise<void>;
 }

@@ -114,9 +114,14 @@ export class Lookups {
   /** The lookups a query answers with, each compiled once per shape. */
   private readonly prepared: PreparedQueries;
 
+  /** current's answers, each with the registry's change token when it was read (see Engine.changeToken). */
+  private readonly currents = new Lru<string, { token: string; current: CurrentRepo | undefined }>(256);
+
   constructor(
     readonly db: Kysely<Database>,
     private readonly textIndex?: TextIndex | null,
+    /** The engine's change token: current() reads the registry again only once it moved. */
+    private readonly changeToken?: () => string | null,
   ) {
     this.prepared = new PreparedQueries(db);
   }
@@ -140,9 +145,21 @@ export class Lookups {
   /**
    * A repository with its current index (when published), and the current
    * index of every other repository, in one query: every request starts
-   * here, and on Postgres each query is a round trip.
+   * here, and on Postgres each query is a round trip. Remembered while the
+   * engine's change token stays put (no publish, no new repository): a first
+   * answer in a file read it in 0.2-0.3 ms, the token takes a tenth of that.
    */
   async current(slug: string): Promise<CurrentRepo | undefined> {
+    // Taken before the read: a commit during the read moves it, and the next call reads again.
+    const token = this.changeToken?.() ?? null;
+    const cached = token === null ? undefined : this.currents.get(slug);
+    if (cached && cached.token === token) return cached.current;
+    const current = await this.readCurrent(slug);
+    if (token !== null) this.currents.set(slug, { token, current });
+    return current;
+  }
+
+  private async readCurrent(slug: string): Promise<CurrentRepo | undefined> {
     const rows = await this.prepared.rows('current', [slug, slug], ([a, b]) =>
       this.db
         .selectFrom('repos as p')

@@ -132,6 +132,7 @@ export function openPostgres(url: string): Engine {
       // this.db: an adapter may wrap the engine with plugins on its db.
       return this.db.transaction().setIsolationLevel('repeatable read').execute(read);
     },
+    changeToken: () => null,
     async refreshStatistics() {
       // Only the tables ingest grows: ANALYZE of the whole database reads every table.
       await sql`analyze index_files, documents, symbols, symbol_refs, definitions, relationships, blobs`.execute(db);

@@ -46,6 +46,7 @@ export function openSqlite(file: string, options: { mapped?: boolean } = {}): En
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const statements = new Map<string, SqliteDatabase.Statement>();
+  const changes = sqlite.prepare('select data_version, total_changes() from pragma_data_version').raw();
   let mapped = false;
   // A first answer in a file reads its document, its text and its
   // definitions' rows, pages SQLite does not hold yet. Through the map they
@@ -127,6 +128,11 @@ export function openSqlite(file: string, options: { mapped?: boolean } = {}): En
           throw error;
         }
       });
+    },
+    // data_version moves when another connection commits, total_changes() when this one writes.
+    changeToken() {
+      const [version, total] = changes.get() as [number, number];
+      return `${version}:${total}`;
     },
     async refreshStatistics() {
       // A sampled ANALYZE: milliseconds even on a large registry.
