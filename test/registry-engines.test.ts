@@ -250,6 +250,26 @@ test(`a repository's current index is read again once the registry changed, by a
   }
 });
 
+test(`a file's possible callers are its callables and classes with an extent, and its module, on ${TEST_ENGINE}`, async () => {
+  const repo = fixtureRepo('ts-shapes');
+  try {
+    const indexId: number = indexOrThrow(repo, env, '--repo', 'calling').index_id;
+    const lookups = new Lookups(engine.db);
+    const files = await engine.db.selectFrom('index_files').select(['path', 'document_id']).where('index_id', '=', indexId).execute();
+    let fewer = 0;
+    for (const { path, document_id } of files) {
+      if (document_id === null) continue;
+      const all = await lookups.definitionsInFile(indexId, document_id, path);
+      const expected = all.filter((d) => d.kind === 'module' || ((d.callable || d.kind === 'class') && d.enclosing_start_line !== null));
+      assert.deepEqual(await lookups.callersInFile(indexId, document_id, path), expected, path);
+      if (expected.length < all.length) fewer++;
+    }
+    assert.ok(fewer > 0, 'some file has definitions that cannot call');
+  } finally {
+    removeDir(repo);
+  }
+});
+
 test(`lookups by lists of any length answer as one by one, with a query compiled per power of two, on ${TEST_ENGINE}`, async () => {
   const repo = fixtureRepo('ts-shapes');
   try {

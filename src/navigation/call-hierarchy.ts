@@ -205,7 +205,7 @@ class CallWalker {
       }
       if (use.file !== file) {
         file = use.file;
-        definitions = await this.lookups.definitionsInFile(file.index_id, file.document_id, file.path);
+        definitions = await this.lookups.callersInFile(file.index_id, file.document_id, file.path);
         edit = await this.ctx.adjust.file(indexedFile(file));
       }
       const { repo, path } = file;
