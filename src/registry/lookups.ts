@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { Occurrences, rangeRecords } from './payload.js';
-import { PreparedQueries } from './prepared.js';
+import { padded, PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
 import type { TextIndex } from './engine.js';
 import { literal } from './text-query.js';
@@ -81,9 +81,8 @@ export interface CurrentRepo {
 const REF_ROWS_CACHED = 20_000;
 /** Symbols whose is_reference relatives are kept. */
 const RELATIVES_CACHED = 16_384;
-/** Files whose lines one query reads (see Lookups.preloadLines), and the lengths its list is padded to. */
+/** Files whose lines one query reads (see Lookups.preloadLines). */
 const LINES_PER_QUERY = 128;
-const LINE_BATCH_SIZES = [8, 32, LINES_PER_QUERY];
 
 export class Lookups {
   private readonly documents = new Lru<number, StoredDocument>(512);
@@ -311,11 +310,8 @@ export class Lookups {
     const missing = [...new Set(blobShas.filter((sha) => this.lineCache.get(sha) === undefined))];
     for (let at = 0; at < missing.length; at += LINES_PER_QUERY) {
       const batch = missing.slice(at, at + LINES_PER_QUERY);
-      // Padded to a bucket's length with its last sha, so that few query shapes are compiled.
-      const size = LINE_BATCH_SIZES.find((n) => n >= batch.length)!;
-      const values = [...batch, ...Array<string>(size - batch.length).fill(batch.at(-1)!)];
-      const rows = await this.prepared.rows(`blobs:${size}`, values, (slots) =>
-        this.db.selectFrom('blobs').select(['sha', 'content']).where('sha', 'in', slots),
+      const rows = await this.prepared.rowsIn('blobs', [batch], ([shas]) =>
+        this.db.selectFrom('blobs').select(['sha', 'content']).where('sha', 'in', shas!),
       );
       const found = new Map(rows.map((row) => [row.sha, row.content]));
       for (const sha of batch) this.keepLines(sha, found.get(sha));
@@ -463,15 +459,8 @@ export class Lookups {
   }
 
   /** Definitions in one file of an index. */
-  async definitionsInFile(indexId: number, documentId: number, path: string): Promise<DefinitionRow[]> {
-    const key = `${indexId}:${documentId}:${path}`;
-    const cached = this.documentDefinitions.get(key);
-    if (cached) return cached;
-    const rows = await this.prepared.rows('definitionsInFile', [indexId, documentId, path], ([i, d, p]) =>
-      this.definitionQuery([i!]).where('d.document_id', '=', d!).where('f.path', '=', p!),
-    );
-    this.documentDefinitions.set(key, rows);
-    return rows;
+  definitionsInFile(indexId: number, documentId: number, path: string): Promise<DefinitionRow[]> {
+    return this.fileDefinitions('all', indexId, documentId, path);
   }
 
   /**
@@ -481,22 +470,28 @@ export class Lookups {
    * the rest of a file's definitions (parameters, properties, types: 70% of
    * kysely's) it has no use for.
    */
-  async callersInFile(indexId: number, documentId: number, path: string): Promise<DefinitionRow[]> {
+  callersInFile(indexId: number, documentId: number, path: string): Promise<DefinitionRow[]> {
+    return this.fileDefinitions('callers', indexId, documentId, path);
+  }
+
+  /** One file's definitions, all or only its possible callers, each list remembered per file. */
+  private async fileDefinitions(which: 'all' | 'callers', indexId: number, documentId: number, path: string): Promise<DefinitionRow[]> {
+    const cache = which === 'all' ? this.documentDefinitions : this.fileCallers;
     const key = `${indexId}:${documentId}:${path}`;
-    const cached = this.fileCallers.get(key);
+    const cached = cache.get(key);
     if (cached) return cached;
-    const rows = await this.prepared.rows('callersInFile', [indexId, documentId, path], ([i, d, p]) =>
-      this.definitionQuery([i!])
-        .where('d.document_id', '=', d!)
-        .where('f.path', '=', p!)
-        .where((eb) =>
-          eb.or([
-            eb('d.kind', '=', 'module'),
-            eb.and([eb.or([eb('d.callable', '=', 1), eb('d.kind', '=', 'class')]), eb('d.enclosing_start_line', 'is not', null)]),
-          ]),
-        ),
-    );
-    this.fileCallers.set(key, rows);
+    const rows = await this.prepared.rows(`fileDefinitions:${which}`, [indexId, documentId, path], ([i, d, p]) => {
+      const inFile = this.definitionQuery([i!]).where('d.document_id', '=', d!).where('f.path', '=', p!);
+      return which === 'all'
+        ? inFile
+        : inFile.where((eb) =>
+            eb.or([
+              eb('d.kind', '=', 'module'),
+              eb.and([eb.or([eb('d.callable', '=', 1), eb('d.kind', '=', 'class')]), eb('d.enclosing_start_line', 'is not', null)]),
+            ]),
+          );
+    });
+    cache.set(key, rows);
     return rows;
   }
 
@@ -510,11 +505,9 @@ export class Lookups {
     const key = `${indexId}:${documentId}:${path}\0${symbols.join('\0')}`;
     const cached = this.localDefinitionRows.get(key);
     if (cached) return cached;
-    const rows = await this.prepared.rowsIn('localDefinitions', [[indexId], [documentId], [path], symbols], ([[i], [d], [p], named]) =>
-      this.definitionQuery([i!], { byDocument: true })
-        .where('d.document_id', '=', d!)
-        .where('f.path', '=', p!)
-        .where('s.symbol', 'in', named!),
+    const named = padded(symbols);
+    const rows = await this.prepared.rows(`localDefinitions:${named.length}`, [indexId, documentId, path, ...named], ([i, d, p, ...n]) =>
+      this.definitionQuery([i!], { byDocument: true }).where('d.document_id', '=', d!).where('f.path', '=', p!).where('s.symbol', 'in', n),
     );
     this.localDefinitionRows.set(key, rows);
     return rows;
