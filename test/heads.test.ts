@@ -23,27 +23,27 @@ test('a watched HEAD is read without a stat until git moves it, and every move i
     assert.equal(await heads.head(root), expected);
     return stats.count - before;
   };
+  /** The next ask stats (HEAD is read again); once its events are handled, the one after does not. */
+  const seenThenQuiet = async (expected: string, seen: string, quiet: string) => {
+    assert.ok((await statsFor(expected)) > 0, seen);
+    await turn();
+    assert.equal(await statsFor(expected), 0, quiet);
+  };
   const rev = (name: string) => git(root, 'rev-parse', name).trim();
   try {
     const first = rev('HEAD');
-    assert.ok((await statsFor(first)) > 0, 'the first ask stats');
-    await turn();
-    assert.equal(await statsFor(first), 0, 'quiet: no stat');
+    await seenThenQuiet(first, 'the first ask stats', 'quiet: no stat');
 
     git(root, 'commit', '-q', '--allow-empty', '-m', 'second');
     await turn();
     const second = rev('HEAD');
     assert.notEqual(second, first);
-    assert.ok((await statsFor(second)) > 0, 'a commit is seen, by stats');
-    await turn();
-    assert.equal(await statsFor(second), 0, 'quiet again');
+    await seenThenQuiet(second, 'a commit is seen, by stats', 'quiet again');
 
     // A branch in a directory of its own under refs/heads: its loose ref is watched once HEAD names it.
     git(root, 'checkout', '-q', '-b', 'topic/deep');
     await turn();
-    assert.ok((await statsFor(second)) > 0, 'HEAD names another branch: read again');
-    await turn();
-    assert.equal(await statsFor(second), 0, 'quiet on the new branch');
+    await seenThenQuiet(second, 'HEAD names another branch: read again', 'quiet on the new branch');
     git(root, 'commit', '-q', '--allow-empty', '-m', 'on topic');
     await turn();
     const onTopic = rev('HEAD');
