@@ -1,4 +1,5 @@
 // Definitions of symbols: by position, by exact name, across repositories.
+import { posix } from 'node:path';
 import { quote, UserError } from '../errors.js';
 import { isLocalSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
@@ -10,6 +11,7 @@ import { checkPosition, namesOnLine, occurrencesAt, openFile, requirePrecise, ty
 import { definitionPartners } from './related.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, useFile, type MemberUseFile } from './unnamed-members.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, preview, range1 } from './locations.js';
+import { isReservedWord, nameAt, type NameSyntax } from './words.js';
 
 /** The symbols at a 1-based position of a request, with the file they were found in. */
 export async function symbolsAtPosition(
@@ -25,6 +27,8 @@ export async function symbolsAtPosition(
   argumentCounts: Map<string, number>;
   /** The range of a local symbol's use named in a member access there (`res.unwrap`), for memberDeclaredElsewhere. */
   memberAccess?: Range;
+  /** With no symbols: the name written at the position, which the index resolved to nothing (see unresolvedName). */
+  name?: UnresolvedName;
   message?: string;
 }> {
   const file = await openFile(lookups, ctx, p.path);
@@ -38,17 +42,50 @@ export async function symbolsAtPosition(
   const declared = new Set(hits.filter((o) => o.roles & SymbolRole.Definition).map((o) => file.document.symbols[o.symbol]!));
   const argumentCounts = new Map(hits.filter((o) => o.argumentCount >= 0).map((o) => [file.document.symbols[o.symbol]!, o.argumentCount]));
   if (symbols.length === 0) {
+    const at = `${file.file.path}:${p.line}:${p.column}`;
+    const name = unresolvedName(file, line, column, at);
     return {
       file,
       line,
       symbols,
       declared,
       argumentCounts,
-      message: `no symbol at ${file.file.path}:${p.line}:${p.column} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line, p.line)}`,
+      ...(name ? { name } : {}),
+      message: name
+        ? `no symbol at ${at}: the index resolved "${name.text}" there to nothing (${UNRESOLVED_CAUSES})${namesOnLine(file, line, p.line)}`
+        : `no symbol at ${at} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line, p.line)}`,
     };
   }
   const access = hits.find((o) => o.memberAccess && !(o.roles & SymbolRole.Definition) && isLocalSymbol(file.document.symbols[o.symbol]!));
   return { file, line, symbols, declared, argumentCounts, ...(access ? { memberAccess: access.range } : {}) };
+}
+
+/** A name written where the index has no symbol. */
+export interface UnresolvedName {
+  text: string;
+  /** The position asked about, `path:line:column` as given. */
+  at: string;
+  /** Written as a member (`req.app`, `a?.b`): its candidate definitions are members first. */
+  member: boolean;
+  syntax: NameSyntax;
+}
+
+/** Why an indexer leaves a name unresolved; said wherever sextant answers for such a name by its spelling. */
+export const UNRESOLVED_CAUSES =
+  'a property of a value whose type is unknown, a name from a module or global the indexer could not resolve, or a word in a comment or string';
+
+/**
+ * The name written at a 0-based position of the indexed text, when the index
+ * has no symbol there: a word, not a number or a reserved word (`this`,
+ * `return`), which could name something.
+ */
+function unresolvedName(file: FileContext, line: number, column: number, at: string): UnresolvedName | undefined {
+  const text = file.lines?.[line];
+  if (text === undefined) return undefined;
+  const syntax: NameSyntax = file.file.language === 'typescript' || file.file.language === 'javascript' ? 'javascript' : 'plain';
+  const word = nameAt(text, column, syntax);
+  if (!word || isReservedWord(word.text, file.file.language)) return undefined;
+  return { text: word.text, at, member: /\??\.\s*$/.test(text.slice(0, word.start)), syntax };
 }
 
 /**
@@ -336,7 +373,10 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     };
   }
   const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
-  if (at.symbols.length === 0) return { ...base, ...ctx.adjust.fields(), found: false, definitions: [], symbols: [], message: at.message! };
+  if (at.symbols.length === 0) {
+    if (at.name) return definitionsBySpelling(lookups, ctx, at.file, at.name);
+    return { ...base, ...ctx.adjust.fields(), found: false, definitions: [], symbols: [], message: at.message! };
+  }
   // At a use of a declared member, the object-literal member implementing it is a definition too (see orchestrator/prepare.ts).
   const used = at.symbols.filter((s) => !at.declared.has(s));
   const implementations = used.length ? await lookups.definitionRelated([ctx.index.id], used) : [];
@@ -373,6 +413,63 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     definitions,
     symbols: at.symbols,
     ...(message ? { message } : {}),
+  };
+}
+
+/**
+ * The index's definitions of a name's spelling: global ones, and for a
+ * member access the members with local symbols too (a JavaScript class's
+ * `this.port = ...`, an object literal's methods), which are members as real.
+ */
+export async function definitionsSpelled(lookups: Lookups, ctx: RepoContext, name: UnresolvedName): Promise<DefinitionRow[]> {
+  const [global, members] = await Promise.all([
+    lookups.definitionsNamed(ctx.index.id, name.text),
+    name.member ? lookups.localMembersNamed(ctx.index.id, name.text) : [],
+  ]);
+  return [...global, ...members];
+}
+
+/** Definitions a name matched by its spelling lists at most (`get`, `value` and `name` are defined in hundreds of places). */
+const BY_SPELLING_CAP = 50;
+const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor', 'enum_member']);
+
+/**
+ * goToDefinition at a name the index resolved to nothing (UNRESOLVED_CAUSES):
+ * the index's definitions spelled the same, as candidates (`source: "search"`),
+ * ranked members first for a member access (`req.app`) and others first
+ * otherwise, then the same file, the same directory, the rest.
+ */
+async function definitionsBySpelling(lookups: Lookups, ctx: RepoContext, file: FileContext, name: UnresolvedName): Promise<Result> {
+  const rows = await definitionsSpelled(lookups, ctx, name);
+  const dir = posix.dirname(file.file.path);
+  const rank = (d: DefinitionRow) =>
+    (MEMBER_KINDS.has(d.kind) === name.member ? 0 : 3) + (d.path === file.file.path ? 0 : posix.dirname(d.path) === dir ? 1 : 2);
+  const ranked = rows
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => rank(a.d) - rank(b.d) || a.i - b.i)
+    .map((x) => x.d);
+  const definitions = await toDefinitions(lookups, ctx, ranked.slice(0, BY_SPELLING_CAP));
+  const unresolved = `the index resolved "${name.text}" at ${name.at} to nothing (${UNRESOLVED_CAUSES})`;
+  const listed =
+    rows.length > BY_SPELLING_CAP
+      ? `the best ranked ${BY_SPELLING_CAP} of the ${rows.length} definitions named "${name.text}" in the index are listed`
+      : definitions.length === 1
+        ? `the one definition named "${name.text}" in the index is listed`
+        : `the ${definitions.length} definitions named "${name.text}" in the index are listed`;
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'search',
+    ...ctx.adjust.fields(),
+    found: definitions.length > 0,
+    definitions,
+    symbols: [...new Set(definitions.map((d) => d.symbol!))],
+    message: definitions.length
+      ? `${unresolved}: ${listed}, matched by spelling, not resolved (${name.member ? 'members' : 'non-members'} first, ` +
+        'then the same file and directory); findReferences there lists its text matches'
+      : rows.length
+        ? `${unresolved}; ${changedDefinitionMessage(rows.length)}`
+        : `${unresolved}, and nothing in the index is named "${name.text}": findReferences there lists its text matches`,
   };
 }
 

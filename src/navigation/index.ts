@@ -242,7 +242,10 @@ export class Navigation {
     if (file) return syntacticReferences(this.lookups, ctx, params, file);
     if (params.symbol === undefined) {
       const changed = this.changedFiles(ctx, params.commit);
-      return withEditedReferences(this.lookups, ctx, this.options.live, params, await findReferences(this.lookups, ctx, params), changed);
+      const precise = await findReferences(this.lookups, ctx, params);
+      // Text matches of a name the index left unresolved are not symbols a language server could add to.
+      if (precise.source === 'search') return precise;
+      return withEditedReferences(this.lookups, ctx, this.options.live, params, precise, changed);
     }
     if (namesAreSyntactic(ctx)) return syntacticReferences(this.lookups, ctx, params, undefined);
     const precise = await findReferences(this.lookups, ctx, params);

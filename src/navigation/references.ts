@@ -1,5 +1,5 @@
 // References of symbols: by position or by exact name, with their kinds.
-import { quote } from '../errors.js';
+import { quote, UserError } from '../errors.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
@@ -8,7 +8,15 @@ import { CAP, type Params, type Reference, type Result } from '../protocol/refer
 import { openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { moved, type Placement } from './adjust.js';
 import type { FileEdit } from '../freshness/worktree-files.js';
-import { definitionsOf, symbolsAtPosition, toSymbolItem } from './definitions.js';
+import {
+  definitionsOf,
+  definitionsSpelled,
+  symbolsAtPosition,
+  toSymbolItem,
+  UNRESOLVED_CAUSES,
+  type UnresolvedName,
+} from './definitions.js';
+import { scanCut, textReferences } from './text-references.js';
 import {
   memberDeclaredElsewhere,
   resolvedByNameNote,
@@ -54,8 +62,10 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     }
   } else {
     const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
-    if (at.symbols.length === 0)
+    if (at.symbols.length === 0) {
+      if (at.name) return referencesBySpelling(lookups, ctx, params, at.file, at.name);
       return { ...base, ...ctx.adjust.fields(), symbols: [], references: [], total: 0, truncated: false, message: at.message! };
+    }
     // At `new X()` the index names X's constructor; the person means the class.
     symbols = [...new Set([...at.symbols, ...at.symbols.flatMap((s) => (at.declared.has(s) ? [] : classOfConstructorCall(s)))])];
     file = at.file;
@@ -288,4 +298,53 @@ function countDistinct(group: Group, wanted: (roles: number, refKind: number, sy
   let distinct = 0;
   for (let i = 0; i < starts.length; i++) if (i === 0 || compare(starts[i - 1]!, starts[i]!) !== 0) distinct++;
   return distinct;
+}
+
+/**
+ * findReferences at a name the index resolved to nothing (UNRESOLVED_CAUSES):
+ * its whole-word text matches in the files the same indexer covers
+ * (`source: "search"`), the index's definitions of that spelling marked.
+ */
+async function referencesBySpelling(
+  lookups: Lookups,
+  ctx: RepoContext,
+  params: Params,
+  file: FileContext,
+  name: UnresolvedName,
+): Promise<Result> {
+  if (params.kind !== undefined) {
+    throw new UserError(
+      `kind "${params.kind}" cannot be told at ${name.at}: the index resolved "${name.text}" there to nothing, so its references are text matches without kinds; omit kind`,
+    );
+  }
+  const limit = Math.min(params.limit, CAP);
+  const indexer = file.file.language ? ctx.languages[file.file.language]?.indexer : undefined;
+  const languages = Object.entries(ctx.languages)
+    .filter(([language, tier]) => language === file.file.language || (indexer !== undefined && tier.indexer === indexer))
+    .map(([language]) => language);
+  const definitions = await definitionsSpelled(lookups, ctx, name);
+  const scan = await textReferences(lookups, ctx, {
+    word: name.text,
+    languages,
+    syntax: name.syntax,
+    declared: new Set(definitions.map((d) => `${d.path}\0${d.start_line}\0${d.start_char}`)),
+    includeDeclaration: params.include_declaration,
+    limit,
+  });
+  return {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'search',
+    limit,
+    ...(params.limit > CAP ? { limit_clamped: true } : {}),
+    ...ctx.adjust.fields(),
+    symbols: [],
+    references: scan.references,
+    total: scan.total,
+    truncated: scan.total > limit || scan.stopped,
+    message:
+      `text matches, not resolved references: the index resolved "${name.text}" at ${name.at} to nothing (${UNRESOLVED_CAUSES}); ` +
+      `these are its whole-word occurrences in the ${languages.join(' and ')} files of ${ctx.repo.slug}, comments, strings and ` +
+      `other names spelled the same included, the index's definitions of that name marked.${scanCut(scan)}`,
+  };
 }

@@ -18,13 +18,12 @@ import type * as References from '../protocol/references.js';
 import { CAP as REFERENCES_CAP } from '../protocol/references.js';
 import { readRepoFile } from '../freshness/worktree.js';
 import { moved, type Placement } from './adjust.js';
+import { scanCut, textReferences } from './text-references.js';
+import { nameAt } from './words.js';
 import { normalizeQueryPath, type RepoContext } from './context.js';
 import { asSymbolKind, location, range1 } from './locations.js';
 import { splitLines } from '../lines.js';
 
-/** A text scan of references stops after this long or this many bytes, and says so. */
-const SCAN_BUDGET_MS = 2000;
-const SCAN_BUDGET_BYTES = 64 << 20;
 /** Definitions one name returns at most (a name like `init` or `String` is defined in hundreds of Go files). */
 const DEFINITIONS_CAP = 200;
 
@@ -290,67 +289,29 @@ export async function syntacticReferences(
   }
 
   const declared = new Set(definitions.map((d) => `${d.path}\0${d.start_line}\0${d.start_char}`));
-  const pattern = wholeWord(word);
-  const references: References.Reference[] = [];
-  let total = 0;
-  let scannedFiles = 0;
-  let scannedBytes = 0;
-  let stopped = false;
-  const started = performance.now();
-  const candidates = await syntax.filesContaining(ctx.index.id, languages, word);
-  for (const candidate of candidates) {
-    if (performance.now() - started > SCAN_BUDGET_MS || scannedBytes > SCAN_BUDGET_BYTES) {
-      stopped = true;
-      break;
-    }
-    const lines = await lookups.lines(candidate.blob_sha);
-    if (!lines) continue;
-    const indexed = { repo: ctx.repo.slug, path: candidate.path, blob: candidate.blob_sha };
-    const edit = await ctx.adjust.file(indexed);
-    scannedFiles++;
-    for (let line = 0; line < lines.length; line++) {
-      const text = lines[line]!;
-      scannedBytes += text.length + 1;
-      if (!text.includes(word)) continue;
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-        const isDefinition = declared.has(`${candidate.path}\0${line}\0${m.index}`);
-        if (isDefinition && !params.include_declaration) continue;
-        // The stored text is the indexed one: a match comes forward to the current text, or is dropped (and counted).
-        const range: Range0 = [line, m.index, line, m.index + word.length];
-        const place = ctx.adjust.placeIn(indexed, edit, range);
-        if (!place) continue;
-        total++;
-        if (references.length < limit) {
-          references.push({
-            ...moved(location(ctx.repo.slug, candidate.path, range, lines), place),
-            kind: isDefinition ? 'definition' : 'identifier',
-            is_definition: isDefinition,
-          });
-        }
-      }
-    }
-  }
+  const scan = await textReferences(lookups, ctx, {
+    word,
+    languages,
+    syntax: 'plain',
+    declared,
+    includeDeclaration: params.include_declaration,
+    limit,
+  });
   const tiers = languages.map((l) => `${l} has no precise index`).join(', ');
   const where = `the ${languages.join(' and ')} files of ${ctx.repo.slug}`;
-  const cut = stopped
-    ? ` The scan stopped after ${scannedFiles} of ${candidates.length} files (its time budget): total counts only the files scanned.`
-    : '';
   const symbols = await placedItems(ctx, definitions.slice(0, DEFINITIONS_CAP));
   return {
     ...base,
     ...ctx.adjust.fields(),
     symbols,
-    references,
-    total,
-    truncated: total > limit || stopped,
+    references: scan.references,
+    total: scan.total,
+    truncated: scan.total > limit || scan.stopped,
     message:
       `text matches, not resolved references: every whole-word occurrence of "${word}" in ${where}, comments, strings and ` +
-      `other names spelled the same included (${tiers}; its definitions come from universal-ctags).${cut}`,
+      `other names spelled the same included (${tiers}; its definitions come from universal-ctags).${scanCut(scan)}`,
   };
 }
-
-const WORD = /[\p{L}\p{N}_]/u;
 
 /**
  * The name under a 0-based position of the file as it is now (or just before
@@ -376,16 +337,7 @@ async function wordAt(
       `column ${column + 1} is past the end of line ${line + 1} of ${file.path} (${text.length} columns): pass a column between 1 and ${text.length + 1}`,
     );
   }
-  let at = column;
-  if (!WORD.test(text[at] ?? '') && at > 0 && WORD.test(text[at - 1]!)) at--;
-  if (!WORD.test(text[at] ?? '')) return undefined;
-  let start = at;
-  let end = at + 1;
-  while (start > 0 && WORD.test(text[start - 1]!)) start--;
-  while (end < text.length && WORD.test(text[end]!)) end++;
-  const word = text.slice(start, end);
-  // A number is not a name.
-  return /^\p{N}/u.test(word) ? undefined : { text: word, start };
+  return nameAt(text, column);
 }
 
 async function currentLines(lookups: Lookups, ctx: RepoContext, file: IndexFileRow): Promise<readonly string[]> {
@@ -400,11 +352,6 @@ async function currentLines(lookups: Lookups, ctx: RepoContext, file: IndexFileR
   const lines = await lookups.lines(file.blob_sha);
   if (!lines) throw new UserError(`${file.path}'s text is not stored, so no position in it can be read: use another file`);
   return lines;
-}
-
-function wholeWord(word: string): RegExp {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'gu');
 }
 
 function provenance<S extends 'syntactic' | 'search'>(ctx: RepoContext, source: S) {

@@ -35,6 +35,8 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     // Nothing found exits 1, and every exit 1 says why on one line of stderr.
     if (!result.found) throw new UserError(result.message ?? 'no definition found');
     if (!values.json) {
+      // What a found answer says of itself: definitions matched by spelling, or a member found by name.
+      if (result.message) print(result.message);
       for (const d of result.definitions) {
         const where = `${d.repo === result.repo ? '' : `${d.repo}:`}${d.path}:${d.line}:${d.column}`;
         print(`${where}  ${d.kind} ${d.container ? `${d.container}.` : ''}${d.name}`);

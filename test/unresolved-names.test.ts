@@ -1,0 +1,133 @@
+// Names the index resolved to nothing (test/fixtures/js-untyped): in
+// JavaScript without types, `server.port` on an untyped parameter and
+// `require` without Node's types have no symbol in scip-typescript's index
+// (one in eight identifiers of express, hono, mobx and commander sampled).
+// goToDefinition and findReferences there used to answer nothing, saying the
+// position was "whitespace, a keyword, a literal or a comment". They now
+// answer by the name's spelling, marked `source: "search"`: the index's
+// definitions of that name, and its whole-word text matches.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { at, type Position } from './support/positions.js';
+import { fixtureRepo, removeDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
+
+const { home, env } = testHome();
+const repo = 'js-untyped';
+let root: string;
+let session: McpSession;
+
+const SERVER = 'lib/server.js';
+const START = 'lib/start.js';
+const where = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
+
+describe('names the index resolved to nothing', () => {
+  before(async () => {
+    root = fixtureRepo(repo);
+    indexOrThrow(root, env);
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    if (root) removeDir(root);
+  });
+
+  /** `server.port`, a property of an untyped parameter. */
+  const port = (): Position => at(root, START, 6, 'port');
+  /** Where the class assigns it in its constructor: `this.port = 8080`. */
+  const declared = (): Position => at(root, SERVER, 4, 'port');
+
+  test('goToDefinition at a property of an untyped value lists the definitions of its name, as search', async () => {
+    const r = await session.ok('goToDefinition', { repo, ...port() });
+    assert.equal(r.found, true);
+    assert.equal(r.source, 'search');
+    assert.equal(r.meta.provenance, 'local-analysis');
+    assert.equal(r.meta.coverage, 'approximate');
+    assert.deepEqual(
+      r.definitions.map((d: any) => `${where(d)} ${d.kind} ${d.name}`),
+      [`${where(declared())} property port`],
+    );
+    assert.match(
+      r.message,
+      new RegExp(`resolved "port" at ${where(port())} to nothing .*matched by spelling, not resolved \\(members first`),
+    );
+  });
+
+  test('findReferences there lists every whole-word occurrence of the name, the definition marked, comments included', async () => {
+    const r = await session.ok('findReferences', { repo, ...port() });
+    assert.equal(r.source, 'search');
+    assert.deepEqual(
+      r.references.map((x: any) => `${where(x)} ${x.kind}`),
+      [
+        `${where(declared())} definition`,
+        `${where(at(root, SERVER, 8, 'port'))} identifier`, // return this.port
+        `${where(at(root, START, 5, 'port'))} identifier`, // the comment above the use
+        `${where(port())} identifier`,
+      ],
+    );
+    assert.equal(r.total, 4);
+    assert.equal(r.truncated, false);
+    assert.match(r.message, /^text matches, not resolved references: the index resolved "port" at .* to nothing/);
+    const uses = await session.ok('findReferences', { repo, ...port(), include_declaration: false });
+    assert.equal(uses.total, 3);
+    assert.ok(uses.references.every((x: any) => x.kind === 'identifier' && !x.is_definition));
+  });
+
+  test('a kind filter cannot apply to text matches: a one-line error naming the fix', async () => {
+    const r = await session.call('findReferences', { repo, ...port(), kind: 'call' });
+    assert.equal(r.isError, true);
+    assert.match(r.result.error, /^kind "call" cannot be told at lib\/start\.js:6:\d+: .*text matches without kinds; omit kind$/);
+  });
+
+  test('a global the indexer has no declaration for: no definition named so, and its text matches', async () => {
+    const use = at(root, START, 2, 'require');
+    const d = await session.ok('goToDefinition', { repo, ...use });
+    assert.equal(d.found, false);
+    assert.equal(d.source, 'search');
+    assert.match(
+      d.message,
+      /resolved "require" at .* to nothing .*nothing in the index is named "require": findReferences there lists its text matches$/,
+    );
+    const r = await session.ok('findReferences', { repo, ...use });
+    assert.deepEqual(
+      r.references.map((x: any) => where(x)),
+      [where(use)],
+    );
+  });
+
+  test('a reserved word is no name to look up: nothing found, and the position is explained as before', async () => {
+    const self = at(root, SERVER, 8, 'this');
+    const d = await session.ok('goToDefinition', { repo, ...self });
+    assert.equal(d.found, false);
+    assert.equal(d.source, 'precise');
+    assert.match(d.message, /^no symbol at lib\/server\.js:8:\d+ \(whitespace, a keyword, a literal or a comment\)/);
+    const r = await session.ok('findReferences', { repo, ...self });
+    assert.equal(r.total, 0);
+  });
+
+  test('a resolved name still answers from the index', async () => {
+    const d = await session.ok('goToDefinition', { repo, ...at(root, START, 6, 'server') });
+    assert.equal(d.source, 'precise');
+    assert.deepEqual(
+      d.definitions.map((x: any) => where(x)),
+      [where(at(root, START, 4, 'server'))],
+    );
+  });
+
+  test('a hierarchy at such a name is refused with the reason, not as whitespace', async () => {
+    const r = await session.call('callHierarchy', { repo, ...port(), direction: 'incoming' });
+    assert.equal(r.isError, true);
+    assert.match(r.result.error, /^no symbol at lib\/start\.js:6:\d+: the index resolved "port" there to nothing \(a property of a value/);
+    assert.doesNotMatch(r.result.error, /whitespace/);
+  });
+
+  test('the CLI prints what the answer says of itself before the definitions', () => {
+    const p = port();
+    const r = sextant(['def', `${p.path}:${p.line}:${p.column}`], { env, cwd: root });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.match(lines[0]!, /matched by spelling, not resolved/);
+    assert.equal(lines[1], `${where(declared())}  property port`);
+  });
+});
