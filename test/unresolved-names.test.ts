@@ -5,32 +5,46 @@
 // goToDefinition and findReferences there used to answer nothing, saying the
 // position was "whitespace, a keyword, a literal or a comment". They now
 // answer by the name's spelling, marked `source: "search"`: the index's
-// definitions of that name, and its whole-word text matches.
+// definitions of that name, and its whole-word text matches. A library
+// function no index defines (`JSON.stringify`) has a call hierarchy too: its
+// callers in the project asked about, as a language server lists them.
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { at, type Position } from './support/positions.js';
-import { fixtureRepo, removeDir } from './support/repos.js';
+import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
 const repo = 'js-untyped';
 let root: string;
+/** Another repository of the registry that calls JSON.stringify too. */
+let other: string;
 let session: McpSession;
 
 const SERVER = 'lib/server.js';
 const START = 'lib/start.js';
+const FORMAT = 'lib/format.js';
 const where = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
 
 describe('names the index resolved to nothing', () => {
   before(async () => {
     root = fixtureRepo(repo);
     indexOrThrow(root, env);
+    other = join(tempDir(), 'other-json');
+    mkdirSync(other);
+    writeFileSync(join(other, 'dump.js'), 'function dump(x) {\n  return JSON.stringify(x);\n}\nmodule.exports = { dump };\n');
+    git(other, 'init', '-q', '-b', 'main');
+    commitAll(other, 'initial');
+    indexOrThrow(other, env);
     session = await mcpSession(env);
   });
   after(async () => {
     await session?.close();
     removeDir(home);
     if (root) removeDir(root);
+    if (other) removeDir(other);
   });
 
   /** `server.port`, a property of an untyped parameter. */
@@ -129,5 +143,34 @@ describe('names the index resolved to nothing', () => {
     const lines = r.stdout.trimEnd().split('\n');
     assert.match(lines[0]!, /matched by spelling, not resolved/);
     assert.equal(lines[1], `${where(declared())}  property port`);
+  });
+
+  test('a library function no index defines has its callers in the project asked about, not in every repository', async () => {
+    const stringify = at(root, FORMAT, 3, 'stringify');
+    const r = await session.ok('callHierarchy', { repo, ...stringify, direction: 'incoming' });
+    assert.equal(r.source, 'precise');
+    assert.equal(r.item.name, 'stringify');
+    assert.equal(r.item.path, null);
+    assert.match(r.item.symbol, /lib\.es5\.d\.ts`\/JSON#stringify\(\)\.$/);
+    assert.match(r.item.detail, /^typescript@\d/);
+    assert.deepEqual(
+      r.calls.map(
+        (c: any) =>
+          `${c.from.repo}:${c.from.path}:${c.from.line} ${c.from.kind} ${c.from.name} ${c.ranges.map((x: any) => x.line).join(',')}`,
+      ),
+      [`${repo}:${FORMAT}:1 module format.js 6`, `${repo}:${FORMAT}:2 function toJson 3`],
+    );
+    assert.deepEqual(r.notes, [
+      `stringify is defined outside the indexed code (${r.item.detail}): its callers are the calls of it the index records`,
+    ]);
+    // The other repository's dump() calls it too: a language server of this project would not list it.
+    const there = await session.ok('callHierarchy', { repo: 'other-json', path: 'dump.js', line: 2, column: 15, direction: 'incoming' });
+    assert.deepEqual(
+      there.calls.map((c: any) => `${c.from.repo} ${c.from.name}`),
+      ['other-json dump'],
+    );
+    const out = await session.ok('callHierarchy', { repo, ...stringify, direction: 'outgoing' });
+    assert.deepEqual(out.calls, []);
+    assert.match(out.notes[0], /^stringify is defined outside the indexed code \(typescript@.*\): what it calls is in no index$/);
   });
 });

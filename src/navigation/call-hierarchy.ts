@@ -24,21 +24,32 @@ import { moved, type IndexedFile, type Placement } from './adjust.js';
 import type { FileEdit } from '../freshness/worktree-files.js';
 
 export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
-  const { definitions, foundByName } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
+  const { definitions, foundByName, external } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const limit = Math.min(params.limit, CAP);
-  const target = pickCallable(definitions);
+  const target = external ? externalRoot(ctx, external.symbol, external.path) : pickCallable(definitions);
   if (!target) {
     const d = definitions[0]!;
     throw new UserError(`${whatItIs(d)}, not a function, method or constructor: ask for the call hierarchy of something callable`);
   }
 
-  const item = await rootItem(ctx, target);
+  const item = external ? externalItem(external.symbol) : await rootItem(ctx, target);
   const walker = new CallWalker(lookups, ctx, limit, params.include_references, foundByName?.askedIn);
   if (foundByName) walker.notes.add(resolvedByNameNote(foundByName.member));
+  const outside = `${item.name} is defined outside the indexed code${item.detail ? ` (${item.detail})` : ''}`;
+  if (external)
+    walker.notes.add(
+      params.direction === 'incoming'
+        ? `${outside}: its callers are the calls of it the index records`
+        : `${outside}: what it calls is in no index`,
+    );
   const ancestry = new Set([target.symbol]);
   const calls =
-    params.direction === 'incoming' ? await walker.incoming(target, depth, ancestry) : await walker.outgoing(target, depth, ancestry);
+    params.direction === 'incoming'
+      ? await walker.incoming(target, depth, ancestry)
+      : external
+        ? []
+        : await walker.outgoing(target, depth, ancestry);
   return {
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
@@ -55,6 +66,43 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
     ...(params.limit > CAP ? { limit_clamped: true } : {}),
     references_omitted: walker.omitted,
     notes: [...walker.notes],
+  };
+}
+
+/** The document of an external root (see externalRoot): none. */
+const EXTERNAL_ROOT = -1;
+
+/**
+ * The root of a call hierarchy at a function no index defines: a row with its
+ * symbol, which the walk reads its uses by, and the file asked in, whose
+ * project they are read in (as a language server lists the callers of a
+ * library function in its program, not in every repository's).
+ */
+function externalRoot(ctx: RepoContext, symbol: string, askedIn: string): DefinitionRow {
+  return {
+    repo: ctx.repo.slug,
+    index_id: ctx.index.id,
+    commit_sha: ctx.index.commit_sha,
+    path: askedIn,
+    blob_sha: '',
+    document_id: EXTERNAL_ROOT,
+    symbol,
+    name: externalItem(symbol).name,
+    kind: 'method',
+    callable: 1,
+    container: null,
+    start_line: -1,
+    start_char: -1,
+    end_line: -1,
+    end_char: -1,
+    enclosing_start_line: null,
+    enclosing_start_char: null,
+    enclosing_end_line: null,
+    enclosing_end_char: null,
+    enclosing_source: null,
+    min_arguments: null,
+    max_arguments: null,
+    signature: null,
   };
 }
 
@@ -467,7 +515,7 @@ class CallWalker {
         // Every Map's `set` in the repository is not a call of the override in one function's class: for a local,
         // a standard-library member's uses count in its own project, the program a language server answers from.
         // (A global override's count everywhere, as its own references do: the projects that import it see them.)
-        const ownProjectOnly = local === true && STANDARD_LIBRARY.test(symbol);
+        const ownProjectOnly = (local === true && STANDARD_LIBRARY.test(symbol)) || targets[i]!.document_id === EXTERNAL_ROOT;
         for (const row of symbolRows) {
           if (ownProjectOnly && !this.sameProject(row, targets[i]!)) continue;
           for (const r of decodeRanges(row.ranges)) {

@@ -286,7 +286,12 @@ export async function definitionsForHierarchy(
   ctx: RepoContext,
   params: { repo: string; path: string; line: number; column: number },
   hierarchy: 'call hierarchy' | 'type hierarchy',
-): Promise<{ definitions: DefinitionRow[]; foundByName?: { member: DefinitionRow; askedIn: MemberUseFile } }> {
+): Promise<{
+  definitions: DefinitionRow[];
+  foundByName?: { member: DefinitionRow; askedIn: MemberUseFile };
+  /** A function or method no repository defines (a library's `JSON.parse`, `arr.push`), and the file asked in. */
+  external?: { symbol: string; path: string };
+}> {
   requirePrecise(ctx);
   const at = await symbolsAtPosition(lookups, ctx, params);
   if (at.symbols.length === 0) throw new UserError(at.message!);
@@ -297,6 +302,8 @@ export async function definitionsForHierarchy(
   const member =
     hierarchy === 'call hierarchy' && at.memberAccess ? await memberDeclaredElsewhere(lookups, askedIn, at.memberAccess) : undefined;
   if (member) return { definitions: [member], foundByName: { member, askedIn } };
+  const external = hierarchy === 'call hierarchy' ? externalCallable(at.symbols) : undefined;
+  if (external) return { definitions: [], external: { symbol: external, path: at.file.file.path } };
   throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
 }
 
@@ -333,6 +340,21 @@ export function undefinedSymbolMessage(symbols: readonly string[]): string {
   const packages = new Set(parsed.map(packageOf));
   const where = packages.size ? ` (package ${[...packages].join(', ')})` : '';
   return `the symbol is defined outside the indexed code${where}, and no repository in the registry defines it: index that package's source to navigate into it`;
+}
+
+/**
+ * Of symbols defined in no index, the first a call can name: a global
+ * function or method (SCIP's `name().`), as a library declares `JSON.parse`.
+ */
+function externalCallable(symbols: readonly string[]): string | undefined {
+  return symbols.find((s) => {
+    if (isLocalSymbol(s)) return false;
+    try {
+      return parseSymbol(s).descriptors.at(-1)?.suffix === 'method';
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** `name@version` of a symbol's package, or its scheme when it names none. */

@@ -10,6 +10,7 @@ export const description =
   'direction "incoming" lists its callers grouped by the innermost enclosing function (or the file, for top-level code), ' +
   'with the call ranges; "outgoing" lists what it calls. depth (default 1, at most 5) follows callers of callers; cycles are cut. ' +
   'Only calls are listed unless include_references is true, which adds mere mentions (a function passed as a value), each range marked with its kind. ' +
+  'At a library function no indexed repository defines (JSON.parse), incoming lists its callers in the project asked in. ' +
   'Needs a precise index: in a language indexed syntactic it explains instead; in the lsp tier (C through clangd) the live server answers one level.';
 
 export const Params = params({

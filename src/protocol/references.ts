@@ -10,7 +10,8 @@ export const description =
   'Each reference says how it uses the symbol (kind: call, type, import, write, identifier; definition for declarations), ' +
   'and which symbol it is of when the answer covers several (else it is the one symbols names). ' +
   `Filter with kind; include_declaration (default true) adds the declarations. limit defaults to ${LIMIT}, at most ${CAP}. ` +
-  'For a language indexed syntactic (getIndexStatus language_tiers), the references are whole-word text matches (source "search"), without kinds. ' +
+  'For a language indexed syntactic (getIndexStatus language_tiers), the references are whole-word text matches (source "search"), without kinds, ' +
+  'as they are at a name the index resolved to nothing (a property of an untyped JavaScript value). ' +
   'For a language in the lsp tier (no SCIP indexer, a live language server such as clangd for C), a live server answers from the worktree ' +
   '(source "lsp"), and says partial while it is still loading the project.';
 

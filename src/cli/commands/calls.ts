@@ -1,5 +1,5 @@
 // sextant calls PATH:LINE:COL: who calls this, or what it calls.
-import type { Call } from '../../protocol/call-hierarchy.js';
+import type { Call, CallItem } from '../../protocol/call-hierarchy.js';
 import * as CallHierarchy from '../../protocol/call-hierarchy.js';
 import { LIMIT, MAX_DEPTH } from '../../protocol/call-hierarchy.js';
 import { request } from '../request.js';
@@ -38,17 +38,18 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       printAnswer(result);
       return 0;
     }
+    const where = (item: CallItem) =>
+      item.path
+        ? `${item.repo === result.repo ? '' : `${item.repo}:`}${item.path}:${item.line}:${item.column}`
+        : '(outside the indexed code)';
     const item = result.item;
-    print(`${item.kind} ${item.container ? `${item.container}.` : ''}${item.name}  ${item.path}:${item.line}:${item.column}`);
+    print(`${item.kind} ${item.container ? `${item.container}.` : ''}${item.name}  ${where(item)}`);
     const show = (calls: Call[], indent: string) => {
       for (const call of calls) {
         const other = (call.from ?? call.to)!;
-        const where = other.path
-          ? `${other.repo === result.repo ? '' : `${other.repo}:`}${other.path}:${other.line}:${other.column}`
-          : '(outside the indexed code)';
         const arrow = call.from ? '<-' : '->';
         print(
-          `${indent}${arrow} ${other.kind} ${other.container ? `${other.container}.` : ''}${other.name}  ${where}  ×${call.ranges.length}${call.cycle ? '  (cycle)' : ''}`,
+          `${indent}${arrow} ${other.kind} ${other.container ? `${other.container}.` : ''}${other.name}  ${where(other)}  ×${call.ranges.length}${call.cycle ? '  (cycle)' : ''}`,
         );
         if (call.calls) show(call.calls, indent + '   ');
       }
