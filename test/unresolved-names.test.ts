@@ -26,6 +26,7 @@ let session: McpSession;
 const SERVER = 'lib/server.js';
 const START = 'lib/start.js';
 const FORMAT = 'lib/format.js';
+const ERRORS = 'lib/errors.js';
 const where = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
 
 describe('names the index resolved to nothing', () => {
@@ -34,7 +35,10 @@ describe('names the index resolved to nothing', () => {
     indexOrThrow(root, env);
     other = join(tempDir(), 'other-json');
     mkdirSync(other);
-    writeFileSync(join(other, 'dump.js'), 'function dump(x) {\n  return JSON.stringify(x);\n}\nmodule.exports = { dump };\n');
+    writeFileSync(
+      join(other, 'dump.js'),
+      'function dump(x) {\n  return JSON.stringify(x);\n}\nclass DumpError extends Error {}\nmodule.exports = { dump, DumpError };\n',
+    );
     git(other, 'init', '-q', '-b', 'main');
     commitAll(other, 'initial');
     indexOrThrow(other, env);
@@ -172,5 +176,23 @@ describe('names the index resolved to nothing', () => {
     const out = await session.ok('callHierarchy', { repo, ...stringify, direction: 'outgoing' });
     assert.deepEqual(out.calls, []);
     assert.match(out.notes[0], /^stringify is defined outside the indexed code \(typescript@.*\): what it calls is in no index$/);
+  });
+
+  test("a library type no index defines has this repository's subtypes, and supertypes in no index", async () => {
+    const error = at(root, ERRORS, 2, 'Error {');
+    const r = await session.ok('typeHierarchy', { repo, ...error, direction: 'subtypes', depth: 2 });
+    assert.equal(r.item.name, 'Error');
+    assert.equal(r.item.path, null);
+    const tree = (types: any[]): string[] =>
+      types.map((t) => `${t.path}:${t.line} ${t.name}${t.types ? ` [${tree(t.types).join(', ')}]` : ''}`);
+    // Not other-json's DumpError, which extends it too; TimeoutError under ClosedError, which it extends.
+    assert.deepEqual(tree(r.types), [`${ERRORS}:2 ClosedError [${ERRORS}:4 TimeoutError]`]);
+    assert.match(
+      r.message,
+      /^Error is defined outside the indexed code \(typescript@.*\): its subtypes are the types of js-untyped that extend or implement it$/,
+    );
+    const up = await session.ok('typeHierarchy', { repo, ...error, direction: 'supertypes' });
+    assert.deepEqual(up.types, []);
+    assert.match(up.message, /its supertypes are in no index$/);
   });
 });

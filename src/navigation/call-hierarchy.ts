@@ -27,13 +27,13 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   const { definitions, foundByName, external } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const limit = Math.min(params.limit, CAP);
-  const target = external ? externalRoot(ctx, external.symbol, external.path) : pickCallable(definitions);
+  const target = external ? externalRoot(ctx, external.symbols[0]!, external.path) : pickCallable(definitions);
   if (!target) {
     const d = definitions[0]!;
     throw new UserError(`${whatItIs(d)}, not a function, method or constructor: ask for the call hierarchy of something callable`);
   }
 
-  const item = external ? externalItem(external.symbol) : await rootItem(ctx, target);
+  const item = external ? externalItem(target.symbol) : await rootItem(ctx, target);
   const walker = new CallWalker(lookups, ctx, limit, params.include_references, foundByName?.askedIn);
   if (foundByName) walker.notes.add(resolvedByNameNote(foundByName.member));
   const outside = `${item.name} is defined outside the indexed code${item.detail ? ` (${item.detail})` : ''}`;

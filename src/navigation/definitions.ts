@@ -289,8 +289,13 @@ export async function definitionsForHierarchy(
 ): Promise<{
   definitions: DefinitionRow[];
   foundByName?: { member: DefinitionRow; askedIn: MemberUseFile };
-  /** A function or method no repository defines (a library's `JSON.parse`, `arr.push`), and the file asked in. */
-  external?: { symbol: string; path: string };
+  /**
+   * What no repository defines but a hierarchy can still be rooted at, and the
+   * file asked in: for a call hierarchy a library's function or method
+   * (`JSON.parse`, `arr.push`), for a type hierarchy its type (`Error`, each
+   * declaration merged into it).
+   */
+  external?: { symbols: string[]; path: string };
 }> {
   requirePrecise(ctx);
   const at = await symbolsAtPosition(lookups, ctx, params);
@@ -302,8 +307,8 @@ export async function definitionsForHierarchy(
   const member =
     hierarchy === 'call hierarchy' && at.memberAccess ? await memberDeclaredElsewhere(lookups, askedIn, at.memberAccess) : undefined;
   if (member) return { definitions: [member], foundByName: { member, askedIn } };
-  const external = hierarchy === 'call hierarchy' ? externalCallable(at.symbols) : undefined;
-  if (external) return { definitions: [], external: { symbol: external, path: at.file.file.path } };
+  const external = externalOfSuffix(at.symbols, hierarchy === 'call hierarchy' ? 'method' : 'type');
+  if (external.length) return { definitions: [], external: { symbols: external, path: at.file.file.path } };
   throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
 }
 
@@ -343,14 +348,15 @@ export function undefinedSymbolMessage(symbols: readonly string[]): string {
 }
 
 /**
- * Of symbols defined in no index, the first a call can name: a global
- * function or method (SCIP's `name().`), as a library declares `JSON.parse`.
+ * Of symbols defined in no index, the global ones of a kind: functions and
+ * methods (SCIP's `name().`), as a library declares `JSON.parse`, or types
+ * (`Name#`), as it declares `Error`.
  */
-function externalCallable(symbols: readonly string[]): string | undefined {
-  return symbols.find((s) => {
+function externalOfSuffix(symbols: readonly string[], suffix: 'method' | 'type'): string[] {
+  return symbols.filter((s) => {
     if (isLocalSymbol(s)) return false;
     try {
-      return parseSymbol(s).descriptors.at(-1)?.suffix === 'method';
+      return parseSymbol(s).descriptors.at(-1)?.suffix === suffix;
     } catch {
       return false;
     }

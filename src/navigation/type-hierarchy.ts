@@ -15,8 +15,9 @@ const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', '
 const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor']);
 
 export async function typeHierarchy(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
-  const { definitions } = await definitionsForHierarchy(lookups, ctx, params, 'type hierarchy');
+  const { definitions, external } = await definitionsForHierarchy(lookups, ctx, params, 'type hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
+  if (external) return externalTypeHierarchy(lookups, ctx, params, external.symbols, depth);
   const target = definitions.find((d) => TYPE_KINDS.has(d.kind)) ?? definitions.find((d) => MEMBER_KINDS.has(d.kind));
   if (!target) {
     const d = definitions[0]!;
@@ -36,6 +37,51 @@ export async function typeHierarchy(lookups: Lookups, ctx: RepoContext, params: 
     ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
     types,
   };
+}
+
+/**
+ * The type hierarchy of a library type no repository defines (`Error`, whose
+ * declarations in several lib files are one type): its subtypes are this
+ * repository's types that extend or implement it; its supertypes are in no index.
+ */
+async function externalTypeHierarchy(
+  lookups: Lookups,
+  ctx: RepoContext,
+  params: Params,
+  symbols: readonly string[],
+  depth: number,
+): Promise<Result> {
+  const item = externalItem(symbols[0]!);
+  const outside = `${item.name} is defined outside the indexed code${item.detail ? ` (${item.detail})` : ''}`;
+  const base = {
+    repo: ctx.repo.slug,
+    commit: ctx.index.commit_sha,
+    source: 'precise' as const,
+    ...ctx.adjust.fields(),
+    item,
+    direction: params.direction,
+    depth,
+    ...(params.depth > MAX_DEPTH ? { depth_clamped: true } : {}),
+  };
+  if (params.direction === 'supertypes') return { ...base, types: [], message: `${outside}: its supertypes are in no index` };
+  const graph = new Graph(lookups, ctx);
+  const seen = new Set(symbols);
+  const found = new Map<string, TypeItem>();
+  for (const symbol of symbols) {
+    // Every repository's types extend the standard library's: this repository's are the ones asked about.
+    for (const t of await graph.expand(symbol, 'subtypes', depth, seen)) if (t.repo === ctx.repo.slug) found.set(t.symbol, t);
+  }
+  return {
+    ...base,
+    types: sortTypes([...found.values()]),
+    message: `${outside}: its subtypes are the types of ${ctx.repo.slug} that extend or implement it`,
+  };
+}
+
+function sortTypes(items: TypeItem[]): TypeItem[] {
+  return items.sort(
+    (a, b) => (a.path ?? '\uffff').localeCompare(b.path ?? '\uffff') || (a.line ?? 0) - (b.line ?? 0) || a.name.localeCompare(b.name),
+  );
 }
 
 class Graph {
@@ -58,9 +104,7 @@ class Graph {
       if (depth > 1 && !seen.has(next)) item.types = await this.expand(next, direction, depth - 1, new Set([...seen, next]));
       items.push(item);
     }
-    return items.sort(
-      (a, b) => (a.path ?? '\uffff').localeCompare(b.path ?? '\uffff') || (a.line ?? 0) - (b.line ?? 0) || a.name.localeCompare(b.name),
-    );
+    return sortTypes(items);
   }
 
   /** The current index of every repository: relationships may cross repositories. */

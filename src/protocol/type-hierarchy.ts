@@ -39,5 +39,7 @@ export const Result = z.object({
   depth: z.int(),
   depth_clamped: z.boolean().optional(),
   types: z.array(TypeItem),
+  /** What the answer says of itself: a root defined outside the indexed code. */
+  message: z.string().optional(),
 });
 export type Result = z.infer<typeof Result>;

@@ -46,6 +46,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     };
     show(result.types, '  ');
     if (result.types.length === 0) print(`  no ${result.direction}`);
+    if (result.message) print(`  note: ${result.message}`);
     return 0;
   });
 }
