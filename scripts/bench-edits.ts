@@ -101,7 +101,9 @@ export async function benchEdits(runs: number, progress: (m: string) => void): P
     for (const p of candidates) {
       if (positions.length >= POSITIONS) break;
       const r = await a.callTool({ name: 'goToDefinition', arguments: { repo: 'rxjs', ...p } });
-      if ((r.structuredContent as { found?: boolean } | undefined)?.found) positions.push(p);
+      // Positions the index answers at, not names it resolved to nothing (answered by their spelling, source "search").
+      const answer = r.structuredContent as { found?: boolean; source?: string } | undefined;
+      if (answer?.found && answer.source !== 'search') positions.push(p);
     }
     const touched = new Set(shuffle([...new Set(positions.map((p) => p.path))], random).slice(0, EDITED_FILES));
     const header = Array.from({ length: INSERTED }, (_, i) => `// edit ${i + 1}`).join('\n');

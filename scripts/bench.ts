@@ -1072,8 +1072,9 @@ async function chooseSample(c: Corpus, mcp: Mcp): Promise<{ positions: Position[
     tried++;
     progress(`(c) choosing positions: ${positions.length}/${SAMPLE_SIZE}…`);
     const r = await mcp.call('goToDefinition', { repo: c.slug, path: p.path, line: p.line, column: p.column });
-    // An error (a file the indexer left out, say) counts as no symbol: the sample is of positions sextant can answer at.
-    if (!r.isError && (r.result.symbols as string[]).length > 0) positions.push(p);
+    // An error (a file the indexer left out, say) counts as no symbol: the sample is of positions the index answers at
+    // (not names it resolved to nothing, which are answered by their spelling, source "search").
+    if (!r.isError && (r.result.symbols as string[]).length > 0 && r.result.source !== 'search') positions.push(p);
   }
   return { positions, candidates: tried };
 }

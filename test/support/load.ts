@@ -294,7 +294,7 @@ async function findProbes(
     tried.add(c.name);
     calls++;
     const a = await ask(session, { tool: 'goToDefinition', args: { repo: slug, path: c.path, line: c.line, column: c.column } });
-    if (a.isError || !a.result.found) continue;
+    if (a.isError || !a.result.found || a.result.source === 'search') continue;
     const defs = a.result.definitions as { path: string; name: string; kind: string; symbol?: string }[];
     // A module is its file, which starts on line 1 at both commits: only definitions inside files move.
     if (defs.some((d) => d.kind === 'module') || !defs.some((d) => moved.has(d.path))) continue;
