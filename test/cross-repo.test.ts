@@ -138,6 +138,29 @@ describe('before the library is indexed', () => {
       ['Base', null, null, null, 'ts-base@1.0.0'],
     );
   });
+
+  test("a package's type and method no index defines have hierarchies from the indexed repositories' uses", async () => {
+    const down = await ok('typeHierarchy', { repo: 'ts-app', ...baseInApp(), direction: 'subtypes' });
+    assert.deepEqual([down.item.symbol, down.item.path], [BASE_SYMBOL, null]);
+    assert.deepEqual(
+      down.types.map((t: any) => place(t)),
+      [placeOf('ts-app', derived())],
+    );
+    assert.match(
+      down.message,
+      /^Base is defined outside the indexed code \(ts-base@1\.0\.0\): its subtypes are the types of the indexed repositories/,
+    );
+    const greet = at(app, 'src/app.ts', 7, 'greet');
+    const calls = await ok('callHierarchy', { repo: 'ts-app', ...greet, direction: 'incoming' });
+    assert.equal(calls.item.path, null);
+    assert.deepEqual(
+      calls.calls.map((c: any) => `${c.from.name} ${c.ranges.map((r: any) => place(r)).join(' ')}`),
+      [`welcome ${placeOf('ts-app', greet)}`],
+    );
+    assert.deepEqual(calls.notes, [
+      'greet is defined outside the indexed code (ts-base@1.0.0): its callers are the calls of it in the indexed repositories',
+    ]);
+  });
 });
 
 describe('with both repositories indexed', () => {

@@ -165,7 +165,7 @@ describe('names the index resolved to nothing', () => {
       [`${repo}:${FORMAT}:1 module format.js 6`, `${repo}:${FORMAT}:2 function toJson 3`],
     );
     assert.deepEqual(r.notes, [
-      `stringify is defined outside the indexed code (${r.item.detail}): its callers are the calls of it the index records`,
+      `stringify is defined outside the indexed code (${r.item.detail}): its callers are the calls of it in the project asked in`,
     ]);
     // The other repository's dump() calls it too: a language server of this project would not list it.
     const there = await session.ok('callHierarchy', { repo: 'other-json', path: 'dump.js', line: 2, column: 15, direction: 'incoming' });

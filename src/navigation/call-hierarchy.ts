@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { UserError } from '../errors.js';
 import { SymbolRole } from '../scip/schema.js';
-import { isLocalSymbol, isParameterSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isParameterSymbol, isStandardLibrarySymbol } from '../scip/symbol.js';
 import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
 import { decodeRanges, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.js';
@@ -37,11 +37,10 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   const walker = new CallWalker(lookups, ctx, limit, params.include_references, foundByName?.askedIn);
   if (foundByName) walker.notes.add(resolvedByNameNote(foundByName.member));
   const outside = `${item.name} is defined outside the indexed code${item.detail ? ` (${item.detail})` : ''}`;
+  const where = isStandardLibrarySymbol(target.symbol) ? 'in the project asked in' : 'in the indexed repositories';
   if (external)
     walker.notes.add(
-      params.direction === 'incoming'
-        ? `${outside}: its callers are the calls of it the index records`
-        : `${outside}: what it calls is in no index`,
+      params.direction === 'incoming' ? `${outside}: its callers are the calls of it ${where}` : `${outside}: what it calls is in no index`,
     );
   const ancestry = new Set([target.symbol]);
   const calls =
@@ -74,9 +73,10 @@ const EXTERNAL_ROOT = -1;
 
 /**
  * The root of a call hierarchy at a function no index defines: a row with its
- * symbol, which the walk reads its uses by, and the file asked in, whose
- * project they are read in (as a language server lists the callers of a
- * library function in its program, not in every repository's).
+ * symbol, which the walk reads its uses by, and the file asked in. A standard
+ * library function's uses are read in that file's project, as a language
+ * server lists them in its program (every repository calls `JSON.stringify`);
+ * a package's, in every repository, as its references are.
  */
 function externalRoot(ctx: RepoContext, symbol: string, askedIn: string): DefinitionRow {
   return {
@@ -187,8 +187,6 @@ function calledByAccess(symbol: string, definition: DefinitionRow | undefined): 
 
 const METHOD_SYMBOL = /\)\.$/;
 
-/** TypeScript's standard library, as scip-typescript names it: `lib/\`lib.es2015.collection.d.ts\`/Map#set().` */
-const STANDARD_LIBRARY = /^scip-typescript npm typescript \S+ lib\//;
 
 /** The directories (with a trailing slash, '' for the root) of the project configs an index records. */
 function projectConfigs(index: IndexRow): string[] {
@@ -515,7 +513,8 @@ class CallWalker {
         // Every Map's `set` in the repository is not a call of the override in one function's class: for a local,
         // a standard-library member's uses count in its own project, the program a language server answers from.
         // (A global override's count everywhere, as its own references do: the projects that import it see them.)
-        const ownProjectOnly = (local === true && STANDARD_LIBRARY.test(symbol)) || targets[i]!.document_id === EXTERNAL_ROOT;
+        // So for a library function no index defines (`JSON.stringify`): every repository calls it.
+        const ownProjectOnly = (local === true || targets[i]!.document_id === EXTERNAL_ROOT) && isStandardLibrarySymbol(symbol);
         for (const row of symbolRows) {
           if (ownProjectOnly && !this.sameProject(row, targets[i]!)) continue;
           for (const r of decodeRanges(row.ranges)) {

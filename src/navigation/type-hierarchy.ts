@@ -5,6 +5,7 @@
 // either way, by removing what is implied through another neighbour.
 import { UserError } from '../errors.js';
 import type { Lookups } from '../registry/lookups.js';
+import { isStandardLibrarySymbol } from '../scip/symbol.js';
 import type { Params, Result, TypeItem } from '../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
 import type { RepoContext } from './context.js';
@@ -41,8 +42,10 @@ export async function typeHierarchy(lookups: Lookups, ctx: RepoContext, params: 
 
 /**
  * The type hierarchy of a library type no repository defines (`Error`, whose
- * declarations in several lib files are one type): its subtypes are this
- * repository's types that extend or implement it; its supertypes are in no index.
+ * declarations in several lib files are one type): its subtypes are the
+ * indexed types that extend or implement it, this repository's alone for a
+ * standard library's type (every repository extends `Error`); its supertypes
+ * are in no index.
  */
 async function externalTypeHierarchy(
   lookups: Lookups,
@@ -66,15 +69,15 @@ async function externalTypeHierarchy(
   if (params.direction === 'supertypes') return { ...base, types: [], message: `${outside}: its supertypes are in no index` };
   const graph = new Graph(lookups, ctx);
   const seen = new Set(symbols);
+  const ownOnly = isStandardLibrarySymbol(symbols[0]!);
   const found = new Map<string, TypeItem>();
   for (const symbol of symbols) {
-    // Every repository's types extend the standard library's: this repository's are the ones asked about.
-    for (const t of await graph.expand(symbol, 'subtypes', depth, seen)) if (t.repo === ctx.repo.slug) found.set(t.symbol, t);
+    for (const t of await graph.expand(symbol, 'subtypes', depth, seen)) if (!ownOnly || t.repo === ctx.repo.slug) found.set(t.symbol, t);
   }
   return {
     ...base,
     types: sortTypes([...found.values()]),
-    message: `${outside}: its subtypes are the types of ${ctx.repo.slug} that extend or implement it`,
+    message: `${outside}: its subtypes are the types ${ownOnly ? `of ${ctx.repo.slug}` : 'of the indexed repositories'} that extend or implement it`,
   };
 }
 

@@ -37,6 +37,19 @@ export function isLocalSymbol(symbol: string): boolean {
   return symbol.startsWith('local ');
 }
 
+/** The standard libraries as their indexers name them: TypeScript's lib files, Python's stdlib. */
+const STANDARD_LIBRARY = /^(?:scip-typescript npm typescript \S+ lib\/|scip-python python python-stdlib )/;
+
+/**
+ * Whether a symbol is of a language's standard library
+ * (`scip-typescript npm typescript 5.9.3 lib/\`lib.es5.d.ts\`/JSON#`,
+ * `scip-python python python-stdlib 3.11 builtins/str#`), which every program
+ * uses: its uses that matter are those of the program asked about.
+ */
+export function isStandardLibrarySymbol(symbol: string): boolean {
+  return STANDARD_LIBRARY.test(symbol);
+}
+
 /** A parameter descriptor, `f().(x)`: ends in a parenthesis that does not close a method. */
 export function isParameterSymbol(symbol: string): boolean {
   return symbol.endsWith(')') && !symbol.endsWith(').');
