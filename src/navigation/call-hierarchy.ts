@@ -187,7 +187,6 @@ function calledByAccess(symbol: string, definition: DefinitionRow | undefined): 
 
 const METHOD_SYMBOL = /\)\.$/;
 
-
 /** The directories (with a trailing slash, '' for the root) of the project configs an index records. */
 function projectConfigs(index: IndexRow): string[] {
   return projectsOf(index).flatMap(({ config: c }) => (c === null ? [] : [c.includes('/') ? c.slice(0, c.lastIndexOf('/') + 1) : '']));
@@ -513,7 +512,8 @@ class CallWalker {
         // Every Map's `set` in the repository is not a call of the override in one function's class: for a local,
         // a standard-library member's uses count in its own project, the program a language server answers from.
         // (A global override's count everywhere, as its own references do: the projects that import it see them.)
-        // So for a library function no index defines (`JSON.stringify`): every repository calls it.
+        // A standard-library function no index defines (`JSON.stringify`, an external root) counts there too:
+        // every repository calls it.
         const ownProjectOnly = (local === true || targets[i]!.document_id === EXTERNAL_ROOT) && isStandardLibrarySymbol(symbol);
         for (const row of symbolRows) {
           if (ownProjectOnly && !this.sameProject(row, targets[i]!)) continue;
