@@ -3,7 +3,6 @@
 // structuredContent mirrored in the text content, the findReferences
 // filters and limit, lookups by symbol name, and 1-based UTF-16 columns.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +12,7 @@ import { leanSchema } from '../src/mcp/lean-schema.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import type { Navigation } from '../src/navigation/index.js';
 import { at, trackedFiles, where } from './support/positions.js';
-import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { fixtureRepo, git, gitRepoOf, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
@@ -26,15 +25,10 @@ before(async () => {
   ts = fixtureRepo('ts-shapes');
   py = fixtureRepo('py-shapes');
   // Names after non-ASCII text on the same line: columns count UTF-16 code units.
-  unicode = join(tempDir(), 'unicode');
-  mkdirSync(unicode);
-  writeFileSync(
-    join(unicode, 'greet.ts'),
-    "export function greet(name: string): string {\n  return `¡hola ${name}!`;\n}\nconst face = '😀é'; greet(face);\n",
-  );
-  writeFileSync(join(unicode, 'greet.py'), 'def greet(name):\n    return "¡hola " + name\n\n\nface = "😀é"; greet(face)\n');
-  git(unicode, 'init', '-q', '-b', 'main');
-  commitAll(unicode, 'initial');
+  unicode = gitRepoOf('unicode', {
+    'greet.ts': "export function greet(name: string): string {\n  return `¡hola ${name}!`;\n}\nconst face = '😀é'; greet(face);\n",
+    'greet.py': 'def greet(name):\n    return "¡hola " + name\n\n\nface = "😀é"; greet(face)\n',
+  });
   for (const root of [ts, py, unicode]) indexOrThrow(root, env);
   session = await mcpSession(env);
 });
@@ -318,14 +312,9 @@ describe('positions are 1-based UTF-16 columns', () => {
 describe('names of members keyed by string literals', () => {
   let quoted: string;
   before(() => {
-    quoted = join(tempDir(), 'quoted');
-    mkdirSync(quoted);
-    writeFileSync(
-      join(quoted, 'headers.ts'),
-      "export const headers = {\n  'content-type': 'application/json',\n  \"x-trace\": 1,\n  plain: 2,\n  '\\u2028': 3,\n};\n",
-    );
-    git(quoted, 'init', '-q', '-b', 'main');
-    commitAll(quoted, 'initial');
+    quoted = gitRepoOf('quoted', {
+      'headers.ts': "export const headers = {\n  'content-type': 'application/json',\n  \"x-trace\": 1,\n  plain: 2,\n  '\\u2028': 3,\n};\n",
+    });
     indexOrThrow(quoted, env);
   });
   after(() => removeDir(join(quoted, '..')));
@@ -368,11 +357,7 @@ describe('documentSymbols of one name declared twice (an interface merged into a
     '',
   ];
   before(() => {
-    merged = join(tempDir(), 'merged');
-    mkdirSync(merged);
-    writeFileSync(join(merged, 'store.ts'), text.join('\n'));
-    git(merged, 'init', '-q', '-b', 'main');
-    commitAll(merged, 'initial');
+    merged = gitRepoOf('merged', { 'store.ts': text.join('\n') });
     indexOrThrow(merged, env);
   });
   after(() => removeDir(join(merged, '..')));

@@ -9,11 +9,9 @@
 // function no index defines (`JSON.stringify`) has a call hierarchy too: its
 // callers in the project asked about, as a language server lists them.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { at, type Position } from './support/positions.js';
-import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { fixtureRepo, gitRepoOf, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
@@ -33,14 +31,10 @@ describe('names the index resolved to nothing', () => {
   before(async () => {
     root = fixtureRepo(repo);
     indexOrThrow(root, env);
-    other = join(tempDir(), 'other-json');
-    mkdirSync(other);
-    writeFileSync(
-      join(other, 'dump.js'),
-      'function dump(x) {\n  return JSON.stringify(x);\n}\nclass DumpError extends Error {}\nmodule.exports = { dump, DumpError };\n',
-    );
-    git(other, 'init', '-q', '-b', 'main');
-    commitAll(other, 'initial');
+    other = gitRepoOf('other-json', {
+      'dump.js':
+        'function dump(x) {\n  return JSON.stringify(x);\n}\nclass DumpError extends Error {}\nmodule.exports = { dump, DumpError };\n',
+    });
     indexOrThrow(other, env);
     session = await mcpSession(env);
   });

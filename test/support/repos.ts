@@ -1,9 +1,9 @@
 // Real git repositories for tests: fixture folders copied into a temporary
 // directory and committed, so every test owns its worktree.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { FIXTURES } from './paths.js';
 
 const GIT_ENV = {
@@ -25,6 +25,20 @@ export function tempDir(prefix = 'sextant-test-'): string {
 export function gitRepoFrom(source: string, name: string): string {
   const dir = join(tempDir(), name);
   cpSync(source, dir, { recursive: true });
+  return committed(dir);
+}
+
+/** A fresh git repository holding `files` (repository-relative path → text), committed once. Its folder is named `name`. */
+export function gitRepoOf(name: string, files: Record<string, string>): string {
+  const dir = join(tempDir(), name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return committed(dir);
+}
+
+function committed(dir: string): string {
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'initial');
