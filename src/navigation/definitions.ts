@@ -402,7 +402,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   }
   const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
   if (at.symbols.length === 0) {
-    if (at.name) return definitionsBySpelling(lookups, ctx, at.file, at.name);
+    if (at.name) return definitionsBySpelling(lookups, ctx, at.file, at.name, base);
     return { ...base, ...ctx.adjust.fields(), found: false, definitions: [], symbols: [], message: at.message! };
   }
   // At a use of a declared member, the object-literal member implementing it is a definition too (see orchestrator/prepare.ts).
@@ -467,7 +467,14 @@ const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field'
  * ranked members first for a member access (`req.app`) and others first
  * otherwise, then the same file, the same directory, the rest.
  */
-async function definitionsBySpelling(lookups: Lookups, ctx: RepoContext, file: FileContext, name: UnresolvedName): Promise<Result> {
+async function definitionsBySpelling(
+  lookups: Lookups,
+  ctx: RepoContext,
+  file: FileContext,
+  name: UnresolvedName,
+  /** The answer's fields every goToDefinition sets (repository, commit). */
+  base: Pick<Result, 'repo' | 'commit'>,
+): Promise<Result> {
   const rows = await definitionsSpelled(lookups, ctx, name);
   const dir = posix.dirname(file.file.path);
   const rank = (d: DefinitionRow) =>
@@ -485,8 +492,7 @@ async function definitionsBySpelling(lookups: Lookups, ctx: RepoContext, file: F
         ? `the one definition named "${name.text}" in the index is listed`
         : `the ${definitions.length} definitions named "${name.text}" in the index are listed`;
   return {
-    repo: ctx.repo.slug,
-    commit: ctx.index.commit_sha,
+    ...base,
     source: 'search',
     ...ctx.adjust.fields(),
     found: definitions.length > 0,

@@ -63,7 +63,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   } else {
     const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
     if (at.symbols.length === 0) {
-      if (at.name) return referencesBySpelling(lookups, ctx, params, at.file, at.name);
+      if (at.name) return referencesBySpelling(lookups, ctx, params, at.file, at.name, base);
       return { ...base, ...ctx.adjust.fields(), symbols: [], references: [], total: 0, truncated: false, message: at.message! };
     }
     // At `new X()` the index names X's constructor; the person means the class.
@@ -311,13 +311,15 @@ async function referencesBySpelling(
   params: Params,
   file: FileContext,
   name: UnresolvedName,
+  /** The answer's fields every findReferences sets (repository, commit, limit). */
+  base: Pick<Result, 'repo' | 'commit' | 'limit' | 'limit_clamped'>,
 ): Promise<Result> {
   if (params.kind !== undefined) {
     throw new UserError(
       `kind "${params.kind}" cannot be told at ${name.at}: the index resolved "${name.text}" there to nothing, so its references are text matches without kinds; omit kind`,
     );
   }
-  const limit = Math.min(params.limit, CAP);
+  const limit = base.limit;
   const indexer = file.file.language ? ctx.languages[file.file.language]?.indexer : undefined;
   const languages = Object.entries(ctx.languages)
     .filter(([language, tier]) => language === file.file.language || (indexer !== undefined && tier.indexer === indexer))
@@ -332,11 +334,8 @@ async function referencesBySpelling(
     limit,
   });
   return {
-    repo: ctx.repo.slug,
-    commit: ctx.index.commit_sha,
+    ...base,
     source: 'search',
-    limit,
-    ...(params.limit > CAP ? { limit_clamped: true } : {}),
     ...ctx.adjust.fields(),
     symbols: [],
     references: scan.references,
