@@ -18,7 +18,7 @@ import { definitionsForHierarchy, definitionsOfGroups, whatItIs } from './defini
 import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
 import { constructorsOf, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
-import { definitionItem, externalItem, rootItem } from './items.js';
+import { definedOutside, definitionItem, externalItem, rootItem } from './items.js';
 import { projectsOf } from './status.js';
 import { moved, type IndexedFile, type Placement } from './adjust.js';
 import type { FileEdit } from '../freshness/worktree-files.js';
@@ -36,7 +36,7 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   const item = external ? externalItem(target.symbol) : await rootItem(ctx, target);
   const walker = new CallWalker(lookups, ctx, limit, params.include_references, foundByName?.askedIn);
   if (foundByName) walker.notes.add(resolvedByNameNote(foundByName.member));
-  const outside = `${item.name} is defined outside the indexed code${item.detail ? ` (${item.detail})` : ''}`;
+  const outside = definedOutside(item);
   const where = isStandardLibrarySymbol(target.symbol) ? 'in the project asked in' : 'in the indexed repositories';
   if (external)
     walker.notes.add(

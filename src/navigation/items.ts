@@ -39,6 +39,11 @@ export async function rootItem(ctx: RepoContext, target: DefinitionRow): Promise
   return definitionItem(row);
 }
 
+/** "stringify is defined outside the indexed code (typescript@5.9.3)": how a hierarchy rooted at an external item begins its note. */
+export function definedOutside(item: Item): string {
+  return `${item.name} is defined outside the indexed code${item.detail ? ` (${item.detail})` : ''}`;
+}
+
 /** A symbol defined outside every indexed repository: its name (as written at a use, when known), its package as detail. */
 export function externalItem(symbol: string, writtenName?: string): Item {
   let name = writtenName ?? symbol;

@@ -10,7 +10,7 @@ import type { Params, Result, TypeItem } from '../protocol/type-hierarchy.js';
 import { MAX_DEPTH } from '../protocol/type-hierarchy.js';
 import type { RepoContext } from './context.js';
 import { definitionsForHierarchy, definitionsOf, whatItIs } from './definitions.js';
-import { definitionItem, externalItem, rootItem } from './items.js';
+import { definedOutside, definitionItem, externalItem, rootItem } from './items.js';
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'type', 'enum', 'struct', 'trait']);
 const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'constructor']);
@@ -55,7 +55,7 @@ async function externalTypeHierarchy(
   depth: number,
 ): Promise<Result> {
   const item = externalItem(symbols[0]!);
-  const outside = `${item.name} is defined outside the indexed code${item.detail ? ` (${item.detail})` : ''}`;
+  const outside = definedOutside(item);
   const base = {
     repo: ctx.repo.slug,
     commit: ctx.index.commit_sha,
