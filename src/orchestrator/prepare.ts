@@ -26,7 +26,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 29;
+export const DERIVATION_VERSION = 30;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -74,6 +74,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (JAVASCRIPT.test(document.relativePath)) unmarkExportAssignments(occurrences, lines);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
+  const unresolvedImports =
+    facts && language !== 'python' ? defineUnresolvedImports(occurrences, symbols, facts, lines) : new Map<Occurrence, string | null>();
 
   const infos = new Map<string, ScipSymbolInformation>();
   for (const info of document.symbols) if (info.symbol) infos.set(info.symbol, info);
@@ -116,7 +118,12 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     // assigned as the module's (a named function expression's as its own), so it contains no calls of its own. A
     // method of `module.exports = {...}` is a function of its own.
     const syntacticExtent = o.enclosing || (declaration?.commonJsExport && !declaration.callable) ? undefined : declaration?.extent;
-    const kind = thisProperties.has(o) ? 'property' : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
+    const unresolvedModule = unresolvedImports.get(o);
+    const kind = thisProperties.has(o)
+      ? 'property'
+      : unresolvedModule !== undefined
+        ? 'unknown'
+        : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
     definitions.push({
       symbol,
       name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),
@@ -127,7 +134,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosing: o.enclosing ?? syntacticExtent,
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
       parameters: declaration?.parameters ?? null,
-      signature,
+      // What the import names, since what it imports is unknown: `from 'redux'`.
+      signature: unresolvedModule ? `from ${unresolvedModule}` : signature,
       // Prose is kept for what can be looked up by name; a local's or a parameter's is the enclosing function's to tell.
       documentation:
         info && info.documentation.length > 1 && !parsed.local && kind !== 'parameter' ? info.documentation.slice(1).join('\n\n') : null,
@@ -220,6 +228,50 @@ function quotedNameInSource(lines: readonly string[], r: Range): string | undefi
  * in a doc comment, `super`) refer to what is named at their alias target:
  * they get an occurrence of the symbol found there, marked as derived.
  */
+/**
+ * A name imported from a module the indexer could not resolve (a package not
+ * installed: `import type { UnknownAction } from 'redux'`, `export { produce }
+ * from 'immer'`) has a local symbol in scip-typescript's index and no
+ * definition, so its uses answered goToDefinition with nothing, and a file
+ * that only re-exports such names answered nowhere. TypeScript's language
+ * server calls the binding in the import clause the declaration of an alias
+ * it cannot resolve; so does sextant: a local's first occurrence in an import
+ * or export-from clause (in position order) becomes its definition, when the
+ * document defines it nowhere. A local symbol belongs to one document, so
+ * none defined here is defined anywhere. Its kind is unknown, and its
+ * signature says the module, where the parse saw it (`from 'redux'`).
+ */
+function defineUnresolvedImports(
+  occurrences: Occurrence[],
+  symbols: readonly string[],
+  facts: SyntaxFacts,
+  lines: readonly string[],
+): Map<Occurrence, string | null> {
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  // The module an imported name names, as written (`'redux'`), where the parse saw it: not for `* as ns` or `b` in `a as b`.
+  const moduleAt = new Map<string, [number, number]>();
+  for (const m of facts.moduleNames) moduleAt.set(`${m.name[0]}:${m.name[1]}`, m.module);
+  const found = new Map<Occurrence, string | null>();
+  for (const o of occurrences) {
+    if (o.refKind !== RefKindCode.import || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    o.roles |= SymbolRole.Definition;
+    defined.add(o.symbol);
+    const module = moduleAt.get(`${o.range[0]}:${o.range[1]}`);
+    found.set(o, module ? stringLiteralAt(lines, module) : null);
+  }
+  return found;
+}
+
+/** The quoted string literal starting at [line, character], quotes included; null when there is none. */
+function stringLiteralAt(lines: readonly string[], [line, character]: [number, number]): string | null {
+  const text = lines[line] ?? '';
+  const quote = text[character];
+  if (quote !== "'" && quote !== '"') return null;
+  const end = text.indexOf(quote, character + 1);
+  return end < 0 ? null : text.slice(character, end + 1);
+}
+
 function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[]): void {
   const at = new Map<string, Occurrence[]>();
   for (const o of occurrences) {

@@ -1,0 +1,95 @@
+// Names imported from a module the indexer could not resolve: a package not
+// installed when the repository was indexed, as @reduxjs/toolkit's sources
+// are without `npm install` (`import type { UnknownAction } from 'redux'`,
+// and files that only re-export, `export { current, isDraft } from 'immer'`).
+// scip-typescript gives each such name a local symbol and no definition, so
+// goToDefinition answered nothing at its uses, and nowhere in a file of
+// re-exports (8 of RTK's 107 files). TypeScript's language server calls the
+// binding in the import clause the declaration of an alias it cannot
+// resolve, and so does sextant now.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { at } from './support/positions.js';
+import { gitRepoOf, removeDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+
+const { home, env } = testHome();
+const repo = 'absent-deps';
+let root: string;
+let session: McpSession;
+
+const VENDOR = 'src/vendor.ts';
+const CONFIG = 'src/config.ts';
+const where = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
+
+describe('names imported from a module the index does not cover', () => {
+  before(async () => {
+    root = gitRepoOf(repo, {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler' },
+        include: ['src'],
+      }),
+      [VENDOR]: "export {\n  load,\n  dump as toYaml,\n} from 'yaml-absent';\n",
+      [CONFIG]: [
+        "import type { Schema } from 'yaml-absent';",
+        "import * as colors from 'colors-absent';",
+        '',
+        'export function readConfig(text: string, schema: Schema): unknown {',
+        '  colors.enable();',
+        '  return { text, schema };',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    indexOrThrow(root, env);
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    if (root) removeDir(root);
+  });
+
+  test('goToDefinition at a use answers the binding in the import clause, naming the module', async () => {
+    const r = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 4, 'Schema') });
+    assert.equal(r.found, true);
+    assert.equal(r.source, 'precise');
+    assert.deepEqual(
+      r.definitions.map((d: any) => `${where(d)} ${d.kind} ${d.name} ${d.signature}`),
+      [`${where(at(root, CONFIG, 1, 'Schema'))} unknown Schema from 'yaml-absent'`],
+    );
+  });
+
+  test('a namespace import is the definition of its name', async () => {
+    const r = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 5, 'colors') });
+    assert.deepEqual(
+      r.definitions.map((d: any) => where(d)),
+      [where(at(root, CONFIG, 2, 'colors'))],
+    );
+  });
+
+  test('every name of a file that only re-exports answers goToDefinition with itself', async () => {
+    for (const [line, name] of [
+      [2, 'load'],
+      [3, 'toYaml'],
+    ] as const) {
+      const p = at(root, VENDOR, line, name);
+      const r = await session.ok('goToDefinition', { repo, ...p });
+      assert.equal(r.found, true, `${name}: ${r.message}`);
+      assert.deepEqual(
+        r.definitions.map((d: any) => where(d)),
+        [where(p)],
+        name,
+      );
+    }
+  });
+
+  test('findReferences lists the import as the declaration beside the uses', async () => {
+    const r = await session.ok('findReferences', { repo, ...at(root, CONFIG, 4, 'Schema') });
+    assert.equal(r.source, 'precise');
+    assert.deepEqual(
+      r.references.map((x: any) => `${where(x)} ${x.is_definition}`),
+      [`${where(at(root, CONFIG, 1, 'Schema'))} true`, `${where(at(root, CONFIG, 4, 'Schema'))} false`],
+    );
+  });
+});
