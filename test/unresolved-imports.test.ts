@@ -6,7 +6,8 @@
 // goToDefinition answered nothing at its uses, and nowhere in a file of
 // re-exports (8 of RTK's 107 files). TypeScript's language server calls the
 // binding in the import clause the declaration of an alias it cannot
-// resolve, and so does sextant now.
+// resolve, and so does sextant now; a file importing such a name from the
+// file that re-exports it reaches that re-export.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { at } from './support/positions.js';
@@ -33,10 +34,11 @@ describe('names imported from a module the index does not cover', () => {
       [CONFIG]: [
         "import type { Schema } from 'yaml-absent';",
         "import * as colors from 'colors-absent';",
+        "import { load } from './vendor';",
         '',
         'export function readConfig(text: string, schema: Schema): unknown {',
         '  colors.enable();',
-        '  return { text, schema };',
+        '  return load(text, { schema });',
         '}',
         '',
       ].join('\n'),
@@ -51,7 +53,7 @@ describe('names imported from a module the index does not cover', () => {
   });
 
   test('goToDefinition at a use answers the binding in the import clause, naming the module', async () => {
-    const r = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 4, 'Schema') });
+    const r = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 5, 'Schema') });
     assert.equal(r.found, true);
     assert.equal(r.source, 'precise');
     assert.deepEqual(
@@ -61,7 +63,7 @@ describe('names imported from a module the index does not cover', () => {
   });
 
   test('a namespace import is the definition of its name', async () => {
-    const r = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 5, 'colors') });
+    const r = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 6, 'colors') });
     assert.deepEqual(
       r.definitions.map((d: any) => where(d)),
       [where(at(root, CONFIG, 2, 'colors'))],
@@ -85,11 +87,26 @@ describe('names imported from a module the index does not cover', () => {
   });
 
   test('findReferences lists the import as the declaration beside the uses', async () => {
-    const r = await session.ok('findReferences', { repo, ...at(root, CONFIG, 4, 'Schema') });
+    const r = await session.ok('findReferences', { repo, ...at(root, CONFIG, 5, 'Schema') });
     assert.equal(r.source, 'precise');
     assert.deepEqual(
       r.references.map((x: any) => `${where(x)} ${x.is_definition}`),
-      [`${where(at(root, CONFIG, 1, 'Schema'))} true`, `${where(at(root, CONFIG, 4, 'Schema'))} false`],
+      [`${where(at(root, CONFIG, 1, 'Schema'))} true`, `${where(at(root, CONFIG, 5, 'Schema'))} false`],
+    );
+  });
+
+  test('a file importing a re-exported name from its re-exporter reaches the re-export, and its references cross files', async () => {
+    const reexport = at(root, VENDOR, 2, 'load');
+    const d = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 7, 'load') });
+    assert.equal(d.found, true, d.message);
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${where(x)} ${x.kind} ${x.signature}`),
+      [`${where(reexport)} unknown from 'yaml-absent'`],
+    );
+    const r = await session.ok('findReferences', { repo, ...reexport });
+    assert.deepEqual(
+      r.references.map((x: any) => `${where(x)} ${x.kind}`),
+      [`${where(at(root, CONFIG, 3, 'load'))} import`, `${where(at(root, CONFIG, 7, 'load'))} call`, `${where(reexport)} definition`],
     );
   });
 });

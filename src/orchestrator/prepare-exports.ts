@@ -3,12 +3,13 @@
 // anonymous default export, a CommonJS module's `exports.name = ...` (and the
 // properties of `module.exports = {...}`), and the
 // names other modules reach it or an export list's names by (`import x from`,
-// `ns.a`, `import { en }` through a barrel, `const { a } = require('./m')`).
+// `ns.a`, `import { en }` through a barrel, `const { a } = require('./m')`),
+// and names imported from a module the indexer could not resolve.
 // Each becomes a global symbol `<module>name.` that the module defines or
 // relates to what it exports.
 import { SymbolRole } from '../scip/schema.js';
 import { isLocalSymbol } from '../scip/symbol.js';
-import { DERIVED_ROLE, derivedOccurrence, type Occurrence } from '../registry/payload.js';
+import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
 import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
@@ -171,6 +172,63 @@ export function linkModuleNames(
     renameSymbol(symbols, symbolIndex, local, synthesized);
   }
   if (merged.size > 0) for (const o of occurrences) o.symbol = merged.get(o.symbol) ?? o.symbol;
+}
+
+/**
+ * A name imported from a module the indexer could not resolve (a package not
+ * installed: `import type { UnknownAction } from 'redux'`, `export { produce }
+ * from 'immer'`) has a local symbol in scip-typescript's index and no
+ * definition, so its uses answered goToDefinition with nothing, and a file
+ * that only re-exports such names answered nowhere. TypeScript's language
+ * server calls the binding in the import clause the declaration of an alias
+ * it cannot resolve; so does sextant: a local's first occurrence in an import
+ * or export-from clause (in position order) becomes its definition, when the
+ * document defines it nowhere (a local symbol belongs to one document, so
+ * none defined here is defined anywhere). A name an export-from clause
+ * exports becomes `<this module>name.`, the symbol linkModuleNames gives the
+ * files importing it from here (`import { useMemo } from './reactImports'`),
+ * so that their uses reach it. Returns each such definition with the module
+ * as written (`'redux'`), where the parse saw it: not for `* as ns`, nor for
+ * `b` in `a as b`.
+ */
+export function defineUnresolvedImports(
+  occurrences: readonly Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  path: string,
+): Map<Occurrence, string | null> {
+  const found = new Map<Occurrence, string | null>();
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  const moduleAt = new Map<number, [number, number]>();
+  for (const m of facts.moduleNames) moduleAt.set(m.name[0] * 0x100000 + m.name[1], m.module);
+  const exportedAt = new Set(facts.exportNames.map(([line, character]) => line * 0x100000 + character));
+  let namespace: string | null | undefined;
+  for (const o of occurrences) {
+    if (o.refKind !== RefKindCode.import || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    o.roles |= SymbolRole.Definition;
+    defined.add(o.symbol);
+    const at = o.range[0] * 0x100000 + o.range[1];
+    const module = moduleAt.get(at);
+    found.set(o, module ? stringLiteralAt(lines, module) : null);
+    if (!exportedAt.has(at)) continue;
+    namespace ??= fileNamespace(symbols, path) ?? null;
+    const exported = nameInSource(lines, o.range);
+    const symbol = namespace && exported ? exportSymbol(namespace, exported) : undefined;
+    if (symbol && !symbolIndex.has(symbol)) renameSymbol(symbols, symbolIndex, o.symbol, symbol);
+  }
+  return found;
+}
+
+/** The quoted string literal starting at [line, character], quotes included; null when there is none. */
+function stringLiteralAt(lines: readonly string[], [line, character]: [number, number]): string | null {
+  const text = lines[line] ?? '';
+  const quote = text[character];
+  if (quote !== "'" && quote !== '"') return null;
+  const end = text.indexOf(quote, character + 1);
+  return end < 0 ? null : text.slice(character, end + 1);
 }
 
 /**

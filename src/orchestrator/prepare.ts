@@ -18,7 +18,13 @@ import {
 } from '../registry/payload.js';
 import type { PreparedDefinition, PreparedDocument, PreparedRelationship } from '../registry/writer.js';
 import type { Alias, Declaration, SyntaxFacts } from '../syntax/facts.js';
-import { defineAnonymousDefaults, defineCommonJsExports, linkModuleNames, relateExportNames } from './prepare-exports.js';
+import {
+  defineAnonymousDefaults,
+  defineCommonJsExports,
+  defineUnresolvedImports,
+  linkModuleNames,
+  relateExportNames,
+} from './prepare-exports.js';
 import { derivePython } from './prepare-python.js';
 import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
 
@@ -26,7 +32,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 30;
+export const DERIVATION_VERSION = 31;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -75,7 +81,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
   const unresolvedImports =
-    facts && language !== 'python' ? defineUnresolvedImports(occurrences, symbols, facts, lines) : new Map<Occurrence, string | null>();
+    facts && language !== 'python'
+      ? defineUnresolvedImports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
+      : new Map<Occurrence, string | null>();
 
   const infos = new Map<string, ScipSymbolInformation>();
   for (const info of document.symbols) if (info.symbol) infos.set(info.symbol, info);
@@ -228,50 +236,6 @@ function quotedNameInSource(lines: readonly string[], r: Range): string | undefi
  * in a doc comment, `super`) refer to what is named at their alias target:
  * they get an occurrence of the symbol found there, marked as derived.
  */
-/**
- * A name imported from a module the indexer could not resolve (a package not
- * installed: `import type { UnknownAction } from 'redux'`, `export { produce }
- * from 'immer'`) has a local symbol in scip-typescript's index and no
- * definition, so its uses answered goToDefinition with nothing, and a file
- * that only re-exports such names answered nowhere. TypeScript's language
- * server calls the binding in the import clause the declaration of an alias
- * it cannot resolve; so does sextant: a local's first occurrence in an import
- * or export-from clause (in position order) becomes its definition, when the
- * document defines it nowhere. A local symbol belongs to one document, so
- * none defined here is defined anywhere. Its kind is unknown, and its
- * signature says the module, where the parse saw it (`from 'redux'`).
- */
-function defineUnresolvedImports(
-  occurrences: Occurrence[],
-  symbols: readonly string[],
-  facts: SyntaxFacts,
-  lines: readonly string[],
-): Map<Occurrence, string | null> {
-  const defined = new Set<number>();
-  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
-  // The module an imported name names, as written (`'redux'`), where the parse saw it: not for `* as ns` or `b` in `a as b`.
-  const moduleAt = new Map<string, [number, number]>();
-  for (const m of facts.moduleNames) moduleAt.set(`${m.name[0]}:${m.name[1]}`, m.module);
-  const found = new Map<Occurrence, string | null>();
-  for (const o of occurrences) {
-    if (o.refKind !== RefKindCode.import || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
-    o.roles |= SymbolRole.Definition;
-    defined.add(o.symbol);
-    const module = moduleAt.get(`${o.range[0]}:${o.range[1]}`);
-    found.set(o, module ? stringLiteralAt(lines, module) : null);
-  }
-  return found;
-}
-
-/** The quoted string literal starting at [line, character], quotes included; null when there is none. */
-function stringLiteralAt(lines: readonly string[], [line, character]: [number, number]): string | null {
-  const text = lines[line] ?? '';
-  const quote = text[character];
-  if (quote !== "'" && quote !== '"') return null;
-  const end = text.indexOf(quote, character + 1);
-  return end < 0 ? null : text.slice(character, end + 1);
-}
-
 function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[]): void {
   const at = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
