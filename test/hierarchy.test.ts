@@ -920,12 +920,18 @@ describe("a JavaScript file's doc comment types", () => {
 });
 
 describe('an import from a package not installed', () => {
-  test('goToDefinition finds nothing and says why, naming the unresolved import first; a call hierarchy there is refused with it', async () => {
+  test('goToDefinition goes to the import, naming the module; a call hierarchy there is refused, saying why and the fix', async () => {
     const r = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy') }));
-    assert.equal(r.found, false);
-    assert.match(r.message, /^the index records no declaration for this local name: an import from a module the indexer could not resolve/);
+    assert.equal(r.found, true);
+    assert.deepEqual(
+      r.definitions.map((d: any) => `${d.line}:${d.column} ${d.kind} ${d.signature}`),
+      [`2:10 unknown from 'not-installed'`],
+    );
     const error = await toolError(session, 'callHierarchy', { repo: 'ts-members', ...at(members, 'src/uninstalled.ts', 5, 'spy'), direction: 'incoming' });
-    assert.match(error, /could not resolve \(a package not installed\)/);
+    assert.match(
+      error,
+      /^cannot build a call hierarchy: spy is imported from 'not-installed', a module the indexer could not resolve \(a package not installed\), .*install it, then run `sextant index` again$/,
+    );
   });
 });
 
