@@ -8,7 +8,7 @@
 // exports had no references outside their module.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { at, type Position } from './support/positions.js';
+import { at, pathLineColumn as where, type Position } from './support/positions.js';
 import { fixtureRepo, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
@@ -22,7 +22,6 @@ const NAMESPACE = 'lib/use-namespace.js';
 const DESTRUCTURED = 'lib/use-destructured.js';
 const STRINGS = 'lib/strings.js';
 const USE_STRINGS = 'lib/use-strings.js';
-const where = (p: { path: string; line: number; column: number }) => `${p.path}:${p.line}:${p.column}`;
 
 describe('CommonJS exports', () => {
   before(async () => {

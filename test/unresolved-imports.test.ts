@@ -6,11 +6,12 @@
 // goToDefinition answered nothing at its uses, and nowhere in a file of
 // re-exports (8 of RTK's 107 files). TypeScript's language server calls the
 // binding in the import clause the declaration of an alias it cannot
-// resolve, and so does sextant now; a file importing such a name from the
-// file that re-exports it reaches that re-export.
+// resolve, and so does sextant now, in Python too (`from absent_pkg import
+// render`); a file importing such a name from the file that re-exports it
+// reaches that re-export.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { at } from './support/positions.js';
+import { at, pathLineColumn as where } from './support/positions.js';
 import { gitRepoOf, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 
@@ -21,7 +22,7 @@ let session: McpSession;
 
 const VENDOR = 'src/vendor.ts';
 const CONFIG = 'src/config.ts';
-const where = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
+const REPORT = 'tools/report.py';
 
 describe('names imported from a module the index does not cover', () => {
   before(async () => {
@@ -42,6 +43,7 @@ describe('names imported from a module the index does not cover', () => {
         '}',
         '',
       ].join('\n'),
+      [REPORT]: 'from absent_pkg import render\nimport absent_mod as am\n\n\ndef report(rows):\n    return render(am.style, rows)\n',
     });
     indexOrThrow(root, env);
     session = await mcpSession(env);
@@ -107,6 +109,22 @@ describe('names imported from a module the index does not cover', () => {
     assert.deepEqual(
       r.references.map((x: any) => `${where(x)} ${x.kind}`),
       [`${where(at(root, CONFIG, 3, 'load'))} import`, `${where(at(root, CONFIG, 7, 'load'))} call`, `${where(reexport)} definition`],
+    );
+  });
+
+  test('in Python too: the import binding is the definition, naming the module, and a hierarchy there says why it has none', async () => {
+    const use = at(root, REPORT, 6, 'render');
+    const d = await session.ok('goToDefinition', { repo, ...use });
+    assert.equal(d.found, true, d.message);
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${where(x)} ${x.kind} ${x.signature}`),
+      [`${where(at(root, REPORT, 1, 'render'))} unknown from absent_pkg`],
+    );
+    const r = await session.call('callHierarchy', { repo, ...use, direction: 'outgoing' });
+    assert.equal(r.isError, true);
+    assert.match(
+      r.result.error,
+      /^cannot build a call hierarchy: render is imported from absent_pkg, a module the indexer could not resolve/,
     );
   });
 });

@@ -10,7 +10,7 @@
 // callers in the project asked about, as a language server lists them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { at, type Position } from './support/positions.js';
+import { at, pathLineColumn as where, type Position } from './support/positions.js';
 import { fixtureRepo, gitRepoOf, removeDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
@@ -25,7 +25,6 @@ const SERVER = 'lib/server.js';
 const START = 'lib/start.js';
 const FORMAT = 'lib/format.js';
 const ERRORS = 'lib/errors.js';
-const where = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
 
 describe('names the index resolved to nothing', () => {
   before(async () => {

@@ -177,19 +177,20 @@ export function linkModuleNames(
 /**
  * A name imported from a module the indexer could not resolve (a package not
  * installed: `import type { UnknownAction } from 'redux'`, `export { produce }
- * from 'immer'`) has a local symbol in scip-typescript's index and no
- * definition, so its uses answered goToDefinition with nothing, and a file
- * that only re-exports such names answered nowhere. TypeScript's language
- * server calls the binding in the import clause the declaration of an alias
- * it cannot resolve; so does sextant: a local's first occurrence in an import
- * or export-from clause (in position order) becomes its definition, when the
- * document defines it nowhere (a local symbol belongs to one document, so
- * none defined here is defined anywhere). A name an export-from clause
- * exports becomes `<this module>name.`, the symbol linkModuleNames gives the
- * files importing it from here (`import { useMemo } from './reactImports'`),
- * so that their uses reach it. Returns each such definition with the module
- * as written (`'redux'`), where the parse saw it: not for `* as ns`, nor for
- * `b` in `a as b`.
+ * from 'immer'`, Python's `from absent_pkg import thing`) has a local symbol
+ * in the index and no definition, so its uses answered goToDefinition with
+ * nothing, and a file that only re-exports such names answered nowhere.
+ * TypeScript's language server calls the binding in the import clause the
+ * declaration of an alias it cannot resolve; so does sextant: a local's
+ * occurrence in an import or export-from clause (the name it binds where
+ * known, else the first) becomes its definition, when the document defines it
+ * nowhere (a local symbol belongs to one document, so none defined here is
+ * defined anywhere). A name an export-from clause exports becomes `<this
+ * module>name.`, the symbol linkModuleNames gives the files importing it from
+ * here (`import { useMemo } from './reactImports'`), so that their uses reach
+ * it. Returns each such definition with the module as written (`'redux'`,
+ * Python's `absent_pkg`), where the parse saw it: in TypeScript not for `* as
+ * ns`, nor for `b` in `a as b`.
  */
 export function defineUnresolvedImports(
   occurrences: readonly Occurrence[],
@@ -199,21 +200,32 @@ export function defineUnresolvedImports(
   lines: readonly string[],
   path: string,
 ): Map<Occurrence, string | null> {
-  const found = new Map<Occurrence, string | null>();
   const defined = new Set<number>();
   for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
   const moduleAt = new Map<number, [number, number]>();
   for (const m of facts.moduleNames) moduleAt.set(m.name[0] * 0x100000 + m.name[1], m.module);
-  const exportedAt = new Set(facts.exportNames.map(([line, character]) => line * 0x100000 + character));
-  let namespace: string | null | undefined;
+  const moduleOf = (o: Occurrence): string | null => {
+    const module = moduleAt.get(o.range[0] * 0x100000 + o.range[1]);
+    return module ? stringLiteralAt(lines, module) : (facts.importedModuleAt(o.range[0], o.range[1]) ?? null);
+  };
+  // Of a local's occurrences in import clauses, the name the import binds, where the parse knows it (`am`, not
+  // `absent_mod`, in Python's `import absent_mod as am`, which the index gives one local); else the first.
+  const chosen = new Map<number, { o: Occurrence; module: string | null }>();
   for (const o of occurrences) {
     if (o.refKind !== RefKindCode.import || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    // A name, not Python's `.` in `from . import base`, which scip-python gives a local too.
+    if (!nameInSource(lines, o.range)) continue;
+    const module = moduleOf(o);
+    const sofar = chosen.get(o.symbol);
+    if (!sofar || (sofar.module === null && module !== null)) chosen.set(o.symbol, { o, module });
+  }
+  const exportedAt = new Set(facts.exportNames.map(([line, character]) => line * 0x100000 + character));
+  let namespace: string | null | undefined;
+  const found = new Map<Occurrence, string | null>();
+  for (const { o, module } of chosen.values()) {
     o.roles |= SymbolRole.Definition;
-    defined.add(o.symbol);
-    const at = o.range[0] * 0x100000 + o.range[1];
-    const module = moduleAt.get(at);
-    found.set(o, module ? stringLiteralAt(lines, module) : null);
-    if (!exportedAt.has(at)) continue;
+    found.set(o, module);
+    if (!exportedAt.has(o.range[0] * 0x100000 + o.range[1])) continue;
     namespace ??= fileNamespace(symbols, path) ?? null;
     const exported = nameInSource(lines, o.range);
     const symbol = namespace && exported ? exportSymbol(namespace, exported) : undefined;

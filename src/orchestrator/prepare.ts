@@ -32,7 +32,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 31;
+export const DERIVATION_VERSION = 32;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -80,10 +80,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (JAVASCRIPT.test(document.relativePath)) unmarkExportAssignments(occurrences, lines);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
-  const unresolvedImports =
-    facts && language !== 'python'
-      ? defineUnresolvedImports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
-      : new Map<Occurrence, string | null>();
+  const unresolvedImports = facts
+    ? defineUnresolvedImports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
+    : new Map<Occurrence, string | null>();
 
   const infos = new Map<string, ScipSymbolInformation>();
   for (const info of document.symbols) if (info.symbol) infos.set(info.symbol, info);

@@ -117,6 +117,11 @@ export class SyntaxFacts {
   readonly aliases: Alias[] = [];
   readonly moduleNames: ModuleName[] = [];
   readonly exportNames: [number, number][] = [];
+  /**
+   * Python's: the module each name an import binds names, as written (`.pkg`).
+   * TypeScript's are in moduleNames, which also link what they import.
+   */
+  private readonly importedModules = new Map<number, string>();
 
   constructor(data?: SyntaxFactsData) {
     if (!data) return;
@@ -259,6 +264,15 @@ export class SyntaxFacts {
 
   setArgumentCount(line: number, character: number, count: number): void {
     this.argumentCounts.set(key(line, character), count);
+  }
+
+  setImportedModule(line: number, character: number, module: string): void {
+    this.importedModules.set(key(line, character), module);
+  }
+
+  /** The module the Python import binding the name at (line, character) names, as written. */
+  importedModuleAt(line: number, character: number): string | undefined {
+    return this.importedModules.get(key(line, character));
   }
 
   /** How many arguments the call of the name starting at (line, character) passes; -1 when unknown. */

@@ -1,6 +1,6 @@
-// Reference kinds and function extents for Python, from python3's own ast
-// module, run once over all Python files of a repository (beside
-// scip-python, which needs python3 too).
+// Reference kinds, function extents and imported modules for Python, from
+// python3's own ast module, run once over all Python files of a repository
+// (beside scip-python, which needs python3 too).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
@@ -29,6 +29,7 @@ export function pythonFacts(root: string, paths: readonly string[], python = 'py
         path: string;
         kinds?: [number, number, number][];
         defs?: [number, number, number, number, number, number][];
+        modules?: [number, number, string][];
         error?: string;
       };
       const relative = byAbsolute.get(record.path);
@@ -42,6 +43,7 @@ export function pythonFacts(root: string, paths: readonly string[], python = 'py
       for (const [l, c, ...extent] of record.defs ?? []) {
         f.setDeclaration(l, c, { extent: extent as [number, number, number, number], callable: true, heritage: [] });
       }
+      for (const [l, c, module] of record.modules ?? []) f.setImportedModule(l, c, module);
       facts.set(relative, f);
     });
     child.on('error', (error) => {

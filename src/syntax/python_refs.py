@@ -2,9 +2,12 @@
 
 Reads NUL-separated file paths on stdin; writes one JSON line per file:
 {"path": ..., "kinds": [[line, utf16_column, kind], ...], "defs": [[name_line,
-name_column, start_line, start_column, end_line, end_column], ...]} with 0-based
-lines and UTF-16 columns.
+name_column, start_line, start_column, end_line, end_column], ...], "modules":
+[[line, utf16_column, module], ...]} with 0-based lines and UTF-16 columns.
 kind: 1 call, 2 type, 3 import, 4 write (reads are not listed).
+modules: each name an import statement binds, and the module it names as
+written (`thing` in `from .pkg import thing`: ".pkg"; `am` in `import a.m as
+am`: "a.m").
 defs: the defs of an overload group (`@overload` stubs and their implementation,
 one name in one body), each its name and its extent from its first decorator
 to its end.
@@ -37,6 +40,7 @@ class Collector(ast.NodeVisitor):
         self.lines = lines
         self.out = []
         self.defs = []
+        self.modules = []
         self.in_type = 0
 
     def add(self, lineno, byte_col, kind):
@@ -162,6 +166,7 @@ class Collector(ast.NodeVisitor):
 
     def import_names(self, node):
         # Every name on an import statement is an import: modules and aliases.
+        self.bound_modules(node)
         first = node.lineno
         last = node.end_lineno or node.lineno
         for lineno in range(first, last + 1):
@@ -192,6 +197,23 @@ class Collector(ast.NodeVisitor):
     visit_Import = import_names
     visit_ImportFrom = import_names
 
+    def bound_modules(self, node):
+        """The names the statement binds (`asname`, else `name`; `*` binds none), each with its module."""
+        for alias in node.names:
+            if alias.name == "*" or not hasattr(alias, "lineno"):
+                continue
+            if isinstance(node, ast.ImportFrom):
+                module = "." * node.level + (node.module or "")
+            else:
+                module = alias.name
+            if alias.asname:
+                # `name as asname` spans the alias; the bound name ends it.
+                lineno, byte_col = alias.end_lineno, alias.end_col_offset - len(alias.asname.encode("utf-8"))
+            else:
+                lineno, byte_col = alias.lineno, alias.col_offset
+            line_bytes = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else b""
+            self.modules.append([lineno - 1, utf16_column(line_bytes, byte_col), module])
+
 
 def main():
     data = sys.stdin.buffer.read().split(b"\0")
@@ -205,7 +227,7 @@ def main():
             tree = ast.parse(source, filename=path)
             collector = Collector(source.split(b"\n"))
             collector.visit(tree)
-            record = {"path": path, "kinds": collector.out, "defs": collector.defs}
+            record = {"path": path, "kinds": collector.out, "defs": collector.defs, "modules": collector.modules}
         except (SyntaxError, ValueError, OSError, RecursionError) as error:
             record = {"path": path, "error": str(error).splitlines()[0] if str(error) else type(error).__name__}
         sys.stdout.write(json.dumps(record) + "\n")

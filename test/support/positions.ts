@@ -11,6 +11,11 @@ export interface Position {
   column: number;
 }
 
+/** A position or location as `path:line:column`, as assertions compare them. */
+export function pathLineColumn(p: Position): string {
+  return `${p.path}:${p.line}:${p.column}`;
+}
+
 export function linesOf(root: string, path: string): string[] {
   return readFileSync(join(root, path), 'utf8').split(/\r\n|\r|\n/);
 }
