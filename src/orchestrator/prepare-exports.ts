@@ -182,8 +182,8 @@ export function linkModuleNames(
  * nothing, and a file that only re-exports such names answered nowhere.
  * TypeScript's language server calls the binding in the import clause the
  * declaration of an alias it cannot resolve; so does sextant: a local's
- * occurrence in an import or export-from clause (the name it binds where
- * known, else the first) becomes its definition, when the document defines it
+ * occurrence in an import or export-from clause (one whose module the parse
+ * knows, else the first) becomes its definition, when the document defines it
  * nowhere (a local symbol belongs to one document, so none defined here is
  * defined anywhere). A name an export-from clause exports becomes `<this
  * module>name.`, the symbol linkModuleNames gives the files importing it from
@@ -208,8 +208,8 @@ export function defineUnresolvedImports(
     const module = moduleAt.get(o.range[0] * 0x100000 + o.range[1]);
     return module ? stringLiteralAt(lines, module) : (facts.importedModuleAt(o.range[0], o.range[1]) ?? null);
   };
-  // Of a local's occurrences in import clauses, the name the import binds, where the parse knows it (`am`, not
-  // `absent_mod`, in Python's `import absent_mod as am`, which the index gives one local); else the first.
+  // Of a local's occurrences in import clauses, one whose module the parse knows, so that the definition can name
+  // it; else the first.
   const chosen = new Map<number, { o: Occurrence; module: string | null }>();
   for (const o of occurrences) {
     if (o.refKind !== RefKindCode.import || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
