@@ -7,7 +7,8 @@ export const description =
   'Find where a symbol is defined: by position (path, line, column; 1-based) or by exact unqualified name (symbol). ' +
   'Returns each definition with its name position, its full definition span (enclosing_range), kind and signature. ' +
   'Several definitions come back when a name is ambiguous or declarations merge; none is picked silently. ' +
-  'At a name the index resolved to nothing (a property of an untyped JavaScript value), the definitions of that spelling come back, source "search".';
+  'At a name the index resolved to nothing (a property of an untyped JavaScript value), the definitions of that spelling come back, source "search". ' +
+  "A name imported from a module the indexer could not resolve (a package not installed) is defined by its import, of kind unknown, its signature the module (from 'redux').";
 
 export const Params = params({
   repo: arg.repo(),
