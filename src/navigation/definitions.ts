@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import { quote, UserError } from '../errors.js';
 import { isLocalSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
+import { unresolvedImportModule } from '../scip/kind.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
@@ -301,10 +302,10 @@ export async function definitionsForHierarchy(
   const at = await symbolsAtPosition(lookups, ctx, params);
   if (at.symbols.length === 0) throw new UserError(at.message!);
   const definitions = await definitionsOf(lookups, ctx, at.symbols, at.file);
-  const module = definitions.length > 0 ? unresolvedImport(definitions[0]!) : undefined;
-  if (module !== undefined && definitions.every((d) => unresolvedImport(d) !== undefined)) {
+  const modules = definitions.map(unresolvedImportModule);
+  if (modules.length > 0 && modules.every((m) => m !== undefined)) {
     throw new UserError(
-      `cannot build a ${hierarchy}: ${definitions[0]!.name} is imported from ${module}, a module the indexer could not resolve ` +
+      `cannot build a ${hierarchy}: ${definitions[0]!.name} is imported from ${modules[0]}, a module the indexer could not resolve ` +
         '(a package not installed), so what it is is unknown: install it, then run `sextant index` again',
     );
   }
@@ -317,16 +318,6 @@ export async function definitionsForHierarchy(
   const external = externalOfSuffix(at.symbols, hierarchy === 'call hierarchy' ? 'method' : 'type');
   if (external.length) return { definitions: [], external: { symbols: external, path: at.file.file.path } };
   throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
-}
-
-/**
- * The module of an import the indexer could not resolve, as prepare defines
- * it (see orchestrator/prepare-exports.ts, defineUnresolvedImports): of kind
- * unknown, its signature the module as written (`from 'redux'`). Undefined
- * for any other definition, and where the parse did not see the module.
- */
-function unresolvedImport(d: DefinitionRow): string | undefined {
-  return d.kind === 'unknown' && d.signature?.startsWith('from ') ? d.signature.slice('from '.length) : undefined;
 }
 
 /** "countDown is a function", "Red is an enum_member": what a hierarchy's root turned out to be. */

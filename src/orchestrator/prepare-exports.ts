@@ -200,6 +200,13 @@ export function defineUnresolvedImports(
   lines: readonly string[],
   path: string,
 ): Map<Occurrence, string | null> {
+  const found = new Map<Occurrence, string | null>();
+  // Names in import clauses with local symbols (not Python's `.` in `from . import base`, which scip-python gives a
+  // local too). Most documents import only what the index resolved, to global symbols: they are done after this pass.
+  const imported = occurrences.filter(
+    (o) => o.refKind === RefKindCode.import && isLocalSymbol(symbols[o.symbol]!) && nameInSource(lines, o.range) !== undefined,
+  );
+  if (imported.length === 0) return found;
   const defined = new Set<number>();
   for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
   const moduleAt = new Map<number, [number, number]>();
@@ -211,17 +218,14 @@ export function defineUnresolvedImports(
   // Of a local's occurrences in import clauses, one whose module the parse knows, so that the definition can name
   // it; else the first.
   const chosen = new Map<number, { o: Occurrence; module: string | null }>();
-  for (const o of occurrences) {
-    if (o.refKind !== RefKindCode.import || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
-    // A name, not Python's `.` in `from . import base`, which scip-python gives a local too.
-    if (!nameInSource(lines, o.range)) continue;
+  for (const o of imported) {
+    if (defined.has(o.symbol)) continue;
     const module = moduleOf(o);
     const sofar = chosen.get(o.symbol);
     if (!sofar || (sofar.module === null && module !== null)) chosen.set(o.symbol, { o, module });
   }
   const exportedAt = new Set(facts.exportNames.map(([line, character]) => line * 0x100000 + character));
   let namespace: string | null | undefined;
-  const found = new Map<Occurrence, string | null>();
   for (const { o, module } of chosen.values()) {
     o.roles |= SymbolRole.Definition;
     found.set(o, module);

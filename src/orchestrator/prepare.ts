@@ -3,7 +3,7 @@
 // kinds, and relationships.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { signatureOf, symbolKind, type SymbolKind } from '../scip/kind.js';
+import { signatureOf, symbolKind, unresolvedImportSignature, type SymbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, rangeTouches, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
 import { displayName, isLocalSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
@@ -142,7 +142,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
       parameters: declaration?.parameters ?? null,
       // What the import names, since what it imports is unknown: `from 'redux'`.
-      signature: unresolvedModule ? `from ${unresolvedModule}` : signature,
+      signature: unresolvedModule ? unresolvedImportSignature(unresolvedModule) : signature,
       // Prose is kept for what can be looked up by name; a local's or a parameter's is the enclosing function's to tell.
       documentation:
         info && info.documentation.length > 1 && !parsed.local && kind !== 'parameter' ? info.documentation.slice(1).join('\n\n') : null,

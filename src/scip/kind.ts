@@ -59,6 +59,20 @@ export function signatureOf(info: ScipSymbolInformation | undefined): string | u
   return (fenced ? fenced[1]! : first).trim() || undefined;
 }
 
+/**
+ * The signature sextant gives a name imported from a module the indexer
+ * could not resolve (orchestrator/prepare-exports.ts, defineUnresolvedImports),
+ * whose kind is unknown: the module as written, `from 'redux'`.
+ */
+export function unresolvedImportSignature(module: string): string {
+  return `from ${module}`;
+}
+
+/** The module of such an import's definition (`'redux'`); undefined for any other definition. */
+export function unresolvedImportModule(d: { kind: string; signature: string | null }): string | undefined {
+  return d.kind === 'unknown' && d.signature?.startsWith('from ') ? d.signature.slice('from '.length) : undefined;
+}
+
 export function symbolKind(parsed: ParsedSymbol, info: ScipSymbolInformation | undefined, signature: string | undefined): SymbolKind {
   const declared = info?.kind ? SCIP_KIND[info.kind] : undefined;
   if (declared) return declared;
