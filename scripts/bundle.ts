@@ -43,6 +43,8 @@ await build({
   entryPoints: {
     main: projectFile('dist', 'src', 'cli', 'main.js'),
     'syntax-worker': projectFile('dist', 'src', 'syntax', 'syntax-worker.js'),
+    // Loaded into indexers that run on node, by file name beside the code that starts them.
+    'indexer-preload': projectFile('dist', 'src', 'orchestrator', 'indexer-preload.js'),
   },
   outdir: projectFile('dist', 'bundle'),
   bundle: true,

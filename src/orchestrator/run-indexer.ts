@@ -3,7 +3,7 @@
 // The output goes to a temporary directory outside the user's tree.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { processAlive } from '../registry/lease.js';
 import { join } from 'node:path';
@@ -74,6 +74,12 @@ function readdirSyncOrEmpty(dir: string): string[] {
 }
 const YIELDED_NICENESS = 10;
 
+/** What an indexer that runs on node (an npm package's bin) is started with: the code cache's preload, where it was built. */
+function nodeOptions(): string[] {
+  const preload = new URL('./indexer-preload.js', import.meta.url);
+  return existsSync(preload) ? ['--import', preload.href] : [];
+}
+
 export type DocumentSink = (document: ScipDocument, bytes: Buffer) => Promise<void>;
 
 export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSink): Promise<IndexerResult> {
@@ -93,7 +99,8 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       return [a.replaceAll('{root}', inv.root).replaceAll('{output}', output).replaceAll('{slug}', inv.slug)];
     });
 
-    const child = spawn(inv.command[0]!, [...inv.command.slice(1), ...args], {
+    const [program, ...leading] = inv.command;
+    const child = spawn(program!, [...(program === process.execPath ? nodeOptions() : []), ...leading, ...args], {
       cwd: inv.root,
       env: inv.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],

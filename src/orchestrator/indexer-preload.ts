@@ -1,0 +1,41 @@
+// Loaded into an indexer that runs on node (`node --import` this file), before
+// its own code: its large CommonJS modules (scip-typescript's typescript.js,
+// 9 MB; scip-python's pyright) compile through V8's code cache
+// (src/code-cache.ts). The indexer's main thread is the critical path of
+// `sextant index`, and compiling is part of it: the whole module at start, then
+// the checker's functions as a run first calls them. The cache is saved when
+// the indexer exits, so that it holds every function the run compiled (one
+// indexer run on kysely: 6.08 → 5.69 s, medians of 6 alternating runs).
+import { createHash } from 'node:crypto';
+import Module, { createRequire } from 'node:module';
+import { basename, dirname } from 'node:path';
+import { compileCached, type CachedScript } from '../code-cache.js';
+
+/** Modules smaller than this compile in a few ms: a cache would cost about as much to read. */
+const CACHED_MODULE_BYTES = 1 << 20;
+
+type Compile = (this: Module, content: string, filename: string) => unknown;
+const prototype = Module.prototype as unknown as { _compile: Compile };
+const compile = prototype._compile;
+const compiled: CachedScript[] = [];
+
+prototype._compile = function (content, filename) {
+  if (content.length < CACHED_MODULE_BYTES) return compile.call(this, content, filename);
+  let run: (...args: unknown[]) => unknown;
+  try {
+    // Named by a hash of the text: V8 tells sources apart by their length alone.
+    const id = createHash('sha256').update(content, 'latin1').digest('hex').slice(0, 16);
+    const cached = compileCached(filename, Module.wrap(content), `indexer-${basename(filename)}`, id);
+    run = cached.script.runInThisContext() as typeof run;
+    compiled.push(cached);
+  } catch {
+    // Whatever went wrong compiling this way, node's own loader compiles it (and reports a real syntax error).
+    return compile.call(this, content, filename);
+  }
+  // As node's loader calls a module's wrapper; what the module itself throws is the indexer's to report.
+  return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
+};
+
+process.on('exit', () => {
+  for (const cached of compiled) cached.save();
+});
