@@ -39,6 +39,11 @@ export class Lru<K, V> {
     return entry.value;
   }
 
+  /** Whether an insert would now evict an entry (a cache bounded by weight may still take a light one). */
+  get full(): boolean {
+    return this.weight >= this.capacity;
+  }
+
   /** The value, without counting it as used. */
   peek(key: K): V | undefined {
     return this.map.get(key)?.value;

@@ -11,6 +11,7 @@ import { ToolServer } from '../src/mcp/tool-server.js';
 import { Navigation } from '../src/navigation/index.js';
 import { openRegistry } from '../src/registry/open.js';
 import type { Engine } from '../src/registry/engine.js';
+import type { KyselyPlugin } from 'kysely';
 import { z } from 'zod';
 import { fixtureRepo, removeDir } from './support/repos.js';
 import { indexOrThrow, registryFile, testHome } from './support/sextant.js';
@@ -63,6 +64,40 @@ test('prime hashes every file of the answering index, pausing between slices, an
     inEdited.map((r) => [r.line + INSERTED, r.column, true]),
   );
   assert.equal(await nav.prime('no-such-repository', async () => {}), 0, 'nothing to prime without an index');
+});
+
+/** The registry's tables each query of `engine` reads from its start, through a plugin on its db (as an adapter wraps it). */
+function countingTables(engine: Engine): { engine: Engine; tables: string[] } {
+  const tables: string[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      for (const [, table] of JSON.stringify(node).matchAll(/"kind":"IdentifierNode","name":"([a-z_]+)"/g)) tables.push(table!);
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  return { engine: Object.assign(Object.create(engine) as Engine, { db: engine.db.withPlugin(plugin) }), tables };
+}
+
+test('prime also reads ahead what a first answer in a file reads from the registry: its document and its lines', async () => {
+  engine ??= await openRegistry({ registry: registryFile(home) });
+  const slug = 'ts-shapes';
+  const symbols = await new Navigation(engine).documentSymbols({ repo: slug, path: EDITED });
+  const first = symbols.symbols[0]!;
+  const ask = { repo: slug, path: EDITED, line: first.selection_range.line, column: first.selection_range.column };
+
+  // Not primed: the first answer reads the file's document and its text.
+  const cold = countingTables(engine);
+  const unprimed = await new Navigation(cold.engine).goToDefinition(ask);
+  assert.ok(cold.tables.includes('documents') && cold.tables.includes('blobs'), `read: ${[...new Set(cold.tables)].join(', ')}`);
+
+  const warm = countingTables(engine);
+  const nav = new Navigation(warm.engine);
+  assert.ok((await nav.prime(slug, async () => {})) > 0);
+  warm.tables.length = 0;
+  const primed = await nav.goToDefinition(ask);
+  assert.ok(!warm.tables.includes('documents') && !warm.tables.includes('blobs'), `read: ${[...new Set(warm.tables)].join(', ')}`);
+  assert.deepEqual(primed.definitions, unprimed.definitions, 'the same answer');
 });
 
 test('a serving process starts watching the worktree before priming its files, not after', async () => {

@@ -270,6 +270,21 @@ export class Lookups {
     return rows[0];
   }
 
+  /**
+   * What a first answer in a file of an index reads, read ahead
+   * (Navigation.prime): the file's row, its document and its lines. False,
+   * reading nothing, once the caches are full: reading further would only
+   * evict what answers or earlier reads kept.
+   */
+  async prefetch(indexId: number, file: IndexFileRow): Promise<boolean> {
+    if (this.files.full || this.documents.full || this.lineCache.full) return false;
+    const key = `${indexId}\0${file.path}`;
+    if (!this.files.peek(key)) this.files.set(key, file);
+    if (file.document_id !== null) await this.document(file.document_id);
+    await this.lines(file.blob_sha);
+    return true;
+  }
+
   /** Up to `limit` indexed paths that end with `name`, for "did you mean". */
   async similarPaths(indexId: number, name: string, limit = 5): Promise<string[]> {
     const rows = await this.db
@@ -680,11 +695,11 @@ export class Lookups {
     return symbolsOf(await this.cachedPairs(this.definitionRelatives, indexIds, symbols, 'is_definition', ['forward', 'backward']));
   }
 
-  /** The first `limit` files of an index by path, with what each was indexed as. */
-  async filesOf(indexId: number, limit: number): Promise<Pick<IndexFileRow, 'path' | 'blob_sha' | 'language'>[]> {
+  /** The first `limit` files of an index by path. */
+  async filesOf(indexId: number, limit: number): Promise<IndexFileRow[]> {
     return this.db
       .selectFrom('index_files')
-      .select(['path', 'blob_sha', 'language'])
+      .select(['path', 'blob_sha', 'document_id', 'language', 'syntax_id'])
       .where('index_id', '=', indexId)
       .orderBy('path')
       .limit(limit)

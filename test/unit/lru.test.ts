@@ -47,3 +47,16 @@ test('a hit in the younger half does not move its entry, and a hit survives at l
   assert.equal(lru.get('c'), undefined);
   assert.deepEqual(['d', 'a', 'e', 'f'].map((k) => lru.get(k)), [3, 0, 4, 5]);
 });
+
+test('an LRU is full once its entries, or their weights, reach its capacity', () => {
+  const byEntries = new Lru<string, number>(2);
+  byEntries.set('a', 1);
+  assert.equal(byEntries.full, false);
+  byEntries.set('b', 2);
+  assert.equal(byEntries.full, true);
+  const byWeight = new Lru<string, number[]>(4, (rows) => rows.length);
+  byWeight.set('a', [1, 2, 3]);
+  assert.equal(byWeight.full, false);
+  byWeight.set('b', [1]);
+  assert.equal(byWeight.full, true);
+});
