@@ -605,6 +605,9 @@ const fileKey = (path: string) => `${path}:<file>`;
 export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number>, seed: number): Promise<{ report: string[]; targets: Target[] }> {
   const targets = sampleTargets(h, quotas, seed);
   const realRoot = realpathSync(h.repo);
+  /** A server location's path, relative to the repository (undefined outside it). */
+  const relativePath = (path: string) =>
+    path.startsWith('/') ? (path.startsWith(`${realRoot}/`) ? path.slice(realRoot.length + 1) : undefined) : path;
   const relative = (uri: string) => {
     const path = decodeURIComponent(new URL(uri).pathname);
     return path.startsWith(`${realRoot}/`) ? path.slice(realRoot.length + 1) : undefined;
@@ -614,7 +617,7 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   const failures: string[] = [];
   const unprepared: string[] = [];
   const itemMismatches: string[] = [];
-  const verified = { callers: 0, callees: 0, otherProject: 0 };
+  const verified = { callers: 0, callees: 0, otherProject: 0, serverDefinition: 0 };
   const disagreements: string[] = [];
   // The server's call hierarchy searches only the project of the target's file (tsserver asks that project's
   // language service alone), so it misses callers in a package whose tsconfig maps this one's sources in through
@@ -626,13 +629,34 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
     if (referencesOf?.target !== t) {
       const keys = new Set<string>();
       for (const l of await h.server.references(t.path, t.line, t.character, false)) {
-        const path = l.path.startsWith('/') ? (l.path.startsWith(`${realRoot}/`) ? l.path.slice(realRoot.length + 1) : undefined) : l.path;
+        const path = relativePath(l.path);
         if (path !== undefined) keys.add(pointKey(path, l.line, l.character));
       }
       referencesOf = { target: t, keys };
     }
     const { keys } = referencesOf;
     return ranges.every((r) => keys.has(pointKey(r.path, r.line, r.character)) && isCallSite(nodeAt(h, r.path, r.line, r.character)));
+  };
+  // The server's call hierarchy also misses calls through CommonJS bindings (`const { f } = require('./m')`, where
+  // m exports `module.exports = { f }`; `m.f` after `const m = require('./m')`), which its goToDefinition follows: a
+  // caller only sextant has is right when each of its call ranges is a call, or a member access naming the target
+  // (which TypeScript's call hierarchy counts as one), whose definition, asked of the server, is the target or the
+  // shorthand exporting it.
+  const calledAsTargetByServer = async (t: Target, ranges: Place[]) => {
+    if (ranges.length === 0) return false;
+    for (const r of ranges) {
+      const n = nodeAt(h, r.path, r.line, r.character);
+      if (!isCallSite(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) return false;
+      // The target, or the shorthand that exports it from its own file (`module.exports = { f }`), where the server stops.
+      const isTarget = (d: { path: string; line: number; character: number }) => {
+        if (relativePath(d.path) !== t.path) return false;
+        if (d.line === t.line && d.character === t.character) return true;
+        const named = nodeAt(h, t.path, d.line, d.character);
+        return ts.isIdentifier(named) && named.text === t.name && ts.isShorthandPropertyAssignment(named.parent);
+      };
+      if (!(await h.server.definition(r.path, r.line, r.character)).some(isTarget)) return false;
+    }
+    return true;
   };
   for (const t of targets) {
     const at = `${t.path}:${t.line + 1}:${t.character + 1} (${t.stratum} ${t.name})`;
@@ -685,7 +709,11 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
         const party: CallHierarchyItem = 'from' in call ? call.from : call.to;
         const path = relative(party.uri);
         if (path === undefined) continue;
-        const isFile = party.kind === SymbolKind.File || (party.kind === SymbolKind.Module && party.name === path.split('/').pop());
+        // A file's top-level code: a File item, or one named after the file, a module or (a CommonJS script's) at its start.
+        const start = party.selectionRange.start;
+        const atStart = start.line === 0 && start.character === 0;
+        const namedAfterFile = party.name === path.split('/').pop();
+        const isFile = party.kind === SymbolKind.File || (namedAfterFile && (party.kind === SymbolKind.Module || atStart));
         const key = isFile ? fileKey(path) : definitionKey(h, { path, line: party.selectionRange.start.line, character: party.selectionRange.start.character });
         // Incoming, where the caller refers to the target; outgoing, where the target calls the callee.
         const ranges = call.fromRanges.map((r) => ({ path: direction === 'incoming' ? path : t.path, line: r.start.line, character: r.start.character }));
@@ -712,6 +740,9 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
         } else if (direction === 'incoming' && (await referencedFromAnotherProject(t, party.ranges))) {
           theirs.set(key, party);
           verified.otherProject++;
+        } else if (direction === 'incoming' && (await calledAsTargetByServer(t, party.ranges))) {
+          theirs.set(key, party);
+          verified.serverDefinition++;
         } else disagreements.push(`${at}: ${kind} only sextant has: ${party.name} (${key})`);
       }
       const targetDeclaration = declarationNamedAt(h, t);
@@ -748,7 +779,8 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
     `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
     `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them; ${conventions.readNotCalled} callers only the server has that read the method without calling it, not counted`,
     `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions keyed as TypeScript owns their calls`,
-    `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name; ${verified.otherProject} callers in another project counted right by the server's references`,
+    `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name; ${verified.otherProject} callers in another project counted right by the server's references; ` +
+      `${verified.serverDefinition} callers counted right by the server's goToDefinition at each of their calls`,
     'by kind of target, micro: ' +
       [...byStratum]
         .map(([stratum, s]) => {
