@@ -546,6 +546,25 @@ function definitionKey(h: HeldOut, p: Place): string {
 }
 
 /**
+ * The key of a callee: as definitionKey, except that an accessor with a
+ * partner (`get x` and `set x`) is keyed as the one declared first, which
+ * TypeScript's call hierarchy names for every use of the property, where
+ * sextant names the accessor a use runs (the setter, for an assignment).
+ */
+function calleeKey(h: HeldOut, p: Place): string {
+  const declaration = declarationNamedAt(h, p);
+  if (!ts.isGetAccessorDeclaration(declaration) && !ts.isSetAccessorDeclaration(declaration)) return definitionKey(h, p);
+  const owner = declaration.parent;
+  const members: readonly ts.Node[] = ts.isObjectLiteralExpression(owner) ? owner.properties : ts.isClassLike(owner) ? owner.members : [];
+  const name = declaration.name.getText(h.source(p.path));
+  const first = members.find((m) => (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) && m.name.getText(h.source(p.path)) === name);
+  if (!first || first === declaration) return definitionKey(h, p);
+  conventions.accessorPair++;
+  const at = h.source(p.path).getLineAndCharacterOfPosition((first as ts.AccessorDeclaration).name.getStart(h.source(p.path)));
+  return definitionKey(h, { path: p.path, line: at.line, character: at.character });
+}
+
+/**
  * The key of a caller: as definitionKey, except that a function held by an
  * object-literal property (`{ complete: () => observer.complete() }`), which
  * sextant names as the caller of the calls in it, is keyed as the server
@@ -585,7 +604,7 @@ function inAnonymousConstructor(h: HeldOut, target: Place, p: Place): boolean {
   return false;
 }
 
-const conventions = { arrowProperty: 0, anonymousConstructor: 0, readNotCalled: 0 };
+const conventions = { arrowProperty: 0, anonymousConstructor: 0, readNotCalled: 0, accessorPair: 0 };
 
 interface Party {
   name: string;
@@ -699,7 +718,7 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
             ? fileKey(party.path)
             : direction === 'incoming'
               ? callerKey(h, place)
-              : definitionKey(h, place);
+              : calleeKey(h, place);
         const ranges = call.ranges.map((r) => ({ path: r.path, line: r.line - 1, character: r.column - 1 }));
         mine.set(key, { name: party.name, ranges: [...(mine.get(key)?.ranges ?? []), ...ranges] });
       }
@@ -778,7 +797,8 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   const report = [
     `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
     `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them; ${conventions.readNotCalled} callers only the server has that read the method without calling it, not counted`,
-    `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions keyed as TypeScript owns their calls`,
+    `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions keyed as TypeScript owns their calls; ` +
+      `${conventions.accessorPair} callees that are the second of an accessor pair keyed as the first, which TypeScript names`,
     `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name; ${verified.otherProject} callers in another project counted right by the server's references; ` +
       `${verified.serverDefinition} callers counted right by the server's goToDefinition at each of their calls`,
     'by kind of target, micro: ' +
