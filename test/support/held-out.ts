@@ -554,13 +554,16 @@ function definitionKey(h: HeldOut, p: Place): string {
 function calleeKey(h: HeldOut, p: Place): string {
   const declaration = declarationNamedAt(h, p);
   if (!ts.isGetAccessorDeclaration(declaration) && !ts.isSetAccessorDeclaration(declaration)) return definitionKey(h, p);
+  const source = h.source(p.path);
   const owner = declaration.parent;
   const members: readonly ts.Node[] = ts.isObjectLiteralExpression(owner) ? owner.properties : ts.isClassLike(owner) ? owner.members : [];
-  const name = declaration.name.getText(h.source(p.path));
-  const first = members.find((m) => (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) && m.name.getText(h.source(p.path)) === name);
+  const name = declaration.name.getText(source);
+  const first = members.find(
+    (m): m is ts.AccessorDeclaration => (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) && m.name.getText(source) === name,
+  );
   if (!first || first === declaration) return definitionKey(h, p);
   conventions.accessorPair++;
-  const at = h.source(p.path).getLineAndCharacterOfPosition((first as ts.AccessorDeclaration).name.getStart(h.source(p.path)));
+  const at = source.getLineAndCharacterOfPosition(first.name.getStart(source));
   return definitionKey(h, { path: p.path, line: at.line, character: at.character });
 }
 
@@ -627,10 +630,7 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   /** A server location's path, relative to the repository (undefined outside it). */
   const relativePath = (path: string) =>
     path.startsWith('/') ? (path.startsWith(`${realRoot}/`) ? path.slice(realRoot.length + 1) : undefined) : path;
-  const relative = (uri: string) => {
-    const path = decodeURIComponent(new URL(uri).pathname);
-    return path.startsWith(`${realRoot}/`) ? path.slice(realRoot.length + 1) : undefined;
-  };
+  const relative = (uri: string) => relativePath(decodeURIComponent(new URL(uri).pathname));
   const scores = { callers: [] as Score[], callees: [] as Score[] };
   const byStratum = new Map<Stratum, { callers: Score[]; callees: Score[] }>();
   const failures: string[] = [];
