@@ -12,7 +12,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { boundedMessage, quote } from '../errors.js';
 import { leanSchema } from './lean-schema.js';
-import { serialized } from '../trust/serialized.js';
+import { asciiJson, serialized } from '../trust/serialized.js';
 import { LineReader, MAX_ID_LENGTH, MAX_LINE_BYTES } from './stdio.js';
 
 /** The protocol versions the SDK's server accepts (its SUPPORTED_PROTOCOL_VERSIONS), newest first. */
@@ -300,7 +300,7 @@ function callResult(outcome: ToolOutcome): string {
   const failed = 'error' in outcome || outcome.isError === true;
   // A reply measured against its byte budget was serialised then, both ways.
   const sent = 'error' in outcome ? undefined : serialized(outcome.result);
-  const body = sent?.json ?? JSON.stringify('error' in outcome ? { error: boundedMessage(outcome.error), ...outcome.details } : outcome.result);
+  const body = sent?.json ?? asciiJson(JSON.stringify('error' in outcome ? { error: boundedMessage(outcome.error), ...outcome.details } : outcome.result));
   const text = `{"content":[{"type":"text","text":${sent?.quoted ?? JSON.stringify(body)}}],"structuredContent":${body}`;
   return failed ? `${text},"isError":true}` : `${text}}`;
 }

@@ -5,7 +5,7 @@ import { UserError } from '../errors.js';
 import type { Meta } from '../protocol/meta.js';
 import { budgetHint, DEFAULT_MAX_BYTES, fitToBudget, MAX_BYTES_CAP } from './budget.js';
 import { buildMeta } from './envelope.js';
-import { keepSerialized } from './serialized.js';
+import { asciiJson, keepSerialized } from './serialized.js';
 
 /** The bytes a reply takes as it is sent. */
 export type ReplySize = (body: Record<string, unknown>) => number;
@@ -22,13 +22,12 @@ const MCP_FRAME_BYTES = 256;
  * answer's JSON: the budget bounds that line.
  */
 export const mcpResultBytes: ReplySize = (body) => {
-  const json = JSON.stringify(body);
+  // Sent as ASCII (see asciiJson): a character is a byte, and the budget counts the escapes.
+  const json = asciiJson(JSON.stringify(body));
   const quoted = JSON.stringify(json);
   // reply() returns the body it measured last unchanged: the transport sends these strings.
   keepSerialized(body, json, quoted);
-  // Quoting well-formed JSON escapes only ASCII (quotes, backslashes): each character it adds is one byte.
-  const bytes = Buffer.byteLength(json, 'utf8');
-  return bytes + bytes + (quoted.length - json.length) + MCP_FRAME_BYTES;
+  return json.length + quoted.length + MCP_FRAME_BYTES;
 };
 
 export function reply(

@@ -14,3 +14,19 @@ export function keepSerialized(body: object, json: string, quoted: string): void
 export function serialized(body: unknown): { json: string; quoted: string } | undefined {
   return typeof body === 'object' && body !== null ? measured.get(body) : undefined;
 }
+
+/** Any character past ASCII (JSON text has them only inside strings). */
+const NON_ASCII = /[^\u0000-\u007f]/;
+const EVERY_NON_ASCII = new RegExp(NON_ASCII.source, 'g');
+
+/**
+ * JSON text with every character past ASCII written as a \u escape: the same
+ * value to any JSON reader. One such character (a signature's ellipsis, a
+ * comment's accent) makes a whole reply a two-byte string in V8, which both
+ * ends then encode and decode the slow way: on a 150 kB call hierarchy, about
+ * 0.6 ms of the client's decoding alone.
+ */
+export function asciiJson(json: string): string {
+  if (!NON_ASCII.test(json)) return json;
+  return json.replace(EVERY_NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

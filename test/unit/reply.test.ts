@@ -2,6 +2,8 @@
 // and a small budget keeps as many whole items as fit.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { z } from 'zod';
+import { ToolServer } from '../../src/mcp/tool-server.js';
 import { jsonBytes, mcpResultBytes, reply } from '../../src/trust/reply.js';
 
 const answer = () => ({
@@ -89,5 +91,39 @@ test('a budget smaller than the reply with every list emptied is refused with th
       assert.ok(jsonBytes(body) <= named);
       return true;
     },
+  );
+});
+
+test('an MCP reply goes out as ASCII: the same value both ways, its escapes counted against the budget', async () => {
+  // An ellipsis (a cut signature), accents and an astral character (a surrogate pair) in previews.
+  const unicode = () => ({
+    ...answer(),
+    references: answer().references.map((r, i) => ({ ...r, preview: `${r.preview} // café … ${i % 7 === 0 ? '😀' : 'é'}` })),
+  });
+  for (const budget of [1 << 20, 16384]) {
+    const body = reply(unicode(), 'local-index', budget, mcpResultBytes);
+    const server = new ToolServer({ name: 'test', version: '0' });
+    server.registerTool(
+      'unicode',
+      { description: 'x', inputSchema: z.object({}), outputSchema: () => z.object({}), annotations: {} },
+      async () => ({ result: body }),
+    );
+    const line = (await server.answer({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'unicode', arguments: {} } }))!;
+    assert.match(line, /^[\x00-\x7f]*$/, 'only ASCII on the wire');
+    const { result } = JSON.parse(line) as { result: { content: { text: string }[]; structuredContent: unknown } };
+    assert.deepEqual(result.structuredContent, body);
+    assert.deepEqual(JSON.parse(result.content[0]!.text), body);
+    assert.match(JSON.stringify(result.structuredContent), /café … 😀/, 'the characters themselves come back');
+    // The budget is of the line as sent, escapes included.
+    assert.ok(Buffer.byteLength(line) <= budget, `${Buffer.byteLength(line)} bytes sent for a budget of ${budget}`);
+    assert.ok(mcpResultBytes(body) >= Buffer.byteLength(line), 'the measure covers what is sent');
+  }
+  // And a failure's message, which takes no budget: ASCII too.
+  const server = new ToolServer({ name: 'test', version: '0' });
+  const line = (await server.answer({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'naïve…', arguments: {} } }))!;
+  assert.match(line, /^[\x00-\x7f]*$/);
+  assert.match(
+    (JSON.parse(line) as { result: { structuredContent: { error: string } } }).result.structuredContent.error,
+    /unknown tool "naïve…"/,
   );
 });
