@@ -166,6 +166,11 @@ function isCallSite(name: ts.Node): boolean {
   );
 }
 
+/** A name an import binds: `f` in `import { f }`, `import f`, `import * as f`. */
+function isImportBinding(n: ts.Node): boolean {
+  return ts.isImportSpecifier(n) || ts.isImportClause(n) || ts.isNamespaceImport(n);
+}
+
 /** An object-literal member holding code: a method, accessor, or property holding a function. */
 function isLiteralMember(n: ts.Node): boolean {
   if ((ts.isMethodDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)) && ts.isObjectLiteralExpression(n.parent)) return true;
@@ -360,16 +365,37 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
   const perProject = new Map<string, Measures>();
   const failures: string[] = [];
   let implementations = 0;
+  let throughImports = 0;
+  let withinSpan = 0;
   let sameName = 0;
   let overCap = 0;
   const realRoot = realpathSync(h.repo);
   const inside = (l: LspLocation) => !l.path.startsWith('/') || l.path.startsWith(`${realRoot}/`);
-  const lspKey = (l: LspLocation) => pointKey(l.path.startsWith('/') ? l.path.slice(realRoot.length + 1) : l.path, l.line, l.character);
+  const lspPath = (l: LspLocation) => (l.path.startsWith('/') ? l.path.slice(realRoot.length + 1) : l.path);
+  const lspKey = (l: LspLocation) => pointKey(lspPath(l), l.line, l.character);
   for (const p of positions) {
     const m = perProject.get(p.project) ?? { definitions: { raw: [], sextant: [] }, references: { raw: [], sextant: [] } };
     perProject.set(p.project, m);
     const name = h.lines(p.path)[p.line]!.slice(p.character).match(/^[\p{L}\p{N}_$]+/u)?.[0] ?? '';
-    const serverDefinitions = new Set((await h.server.definition(p.path, p.line, p.character)).filter(inside).map(lspKey));
+    const serverFound = (await h.server.definition(p.path, p.line, p.character)).filter(inside);
+    const serverDefinitions = new Set<string>();
+    for (const l of serverFound) {
+      // At a shorthand property (`{ f }`) TypeScript stops at the import that binds `f`, where any other use of `f`
+      // goes on to what it imports: an import binding counts as what the server's goToDefinition there gives.
+      const path = lspPath(l);
+      if (!isImportBinding(declarationNamedAt(h, { path, line: l.line, character: l.character }))) {
+        serverDefinitions.add(lspKey(l));
+        continue;
+      }
+      // An import of what the server cannot resolve (a package not installed) stays its own definition.
+      const imported = (await h.server.definition(path, l.line, l.character)).filter(inside).map(lspKey);
+      const targets = imported.length > 0 ? imported : [lspKey(l)];
+      for (const target of targets) serverDefinitions.add(target);
+      if (targets.some((k) => k !== lspKey(l))) {
+        throughImports++;
+        if (VERBOSE) console.log(`defs at ${p.path}:${p.line + 1}:${p.character + 1} ${name}: import binding ${lspKey(l)} followed to ${targets.join(' ')}`);
+      }
+    }
     const serverReferences = new Set((await h.server.references(p.path, p.line, p.character, true)).filter(inside).map(lspKey));
     const symbols = rawSymbolsAt(h.raw, p.path, p.line, p.character);
     const rawDefinitions = new Set(
@@ -406,6 +432,21 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
         sameName++;
       }
     }
+    // The server's location is a name's span, the index's a point: `module.exports = ...` is declared at `module`
+    // for TypeScript (its name is the whole `module.exports`), at `exports` for sextant. Inside the span is the same name.
+    for (const found of [definitions, rawDefinitions]) {
+      for (const k of [...found]) {
+        const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
+        const at = Number(character);
+        const spanning = serverFound.find(
+          (l) => lspPath(l) === path && l.line === Number(line) && l.endLine === l.line && l.character < at && at < l.endCharacter,
+        );
+        if (!spanning) continue;
+        found.delete(k);
+        found.add(lspKey(spanning));
+        if (found === definitions) withinSpan++;
+      }
+    }
     for (const k of definitions) {
       if (serverDefinitions.has(k)) continue;
       const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
@@ -434,7 +475,7 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
   }
   assert.deepEqual(failures, [], 'no position errs');
   const report = [
-    `definitions and references vs typescript-language-server at ${positions.length} positions in ${new Set(positions.map((p) => p.path)).size} files; ${implementations} definitions were object-literal implementations the server does not link; ${sameName} references beyond the server's were places of the same name; ${overCap} positions had more references than findReferences' cap, left out of the references measures`,
+    `definitions and references vs typescript-language-server at ${positions.length} positions in ${new Set(positions.map((p) => p.path)).size} files; ${implementations} definitions were object-literal implementations the server does not link; ${throughImports} of the server's definitions were import bindings, followed; ${withinSpan} of sextant's were inside the name the server spans; ${sameName} references beyond the server's were places of the same name; ${overCap} positions had more references than findReferences' cap, left out of the references measures`,
   ];
   const below: string[] = [];
   for (const [project, m] of [...perProject].sort()) {
