@@ -316,5 +316,6 @@ function isWordChar(code: number): boolean {
 function signatureOf(line: string): string | null {
   const s = line.trim().replace(/\s*\{\s*$/, '');
   if (!s) return null;
-  return s.length > 200 ? s.slice(0, 199) + '…' : s;
+  // Cut with an ASCII mark, as answers cut lines (navigation/locations.ts: ELLIPSIS).
+  return s.length > 200 ? s.slice(0, 197) + '...' : s;
 }
