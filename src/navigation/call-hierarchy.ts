@@ -30,6 +30,13 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   const target = external ? externalRoot(ctx, external.symbols[0]!, external.path) : pickCallable(definitions);
   if (!target) {
     const d = definitions[0]!;
+    // Only a member JavaScript declares by assignment is a method that is not callable (prepare.ts).
+    if (d.kind === 'method') {
+      throw new UserError(
+        `${d.name} is a method JavaScript declares by assigning a function to it (on ${d.container ?? 'an object'} or its prototype), ` +
+          "which TypeScript's call hierarchy does not list either: findReferences lists its uses",
+      );
+    }
     throw new UserError(`${whatItIs(d)}, not a function, method or constructor: ask for the call hierarchy of something callable`);
   }
 
@@ -304,7 +311,11 @@ class CallWalker {
   async outgoing(target: DefinitionRow, depth: number, ancestry: ReadonlySet<string>): Promise<Call[]> {
     const extent = enclosingRange(target);
     if (!extent) {
-      this.notes.add(`${target.name} has no known extent (the indexer gave none and no parse found one): its outgoing calls are unknown`);
+      this.notes.add(
+        `${target.name} has no extent of its own: the indexer gave none, and no parse found one or it is a function assigned ` +
+          "to a member or an export, whose calls TypeScript's call hierarchy counts as the enclosing function's or module's: " +
+          'its outgoing calls are not listed',
+      );
       return [];
     }
     const document = await this.lookups.document(target.document_id);

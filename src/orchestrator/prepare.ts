@@ -123,8 +123,10 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
     // A CommonJS export by assignment gets no extent: TypeScript's call hierarchy counts the calls in the function
     // assigned as the module's (a named function expression's as its own), so it contains no calls of its own. A
-    // method of `module.exports = {...}` is a function of its own.
-    const syntacticExtent = o.enclosing || (declaration?.commonJsExport && !declaration.callable) ? undefined : declaration?.extent;
+    // method of `module.exports = {...}` is a function of its own. So for a member declared by assignment
+    // (`A.prototype.m = function`): its calls are those of the function or module around it.
+    const assigned = (declaration?.commonJsExport && !declaration.callable) || declaration?.assignedMember;
+    const syntacticExtent = o.enclosing || assigned ? undefined : declaration?.extent;
     const unresolvedModule = unresolvedImports.get(o);
     const kind = thisProperties.has(o)
       ? 'property'
@@ -135,8 +137,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       symbol,
       name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),
       kind,
-      callable: CALLABLE_KINDS.has(kind) || declaration?.callable === true,
-      container: containerName(symbol, parsed, parse),
+      // TypeScript's call hierarchy lists no member declared by assignment, as a callee or otherwise.
+      callable: !declaration?.assignedMember && (CALLABLE_KINDS.has(kind) || declaration?.callable === true),
+      container: declaration?.assignedMember ? ownerName(lines, declaration.member?.owner) : containerName(symbol, parsed, parse),
       range: o.range,
       enclosing: o.enclosing ?? syntacticExtent,
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
@@ -334,6 +337,7 @@ function declaredKind(declaration: Declaration | undefined): SymbolKind | undefi
     if (declaration.member) return 'method';
     return declaration.parameters ? 'function' : declaration.isClass ? 'class' : undefined;
   }
+  if (declaration?.assignedMember) return declaration.callable ? 'method' : 'property';
   if (!declaration?.anonymousDefault) return undefined;
   return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
 }
@@ -413,6 +417,11 @@ function defineThisProperties(occurrences: Occurrence[], symbols: readonly strin
   return out;
 }
 
+/** The name written at `at` (`A` of `A.prototype.m = ...`, `A.m = ...`): a local's container, which its symbol does not tell. */
+function ownerName(lines: readonly string[], at: [number, number] | undefined): string | null {
+  return (at && /^[\p{L}\p{N}_$]+/u.exec(lines[at[0]]?.slice(at[1]) ?? '')?.[0]) || null;
+}
+
 /** The text before an accessor's name: its `get` or `set` keyword (after `static` or nothing else that matters here). */
 const ACCESSOR_KEYWORD = /\b[gs]et\s+$/;
 
@@ -449,7 +458,8 @@ function defineLiteralMembers(
   for (const o of occurrences) {
     const at = `${o.range[0]}:${o.range[1]}`;
     if (o.roles & SymbolRole.Definition || defined.has(at)) continue;
-    const member = facts.declarationAt(o.range[0], o.range[1])?.member;
+    const declaration = facts.declarationAt(o.range[0], o.range[1]);
+    const member = declaration?.member;
     if (!member) continue;
     // A local already renamed is the other accessor of a get/set pair, or a member of another literal that the index
     // gave the same local: in JavaScript, members of two literals passed where one parameter's inferred type is
@@ -457,6 +467,15 @@ function defineLiteralMembers(
     const again = renamed.has(o.symbol);
     if (again && ACCESSOR_KEYWORD.test((lines[o.range[0]] ?? '').slice(0, o.range[1]))) {
       o.roles |= SymbolRole.Definition;
+      continue;
+    }
+    // A member declared by assignment keeps the index's local: the uses in other files, each with a local of its own,
+    // find it as the member of that name declared elsewhere (unnamed-members.ts), as they would not a global symbol.
+    if (declaration.assignedMember) {
+      if (isLocalSymbol(symbols[o.symbol]!)) {
+        o.roles |= SymbolRole.Definition;
+        defined.add(at);
+      }
       continue;
     }
     const name = nameInSource(lines, o.range);

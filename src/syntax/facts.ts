@@ -45,6 +45,16 @@ export interface Declaration {
    * a local symbol (or a property's), defining nothing for the first.
    */
   commonJsExport?: boolean | undefined;
+  /**
+   * A member JavaScript declares by assigning it, declared at `m`, its owner
+   * `A`: a method of A's instances (`A.prototype.m = function () {...}`), or
+   * A's own member where A is a function or class of the file (`A.m =
+   * value`). TypeScript binds both; scip-typescript names `m` with a local
+   * symbol and defines nothing. Its call hierarchy lists no such member, and
+   * counts the calls in the function assigned as those of the function or
+   * module around it.
+   */
+  assignedMember?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
   typeName?: [number, number] | undefined;
   /**
@@ -144,6 +154,7 @@ export class SyntaxFacts {
       const isStatic = (d[j]! & 8) !== 0;
       const isClass = (d[j]! & 16) !== 0;
       const commonJsExport = (d[j]! & 32) !== 0;
+      const assignedMember = (d[j]! & 64) !== 0;
       this.declarations.set(key, {
         extent,
         callable,
@@ -156,6 +167,7 @@ export class SyntaxFacts {
         typeName: position(j + 3),
         isStatic,
         commonJsExport,
+        assignedMember,
       });
       i = j + 5;
     }
@@ -208,7 +220,8 @@ export class SyntaxFacts {
         (d.anonymousDefault ? 4 : 0) |
         (d.isStatic ? 8 : 0) |
         (d.isClass ? 16 : 0) |
-        (d.commonJsExport ? 32 : 0);
+        (d.commonJsExport ? 32 : 0) |
+        (d.assignedMember ? 64 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;

@@ -78,6 +78,34 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   // first. It sets each child's parent before visiting it, so every node's
   // ancestors are linked when it is visited (all that the tests of a node
   // read), and the whole tree once the walk is done.
+  // A declaration's facts, at the start of the node that names it.
+  const declare = (node: ts.Node, declared: DeclarationOf) => {
+    const at = position(declared.name.getStart(file));
+    const start = position(node.getStart(file));
+    const end = position(node.end);
+    facts.setDeclaration(at.line, at.character, {
+      extent: [start.line, start.character, end.line, end.character],
+      callable: declared.callable,
+      heritage: heritageNames(node).map((n) => {
+        const p = position(n.getStart(file));
+        return [p.line, p.character];
+      }),
+      parameters: tsc.isFunctionLike(declared.value) ? parameterCounts(declared.value) : undefined,
+      member: declared.member ? { owner: declared.member.owner && at2(declared.member.owner) } : undefined,
+      namedExpression: declared.namedExpression,
+      anonymousDefault: declared.anonymousDefault,
+      isClass: tsc.isClassLike(declared.value),
+      typeName: declared.typeName && at2(declared.typeName),
+      isStatic: declared.isStatic,
+      commonJsExport: declared.commonJsExport,
+      assignedMember: declared.assignedMember,
+    });
+  };
+  // `A.m = value` in a JavaScript file, declared once the walk knows A is a function or class of the file (see
+  // ownMemberAssignment): a function is declared after its uses as often as before.
+  const ownMembers: [ts.Node, DeclarationOf & { owner: string }][] = [];
+  const functionsAndClasses = new Set<string>();
+
   let inType = false;
   let inImport = false;
   let parent: ts.Node = file;
@@ -138,26 +166,14 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       collectDocNames(doc, unrecorded, docTypes);
     }
     const declared = declarationOf(node);
-    if (declared) {
-      const at = position(declared.name.getStart(file));
-      const start = position(node.getStart(file));
-      const end = position(node.end);
-      facts.setDeclaration(at.line, at.character, {
-        extent: [start.line, start.character, end.line, end.character],
-        callable: declared.callable,
-        heritage: heritageNames(node).map((n) => {
-          const p = position(n.getStart(file));
-          return [p.line, p.character];
-        }),
-        parameters: tsc.isFunctionLike(declared.value) ? parameterCounts(declared.value) : undefined,
-        member: declared.member ? { owner: declared.member.owner && at2(declared.member.owner) } : undefined,
-        namedExpression: declared.namedExpression,
-        anonymousDefault: declared.anonymousDefault,
-        isClass: tsc.isClassLike(declared.value),
-        typeName: declared.typeName && at2(declared.typeName),
-        isStatic: declared.isStatic,
-        commonJsExport: declared.commonJsExport,
-      });
+    if (declared) declare(node, declared);
+    else if (javascript && kind === tsc.SyntaxKind.BinaryExpression) {
+      const assigned = ownMemberAssignment(node as ts.BinaryExpression);
+      if (assigned) ownMembers.push([node, assigned]);
+    }
+    if (javascript) {
+      const named = functionOrClassName(node);
+      if (named) functionsAndClasses.add(named);
     }
     const outerType = inType;
     const outerImport = inImport;
@@ -174,6 +190,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     inImport = outerImport;
   };
   visit(file);
+  for (const [node, assigned] of ownMembers) if (functionsAndClasses.has(assigned.owner)) declare(node, assigned);
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
   if (docTypes?.length) resolveInFile(file, docTypes, facts, true);
   for (const call of superCalls) {
@@ -372,7 +389,7 @@ const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
 function declarationOf(node: ts.Node): DeclarationOf | undefined {
   if (!DECLARATION_KINDS.has(node.kind)) return undefined;
   if (tsc.isExportAssignment(node)) return anonymousDefaultValue(node);
-  if (tsc.isBinaryExpression(node)) return moduleExportsValue(node) ?? commonJsExportValue(node);
+  if (tsc.isBinaryExpression(node)) return moduleExportsValue(node) ?? commonJsExportValue(node) ?? prototypeMethodValue(node);
   const declared = declarationNamed(node);
   // A property of `module.exports = {...}` is an export of the module by its name, as TypeScript binds it.
   if (isModuleExportsProperty(node)) {
@@ -407,6 +424,7 @@ interface DeclarationOf {
   typeName?: ts.Node;
   isStatic?: boolean;
   commonJsExport?: boolean;
+  assignedMember?: boolean;
 }
 
 function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefined {
@@ -526,6 +544,52 @@ function commonJsExportValue(node: ts.BinaryExpression): DeclarationOf | undefin
   if (!target || !tsc.isIdentifier(target.name) || !exports) return undefined;
   if (!(tsc.isIdentifier(exports) ? exports.text === 'exports' : isModuleExports(exports))) return undefined;
   return { name: target.name, value: skipOuterExpressions(node.right), callable: false, commonJsExport: true };
+}
+
+/**
+ * `A.prototype.m = function () {...}` (or an arrow function), a statement of
+ * a JavaScript file at any depth: a method of A's instances, as TypeScript
+ * binds it (see Declaration.assignedMember). Its owner is `A`.
+ */
+function prototypeMethodValue(node: ts.BinaryExpression): DeclarationOf | undefined {
+  const target = memberAssigned(node);
+  const prototype = target?.expression;
+  if (!target || !prototype || !tsc.isPropertyAccessExpression(prototype) || prototype.name.text !== 'prototype') return undefined;
+  if (!tsc.isIdentifier(prototype.expression)) return undefined;
+  const value = skipOuterExpressions(node.right);
+  if (!tsc.isFunctionExpression(value) && !tsc.isArrowFunction(value)) return undefined;
+  return { name: target.name, value, callable: true, member: { owner: prototype.expression }, assignedMember: true };
+}
+
+/**
+ * `A.m = value`, a statement of a JavaScript file at any depth, where A is a
+ * name: A's own member `m`, as TypeScript binds it when A is a function or
+ * class of the file (which the walk learns once it has seen the whole file).
+ * `exports.m` and `module.exports.m` are exports (commonJsExportValue).
+ */
+function ownMemberAssignment(node: ts.BinaryExpression): (DeclarationOf & { owner: string }) | undefined {
+  const target = memberAssigned(node);
+  if (!target || !tsc.isIdentifier(target.expression) || target.expression.text === 'exports') return undefined;
+  const value = skipOuterExpressions(node.right);
+  const callable = tsc.isFunctionExpression(value) || tsc.isArrowFunction(value);
+  return { name: target.name, value, callable, member: { owner: target.expression }, assignedMember: true, owner: target.expression.text };
+}
+
+/** The member `a.m` that `a.m = value`, a statement of a JavaScript file, assigns. */
+function memberAssigned(node: ts.BinaryExpression): (ts.PropertyAccessExpression & { name: ts.Identifier }) | undefined {
+  const target = node.left;
+  if (node.operatorToken.kind !== tsc.SyntaxKind.EqualsToken || !tsc.isExpressionStatement(node.parent)) return undefined;
+  if ((node.flags & tsc.NodeFlags.JavaScriptFile) === 0 || !tsc.isPropertyAccessExpression(target) || !tsc.isIdentifier(target.name))
+    return undefined;
+  return target as ts.PropertyAccessExpression & { name: ts.Identifier };
+}
+
+/** The name of a function or class a node declares: `function A`, `class A`, `const A = function () {...}`. */
+function functionOrClassName(node: ts.Node): string | undefined {
+  if ((tsc.isFunctionDeclaration(node) || tsc.isClassDeclaration(node)) && node.name) return node.name.text;
+  if (!tsc.isVariableDeclaration(node) || !tsc.isIdentifier(node.name) || !node.initializer) return undefined;
+  const value = skipOuterExpressions(node.initializer);
+  return tsc.isFunctionExpression(value) || tsc.isArrowFunction(value) || tsc.isClassExpression(value) ? node.name.text : undefined;
 }
 
 /** What `target = value` assigns, where the statement is at the top of a JavaScript module and assigns a property. */

@@ -1,0 +1,105 @@
+// Members JavaScript declares by assignment (test/fixtures/js-prototype), as a
+// language server answers them: `Queue.prototype.push = function () {...}`
+// declares a method of Queue's instances, `Queue.create = function () {...}`
+// one of Queue itself. scip-typescript names each with a local symbol of its
+// file, defines nothing, and gives each importer's `q.push` a local of its own:
+// goToDefinition found nothing, and the call hierarchy refused them.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { at, pathLineColumn as where } from './support/positions.js';
+import { fixtureRepo, removeDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+
+const { home, env } = testHome();
+const repo = 'js-prototype';
+let root: string;
+let session: McpSession;
+
+const QUEUE = 'lib/queue.js';
+const USE = 'lib/use.js';
+
+describe('members declared by assignment', () => {
+  before(async () => {
+    root = fixtureRepo(repo);
+    indexOrThrow(root, env);
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    if (root) removeDir(root);
+  });
+
+  const declared = () => ({
+    push: at(root, QUEUE, 7, 'push'),
+    notify: at(root, QUEUE, 12, 'notify'),
+    size: at(root, QUEUE, 16, 'size'),
+    create: at(root, QUEUE, 20, 'create'),
+  });
+
+  test('goToDefinition at a call of a prototype method, in its file or another, lands on its assignment: a method of Queue', async () => {
+    const d = declared();
+    const cases = [
+      [at(root, QUEUE, 9, 'notify'), d.notify], // this.notify() in push
+      [at(root, USE, 5, 'push'), d.push], // q.push(1) in an importer
+      [d.size, d.size],
+      [at(root, USE, 4, 'create'), d.create], // Queue.create(), Queue's own
+    ] as const;
+    for (const [use, declaration] of cases) {
+      const answer = await session.ok('goToDefinition', { repo, ...use });
+      assert.equal(answer.source, 'precise', where(use));
+      assert.deepEqual(
+        answer.definitions.map((x: any) => [where(x), x.kind, x.container]),
+        [[where(declaration), 'method', 'Queue']],
+        `${where(use)} → ${where(declaration)}`,
+      );
+    }
+  });
+
+  test('findReferences of a prototype method spans its file and its importers', async () => {
+    const answer = await session.ok('findReferences', { repo, ...declared().push });
+    assert.deepEqual(
+      answer.references.map(where).sort(),
+      [declared().push, at(root, USE, 5, 'push'), at(root, USE, 6, 'push')].map(where).sort(),
+    );
+  });
+
+  test('call hierarchies leave members declared by assignment out, as TypeScript’s does: their calls are the module’s, and they are no callee', async () => {
+    const incoming = async (p: ReturnType<typeof declared>['push']) =>
+      (await session.ok('callHierarchy', { repo, ...p, direction: 'incoming' })).calls.map(
+        (c: any) => `${c.from.kind} ${c.from.name} ×${c.ranges.length}`,
+      );
+    // `report(...)` in notify: a call of the module.
+    assert.deepEqual(await incoming(at(root, QUEUE, 24, 'report')), ['module queue.js ×1']);
+    // fill calls Queue.create() and q.push() twice: none is listed.
+    const outgoing = await session.ok('callHierarchy', { repo, ...at(root, USE, 3, 'fill'), direction: 'outgoing' });
+    assert.deepEqual(outgoing.calls, []);
+    for (const member of [declared().push, declared().create]) {
+      const refused = await session.call('callHierarchy', { repo, ...member, direction: 'incoming' });
+      assert.equal(refused.isError, true, where(member));
+      assert.match(
+        refused.result.error,
+        /is a method JavaScript declares by assigning a function to it \(on Queue or its prototype\).*findReferences lists its uses/,
+      );
+    }
+    const item = (await session.ok('goToDefinition', { repo, ...declared().notify })).definitions[0];
+    assert.equal(item.enclosing_range, null, 'no span of its own');
+  });
+
+  test('an assignment to a member of a function of its file (`fill.notify = false`) declares that function’s property, not a use of another’s', async () => {
+    const own = at(root, USE, 10, 'notify');
+    const answer = await session.ok('goToDefinition', { repo, ...own });
+    assert.deepEqual(
+      answer.definitions.map((x: any) => [where(x), x.kind, x.container]),
+      [[where(own), 'property', 'fill']],
+    );
+    const references = await session.ok('findReferences', { repo, ...declared().notify });
+    assert.deepEqual(references.references.map(where).sort(), [declared().notify, at(root, QUEUE, 9, 'notify')].map(where).sort());
+  });
+
+  test('a value that is no function on the prototype (`Queue.prototype.limit = 10`) is no method', async () => {
+    const limit = at(root, QUEUE, 18, 'limit');
+    const answer = await session.call('callHierarchy', { repo, ...limit, direction: 'incoming' });
+    assert.equal(answer.isError, true, JSON.stringify(answer));
+  });
+});
