@@ -72,12 +72,6 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   // come before their uses).
   const namespaces = new Set<string>();
 
-  // The walk runs over every node of every file, beside the indexer: it keeps
-  // its context (inside a type? an import? under which node?) in variables
-  // rather than in a closure per node, and tests the common case, a name,
-  // first. It sets each child's parent before visiting it, so every node's
-  // ancestors are linked when it is visited (all that the tests of a node
-  // read), and the whole tree once the walk is done.
   // A declaration's facts, at the start of the node that names it.
   const declare = (node: ts.Node, declared: DeclarationOf) => {
     const at = position(declared.name.getStart(file));
@@ -106,6 +100,12 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   const ownMembers: [ts.Node, DeclarationOf & { owner: string }][] = [];
   const functionsAndClasses = new Set<string>();
 
+  // The walk runs over every node of every file, beside the indexer: it keeps
+  // its context (inside a type? an import? under which node?) in variables
+  // rather than in a closure per node, and tests the common case, a name,
+  // first. It sets each child's parent before visiting it, so every node's
+  // ancestors are linked when it is visited (all that the tests of a node
+  // read), and the whole tree once the walk is done.
   let inType = false;
   let inImport = false;
   let parent: ts.Node = file;
