@@ -17,6 +17,7 @@ let session: McpSession;
 
 const QUEUE = 'lib/queue.js';
 const USE = 'lib/use.js';
+const APP = 'lib/app.js';
 
 describe('members declared by assignment', () => {
   before(async () => {
@@ -95,6 +96,28 @@ describe('members declared by assignment', () => {
     );
     const references = await session.ok('findReferences', { repo, ...declared().notify });
     assert.deepEqual(references.references.map(where).sort(), [declared().notify, at(root, QUEUE, 9, 'notify')].map(where).sort());
+  });
+
+  test('a member assigned to what a module exports whole (`var app = exports = module.exports = {}`) is an export, reached from importers', async () => {
+    const init = at(root, APP, 4, 'init');
+    const ready = at(root, APP, 8, 'ready');
+    for (const [use, declaration] of [
+      [at(root, USE, 15, 'init'), init], // app.init() in an importer
+      [at(root, APP, 5, 'ready'), ready], // this.ready() in the module
+    ] as const) {
+      const answer = await session.ok('goToDefinition', { repo, ...use });
+      assert.deepEqual(
+        answer.definitions.map((x: any) => [where(x), x.kind]),
+        [[where(declaration), 'function']],
+        where(use),
+      );
+    }
+    // As `exports.init = function` is: a callable export, whose calls are the module's.
+    const callers = await session.ok('callHierarchy', { repo, ...init, direction: 'incoming' });
+    assert.deepEqual(
+      callers.calls.map((c: any) => `${c.from.kind} ${c.from.name}`),
+      ['module use.js'],
+    );
   });
 
   test('a value that is no function on the prototype (`Queue.prototype.limit = 10`) is no method', async () => {

@@ -48,8 +48,8 @@ export interface Declaration {
   /**
    * A member JavaScript declares by assigning it, declared at `m`, its owner
    * `A`: a method of A's instances (`A.prototype.m = function () {...}`), or
-   * A's own member where A is a function or class of the file (`A.m =
-   * value`). TypeScript binds both; scip-typescript names `m` with a local
+   * A's own member where A is a function, a class or an object literal of
+   * the file (`A.m = value`). TypeScript binds both; scip-typescript names `m` with a local
    * symbol and defines nothing. Its call hierarchy lists no such member, and
    * counts the calls in the function assigned as those of the function or
    * module around it.

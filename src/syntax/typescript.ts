@@ -95,10 +95,15 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       assignedMember: declared.assignedMember,
     });
   };
-  // `A.m = value` in a JavaScript file, declared once the walk knows A is a function or class of the file (see
-  // ownMemberAssignment): a function is declared after its uses as often as before.
+  // `A.m = value` in a JavaScript file, declared once the walk knows what A is (see ownMemberAssignment): a function
+  // is declared after its uses as often as before.
   const ownMembers: [ts.Node, DeclarationOf & { owner: string }][] = [];
   const functionsAndClasses = new Set<string>();
+  const objects = new Set<string>();
+  // Names of what the module exports whole (`var app = exports = module.exports = {}`, `module.exports = app`): a
+  // member assigned at the top level to one that is no function or class (`app.init = ...`) is an export, as
+  // `exports.init = ...` is. A function's or a class's stays its own: importers reach it through the function.
+  const exportedWhole = new Set<string>();
 
   // The walk runs over every node of every file, beside the indexer: it keeps
   // its context (inside a type? an import? under which node?) in variables
@@ -172,8 +177,10 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       if (assigned) ownMembers.push([node, assigned]);
     }
     if (javascript) {
-      const named = functionOrClassName(node);
-      if (named) functionsAndClasses.add(named);
+      const named = expandableName(node);
+      if (named) (named.object ? objects : functionsAndClasses).add(named.name);
+      const exported = exportedWholeName(node);
+      if (exported) exportedWhole.add(exported);
     }
     const outerType = inType;
     const outerImport = inImport;
@@ -190,7 +197,13 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     inImport = outerImport;
   };
   visit(file);
-  for (const [node, assigned] of ownMembers) if (functionsAndClasses.has(assigned.owner)) declare(node, assigned);
+  for (const [node, assigned] of ownMembers) {
+    const { owner } = assigned;
+    if (exportedWhole.has(owner) && !functionsAndClasses.has(owner) && tsc.isSourceFile(node.parent.parent)) {
+      // As commonJsExportValue declares `exports.name = value`.
+      declare(node, { name: assigned.name, value: assigned.value, callable: false, commonJsExport: true });
+    } else if (functionsAndClasses.has(owner) || objects.has(owner)) declare(node, assigned);
+  }
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
   if (docTypes?.length) resolveInFile(file, docTypes, facts, true);
   for (const call of superCalls) {
@@ -563,9 +576,10 @@ function prototypeMethodValue(node: ts.BinaryExpression): DeclarationOf | undefi
 
 /**
  * `A.m = value`, a statement of a JavaScript file at any depth, where A is a
- * name: A's own member `m`, as TypeScript binds it when A is a function or
- * class of the file (which the walk learns once it has seen the whole file).
- * `exports.m` and `module.exports.m` are exports (commonJsExportValue).
+ * name: A's own member `m`, as TypeScript binds it when A is a function, a
+ * class or an object literal of the file (expandableName, which the walk
+ * learns once it has seen the whole file). `exports.m` and
+ * `module.exports.m` are exports (commonJsExportValue).
  */
 function ownMemberAssignment(node: ts.BinaryExpression): (DeclarationOf & { owner: string }) | undefined {
   const target = memberAssigned(node);
@@ -573,6 +587,25 @@ function ownMemberAssignment(node: ts.BinaryExpression): (DeclarationOf & { owne
   const value = skipOuterExpressions(node.right);
   const callable = tsc.isFunctionExpression(value) || tsc.isArrowFunction(value);
   return { name: target.name, value, callable, member: { owner: target.expression }, assignedMember: true, owner: target.expression.text };
+}
+
+/**
+ * The name a JavaScript module exports whole: `app` of `var app = exports =
+ * module.exports = {...}` (or `= module.exports = ...`), or of `module.exports
+ * = app` at the top level.
+ */
+function exportedWholeName(node: ts.Node): string | undefined {
+  if (tsc.isVariableDeclaration(node) && tsc.isIdentifier(node.name) && node.initializer) {
+    for (let value = skipOuterExpressions(node.initializer); tsc.isBinaryExpression(value); value = skipOuterExpressions(value.right)) {
+      if (value.operatorToken.kind !== tsc.SyntaxKind.EqualsToken) return undefined;
+      const target = value.left;
+      if ((tsc.isIdentifier(target) && target.text === 'exports') || isModuleExports(target)) return node.name.text;
+    }
+    return undefined;
+  }
+  if (!tsc.isBinaryExpression(node) || !tsc.isExpressionStatement(node.parent) || !tsc.isSourceFile(node.parent.parent)) return undefined;
+  const value = skipOuterExpressions(node.right);
+  return node.operatorToken.kind === tsc.SyntaxKind.EqualsToken && isModuleExports(node.left) && tsc.isIdentifier(value) ? value.text : undefined;
 }
 
 /** The member `a.m` that `a.m = value`, a statement of a JavaScript file, assigns. */
@@ -584,12 +617,21 @@ function memberAssigned(node: ts.BinaryExpression): (ts.PropertyAccessExpression
   return target as ts.PropertyAccessExpression & { name: ts.Identifier };
 }
 
-/** The name of a function or class a node declares: `function A`, `class A`, `const A = function () {...}`. */
-function functionOrClassName(node: ts.Node): string | undefined {
-  if ((tsc.isFunctionDeclaration(node) || tsc.isClassDeclaration(node)) && node.name) return node.name.text;
+/**
+ * The name of what a node declares that JavaScript adds members to by
+ * assignment, as TypeScript binds them: `function A`, `class A`, a variable
+ * holding a function, a class or an object literal (`var utils = {}`, and
+ * `var app = exports = module.exports = {}`).
+ */
+function expandableName(node: ts.Node): { name: string; object: boolean } | undefined {
+  if ((tsc.isFunctionDeclaration(node) || tsc.isClassDeclaration(node)) && node.name) return { name: node.name.text, object: false };
   if (!tsc.isVariableDeclaration(node) || !tsc.isIdentifier(node.name) || !node.initializer) return undefined;
-  const value = skipOuterExpressions(node.initializer);
-  return tsc.isFunctionExpression(value) || tsc.isArrowFunction(value) || tsc.isClassExpression(value) ? node.name.text : undefined;
+  let value = skipOuterExpressions(node.initializer);
+  while (tsc.isBinaryExpression(value) && value.operatorToken.kind === tsc.SyntaxKind.EqualsToken) value = skipOuterExpressions(value.right);
+  if (tsc.isObjectLiteralExpression(value)) return { name: node.name.text, object: true };
+  return tsc.isFunctionExpression(value) || tsc.isArrowFunction(value) || tsc.isClassExpression(value)
+    ? { name: node.name.text, object: false }
+    : undefined;
 }
 
 /** What `target = value` assigns, where the statement is at the top of a JavaScript module and assigns a property. */
