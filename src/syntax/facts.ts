@@ -49,10 +49,10 @@ export interface Declaration {
    * A member JavaScript declares by assigning it, declared at `m`, its owner
    * `A`: a method of A's instances (`A.prototype.m = function () {...}`), or
    * A's own member where A is a function, a class or an object literal of
-   * the file (`A.m = value`). TypeScript binds both; scip-typescript names `m` with a local
-   * symbol and defines nothing. Its call hierarchy lists no such member, and
-   * counts the calls in the function assigned as those of the function or
-   * module around it.
+   * the file (`A.m = value`). TypeScript binds both; scip-typescript names
+   * `m` with a local symbol and defines nothing. Its call hierarchy lists no
+   * such member, and counts the calls in the function assigned as those of
+   * the function or module around it.
    */
   assignedMember?: boolean | undefined;
   /** [line, character] of the type name annotating a const without initializer (`declare const X: XFactory`). */
