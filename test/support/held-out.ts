@@ -465,7 +465,7 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
         }
         // `X.m = function m() {...}` binds both names to one function: TypeScript goes to the function's, sextant to
         // the member's.
-        const named = assignedFunctionName(h, { path: path!, line: Number(line), character: Number(character) });
+        const named = assignedFunctionName(h, { path: path!, line: Number(line), character: at });
         if (named && serverDefinitions.has(named)) {
           found.delete(k);
           found.add(named);
