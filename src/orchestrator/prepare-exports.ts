@@ -12,7 +12,7 @@ import { isLocalSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
-import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
+import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol } from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
 function exportSymbol(moduleSymbol: string, name: string): string {
@@ -88,7 +88,7 @@ export function defineCommonJsExports(
   const at = occurrencesByStart(occurrences);
   const out: PreparedRelationship[] = [];
   for (const [line, character] of declared) {
-    const name = /^[\p{L}\p{N}_$]+/u.exec(lines[line]?.slice(character) ?? '')?.[0];
+    const name = nameWrittenAt(lines, line, character);
     if (!name) continue;
     const synthesized = exportSymbol(namespace, name);
     const there = at.get(line * 0x100000 + character);

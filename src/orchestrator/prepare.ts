@@ -26,7 +26,7 @@ import {
   relateExportNames,
 } from './prepare-exports.js';
 import { derivePython } from './prepare-python.js';
-import { descriptorName, fileNamespace, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
+import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol } from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
@@ -139,7 +139,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       kind,
       // TypeScript's call hierarchy lists no member declared by assignment, as a callee or otherwise.
       callable: !declaration?.assignedMember && (CALLABLE_KINDS.has(kind) || declaration?.callable === true),
-      container: declaration?.assignedMember ? ownerName(lines, declaration.member?.owner) : containerName(symbol, parsed, parse),
+      // A member declared by assignment has a local symbol, which names no container: its owner's name (`A` of `A.m = ...`).
+      container: declaration?.assignedMember ? ownerOf(lines, declaration) : containerName(symbol, parsed, parse),
       range: o.range,
       enclosing: o.enclosing ?? syntacticExtent,
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
@@ -417,9 +418,10 @@ function defineThisProperties(occurrences: Occurrence[], symbols: readonly strin
   return out;
 }
 
-/** The name written at `at` (`A` of `A.prototype.m = ...`, `A.m = ...`): a local's container, which its symbol does not tell. */
-function ownerName(lines: readonly string[], at: [number, number] | undefined): string | null {
-  return (at && /^[\p{L}\p{N}_$]+/u.exec(lines[at[0]]?.slice(at[1]) ?? '')?.[0]) || null;
+/** The name written where a member's owner is (`A` of `A.m = ...`). */
+function ownerOf(lines: readonly string[], declaration: Declaration): string | null {
+  const owner = declaration.member?.owner;
+  return (owner && nameWrittenAt(lines, owner[0], owner[1])) ?? null;
 }
 
 /** The text before an accessor's name: its `get` or `set` keyword (after `static` or nothing else that matters here). */

@@ -16,6 +16,11 @@ export function nameInSource(lines: readonly string[], r: Range): string | undef
   return text && /^#?[\p{L}\p{N}_$]+$/u.test(text) ? text : undefined;
 }
 
+/** The name written from (line, character) on, where a declaration's name starts. */
+export function nameWrittenAt(lines: readonly string[], line: number, character: number): string | undefined {
+  return /^[\p{L}\p{N}_$]+/u.exec(lines[line]?.slice(character) ?? '')?.[0];
+}
+
 /** The descriptor prefix of a document's own file (`npm pkg 1.0 src/\`x.ts\`/`), from a symbol it holds. */
 export function fileNamespace(symbols: readonly string[], path: string): string | undefined {
   const needle = `\`${posix.basename(path)}\`/`;
