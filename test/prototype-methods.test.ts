@@ -18,6 +18,9 @@ let session: McpSession;
 const QUEUE = 'lib/queue.js';
 const USE = 'lib/use.js';
 const APP = 'lib/app.js';
+const COUNTER = 'lib/counter.js';
+const COUNT_USE = 'lib/count-use.js';
+const SERVICE = 'lib/service.js';
 
 describe('members declared by assignment', () => {
   before(async () => {
@@ -124,5 +127,51 @@ describe('members declared by assignment', () => {
     const limit = at(root, QUEUE, 18, 'limit');
     const answer = await session.call('callHierarchy', { repo, ...limit, direction: 'incoming' });
     assert.equal(answer.isError, true, JSON.stringify(answer));
+  });
+
+  // `this.count = 0` declares a property (TypeScript binds it so), but in a class
+  // whose base declares it, it declares nothing: TypeScript reads the class's
+  // `this.count` as the base's, and lists the assignment among its references.
+  // scip-typescript gives such an assignment a local of its own that nothing
+  // else uses.
+  describe('properties assigned on `this`', () => {
+    const references = async (position: { path: string; line: number; column: number }) =>
+      (await session.ok('findReferences', { repo, ...position })).references.map((x: any) => `${where(x)} ${x.kind}`);
+    const definitions = async (position: { path: string; line: number; column: number }) =>
+      (await session.ok('goToDefinition', { repo, ...position })).definitions.map((x: any) => `${where(x)} ${x.kind}`);
+
+    test("a subclass's assignment of an inherited property is a write of the base's, reached from an importer too", async () => {
+      const declared = at(root, COUNTER, 4, 'count');
+      const uses = [
+        `${where(at(root, COUNT_USE, 4, '.count', { offset: 1 }))} write`,
+        `${where(at(root, COUNT_USE, 6, '.count', { offset: 1 }))} identifier`,
+        `${where(declared)} definition`,
+        `${where(at(root, COUNTER, 8, 'count'))} write`, // += in the base
+        `${where(at(root, COUNTER, 14, 'count'))} write`, // the subclass's reset()
+        `${where(at(root, COUNTER, 18, 'count'))} identifier`, // the subclass's getter
+      ];
+      for (const position of [at(root, COUNTER, 14, 'count'), at(root, COUNT_USE, 4, '.count', { offset: 1 }), declared]) {
+        assert.deepEqual(await references(position), uses, where(position));
+        assert.deepEqual(await definitions(position), [`${where(declared)} property`], where(position));
+      }
+    });
+
+    test('an assignment of a property a declaration file gives the base class is a write of that declaration', async () => {
+      const declared = at(root, 'lib/context.d.ts', 2, 'ready');
+      const write = at(root, SERVICE, 7, 'ready');
+      assert.deepEqual(await definitions(write), [`${where(declared)} property`]);
+      assert.deepEqual(await references(write), [
+        `${where(declared)} definition`,
+        `${where(at(root, SERVICE, 6, 'ready'))} identifier`,
+        `${where(write)} write`,
+      ]);
+    });
+
+    test('two classes of one file that each assign `label` keep a property each', async () => {
+      const tag = at(root, COUNTER, 25, 'label');
+      const note = at(root, COUNTER, 31, 'label');
+      assert.deepEqual(await references(tag), [`${where(tag)} definition`]);
+      assert.deepEqual(await references(note), [`${where(note)} definition`, `${where(at(root, COUNTER, 35, 'label'))} identifier`]);
+    });
   });
 });

@@ -32,7 +32,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 32;
+export const DERIVATION_VERSION = 33;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -76,7 +76,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
   if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
   const commonJsRelationships = facts ? defineCommonJsExports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
-  const thisProperties = JAVASCRIPT.test(document.relativePath) ? defineThisProperties(occurrences, symbols, lines) : new Set<Occurrence>();
+  const thisProperties = JAVASCRIPT.test(document.relativePath)
+    ? defineThisProperties(occurrences, symbols, lines, facts)
+    : new Set<Occurrence>();
   if (JAVASCRIPT.test(document.relativePath)) unmarkExportAssignments(occurrences, lines);
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
@@ -292,13 +294,7 @@ function defineComputedMethods(
   facts: SyntaxFacts,
   lines: readonly string[],
 ): void {
-  const classes: { symbol: string; extent: Range }[] = [];
-  for (const o of occurrences) {
-    if ((o.roles & SymbolRole.Definition) === 0) continue;
-    const declaration = facts.declarationAt(o.range[0], o.range[1]);
-    const symbol = symbols[o.symbol]!;
-    if (declaration?.isClass && symbol.endsWith('#')) classes.push({ symbol, extent: declaration.extent });
-  }
+  const classes = classesOf(occurrences, symbols, facts);
   if (classes.length === 0) return;
   const done = new Set<string>();
   const added: Occurrence[] = [];
@@ -312,17 +308,40 @@ function defineComputedMethods(
     if (!declaration?.callable || declaration.member) continue;
     const close = text.indexOf(']', o.range[3]);
     if (o.range[2] !== line || close < 0) continue;
-    // The innermost class around it: the one with the smallest extent that contains it.
-    let owner: { symbol: string; extent: Range } | undefined;
-    for (const c of classes) {
-      if (!rangeTouches(c.extent, line, character)) continue;
-      if (!owner || rangeTouches(owner.extent, c.extent[0], c.extent[1])) owner = c;
-    }
+    const owner = innermostClass(classes, line, character);
     if (!owner) continue;
     const symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
     added.push(derivedOccurrence([line, character - 1, line, close + 1], internSymbol(symbols, symbolIndex, symbol), SymbolRole.Definition));
   }
   occurrences.push(...added);
+}
+
+/** A class of the file: its symbol and extent. */
+interface ClassExtent {
+  symbol: string;
+  extent: Range;
+}
+
+/** The file's classes the index names (a class's symbol ends with `#`), from their definitions. */
+function classesOf(occurrences: readonly Occurrence[], symbols: readonly string[], facts: SyntaxFacts): ClassExtent[] {
+  const classes: ClassExtent[] = [];
+  for (const o of occurrences) {
+    if ((o.roles & SymbolRole.Definition) === 0) continue;
+    const declaration = facts.declarationAt(o.range[0], o.range[1]);
+    const symbol = symbols[o.symbol]!;
+    if (declaration?.isClass && symbol.endsWith('#')) classes.push({ symbol, extent: declaration.extent });
+  }
+  return classes;
+}
+
+/** The innermost class around a position: the one with the smallest extent that contains it. */
+function innermostClass(classes: readonly ClassExtent[], line: number, character: number): ClassExtent | undefined {
+  let owner: ClassExtent | undefined;
+  for (const c of classes) {
+    if (!rangeTouches(c.extent, line, character)) continue;
+    if (!owner || rangeTouches(owner.extent, c.extent[0], c.extent[1])) owner = c;
+  }
+  return owner;
 }
 
 /**
@@ -371,23 +390,32 @@ const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
  * `this.name` found nothing. Each such assignment of a local no occurrence
  * defines becomes a definition of it. Where the index gives one name two
  * locals (a constructor function's `this`), the later are merged into the
- * first. Returns the occurrences defined.
+ * first. But a class that assigns a property it inherits (`this.ready =
+ * true`, where a base class declares `ready`) declares nothing: TypeScript
+ * reads `this.ready` in that class as the base's property, and its
+ * findReferences lists the assignment with the reads. Where the class's other
+ * `this.name` all name one other symbol, the assignment is a write of that
+ * one. Returns the occurrences defined.
  */
-function defineThisProperties(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): Set<Occurrence> {
+function defineThisProperties(
+  occurrences: Occurrence[],
+  symbols: readonly string[],
+  lines: readonly string[],
+  facts: SyntaxFacts | undefined,
+): Set<Occurrence> {
   const defined = new Set<number>();
   for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
   const assigned = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
     if (o.refKind !== RefKindCode.write || !o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
-    const line = lines[o.range[0]] ?? '';
-    if (o.range[0] !== o.range[2] || !/\bthis\s*\.\s*$/.test(line.slice(0, o.range[1])) || !/^\s*=(?![=>])/.test(line.slice(o.range[3])))
-      continue;
+    if (!isThisMember(lines, o) || !/^\s*=(?![=>])/.test((lines[o.range[0]] ?? '').slice(o.range[3]))) continue;
     const k = `${o.range[0]}:${o.range[1]}`;
     const list = assigned.get(k);
     if (list) list.push(o);
     else assigned.set(k, [o]);
   }
-  const merged = new Map<number, number>();
+  const merged =
+    facts && assigned.size > 0 ? inheritedThisProperties(occurrences, symbols, lines, facts, assigned) : new Map<number, number>();
   for (const list of assigned.values()) {
     const [first, ...others] = list;
     for (const o of others) if (o.symbol !== first!.symbol) merged.set(o.symbol, merged.get(first!.symbol) ?? first!.symbol);
@@ -416,6 +444,56 @@ function defineThisProperties(occurrences: Occurrence[], symbols: readonly strin
     out.add(o);
   }
   return out;
+}
+
+/** `name` of `this.name`, on one line. */
+function isThisMember(lines: readonly string[], o: Occurrence): boolean {
+  return o.range[0] === o.range[2] && /\bthis\s*\.\s*$/.test((lines[o.range[0]] ?? '').slice(0, o.range[1]));
+}
+
+/**
+ * Of the `this.name = ...` assignments (by position, see
+ * defineThisProperties), those of a property the class around them reads as
+ * another symbol (inherited): each assigned local mapped to that symbol; the
+ * assignments are taken out of `assigned`, as they declare nothing.
+ */
+function inheritedThisProperties(
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  lines: readonly string[],
+  facts: SyntaxFacts,
+  assigned: Map<string, Occurrence[]>,
+): Map<number, number> {
+  const merged = new Map<number, number>();
+  const classes = classesOf(occurrences, symbols, facts);
+  if (classes.length === 0) return merged;
+  const nameOf = (o: Occurrence) => (lines[o.range[0]] ?? '').slice(o.range[1], o.range[3]);
+  // Every `this.name` of the file, by name.
+  const reads = new Map<string, Occurrence[]>();
+  for (const o of occurrences) {
+    if (!o.memberAccess || !isThisMember(lines, o)) continue;
+    const name = nameOf(o);
+    const list = reads.get(name);
+    if (list) list.push(o);
+    else reads.set(name, [o]);
+  }
+  for (const [k, list] of assigned) {
+    const first = list[0]!;
+    const owner = innermostClass(classes, first.range[0], first.range[1]);
+    if (!owner) continue;
+    const own = new Set(list.map((o) => o.symbol));
+    const named = new Set<number>();
+    for (const o of reads.get(nameOf(first)) ?? []) {
+      if (!own.has(o.symbol) && innermostClass(classes, o.range[0], o.range[1]) === owner) named.add(o.symbol);
+    }
+    if (named.size !== 1) continue;
+    const [into] = named;
+    for (const o of list) merged.set(o.symbol, into!);
+    assigned.delete(k);
+  }
+  // The same local assigned elsewhere in the class is that property too.
+  for (const [k, list] of assigned) if (merged.has(list[0]!.symbol)) assigned.delete(k);
+  return merged;
 }
 
 /** The name written where a member's owner is (`A` of `A.m = ...`). */
