@@ -22,6 +22,8 @@ const NAMESPACE = 'lib/use-namespace.js';
 const DESTRUCTURED = 'lib/use-destructured.js';
 const STRINGS = 'lib/strings.js';
 const USE_STRINGS = 'lib/use-strings.js';
+const COMPILED = 'lib/compiled.js';
+const USE_COMPILED = 'lib/use-compiled.js';
 
 describe('CommonJS exports', () => {
   before(async () => {
@@ -141,5 +143,25 @@ describe('CommonJS exports', () => {
       callers.calls.map((c: any) => [`${c.from.kind} ${c.from.name}`, c.ranges.length]),
       [['module use-strings.js', 1]],
     );
+  });
+  test('tsc’s preamble, `exports.Equals = exports.equals = void 0`, declares nothing: its names are writes of the exports declared below', async () => {
+    // TypeScript binds no assignment of `void 0`: goToDefinition at an importer's `Equals` goes to the function alone.
+    const fn = { Equals: at(root, COMPILED, 9, 'Equals'), equals: at(root, COMPILED, 5, 'equals') };
+    const preamble = { Equals: at(root, COMPILED, 4, 'Equals'), equals: at(root, COMPILED, 4, 'equals') };
+    for (const name of ['Equals', 'equals'] as const) {
+      const use = at(root, USE_COMPILED, name === 'Equals' ? 4 : 5, `.${name}`, { offset: 1 });
+      for (const position of [use, preamble[name]]) {
+        const answer = await session.ok('goToDefinition', { repo, ...position });
+        assert.deepEqual(
+          answer.definitions.map((x: any) => `${where(x)} ${x.kind}`),
+          [`${where(fn[name])} function`],
+          where(position),
+        );
+      }
+      const refs = await session.ok('findReferences', { repo, ...use });
+      const listed = refs.references.map((x: any) => `${where(x)} ${x.kind}`);
+      assert.ok(listed.includes(`${where(preamble[name])} write`), listed.join(', '));
+      assert.ok(listed.includes(`${where(use)} identifier`), listed.join(', '));
+    }
   });
 });

@@ -32,7 +32,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 33;
+export const DERIVATION_VERSION = 34;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -241,6 +241,12 @@ function quotedNameInSource(lines: readonly string[], r: Range): string | undefi
  * in a doc comment, `super`) refer to what is named at their alias target:
  * they get an occurrence of the symbol found there, marked as derived.
  */
+function aliasKind(alias: Alias): number {
+  if (alias.call) return RefKindCode.call;
+  if (alias.type) return RefKindCode.type;
+  return alias.write ? RefKindCode.write : RefKindCode.identifier;
+}
+
 function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[]): void {
   const at = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
@@ -259,7 +265,7 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
     for (const symbol of new Set(targets.map((t) => t.symbol))) {
       if (present.some((p) => p.symbol === symbol)) continue;
       occurrences.push(
-        derivedOccurrence(alias.range, symbol, 0, alias.call ? RefKindCode.call : alias.type ? RefKindCode.type : RefKindCode.identifier),
+        derivedOccurrence(alias.range, symbol, 0, aliasKind(alias)),
       );
     }
   }

@@ -74,6 +74,8 @@ export interface Alias {
   call?: boolean;
   /** The name is a type there (a JavaScript doc comment's `@type {Block}`). */
   type?: boolean;
+  /** The name is assigned there (`exports.a = void 0`). */
+  write?: boolean;
 }
 
 /**
@@ -112,7 +114,7 @@ export interface SyntaxFactsData {
   argumentCounts: Float64Array;
   /** key, extent (4), callable, required, most (NaN: unknown), heritage count, heritage positions (2 each), member (1), named expression (2), anonymous default (4), static (8), class (16) and CommonJS export (32) flags, owner (2), type name (2), ... (NaN: none) */
   declarations: Float64Array;
-  /** range (4), target (2), 1 call | 2 type | 0, ... */
+  /** range (4), target (2), 1 call | 2 type | 3 write | 0, ... */
   aliases: Float64Array;
   /** name (2), module (2), 1 default | 2 required | 0, ... */
   moduleNames: Float64Array;
@@ -173,7 +175,13 @@ export class SyntaxFacts {
     }
     const a = data.aliases;
     for (let i = 0; i < a.length; i += 7) {
-      this.aliases.push({ range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!], target: [a[i + 4]!, a[i + 5]!], call: a[i + 6] === 1, type: a[i + 6] === 2 });
+      this.aliases.push({
+        range: [a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!],
+        target: [a[i + 4]!, a[i + 5]!],
+        call: a[i + 6] === 1,
+        type: a[i + 6] === 2,
+        write: a[i + 6] === 3,
+      });
     }
     const m = data.moduleNames;
     for (let i = 0; i < m.length; i += 5) {
@@ -233,7 +241,7 @@ export class SyntaxFacts {
       for (const n of a.range) aliases[j++] = n;
       aliases[j++] = a.target[0];
       aliases[j++] = a.target[1];
-      aliases[j++] = a.call ? 1 : a.type ? 2 : 0;
+      aliases[j++] = a.call ? 1 : a.type ? 2 : a.write ? 3 : 0;
     }
     const moduleNames = new Float64Array(5 * this.moduleNames.length);
     let k = 0;

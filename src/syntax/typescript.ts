@@ -206,6 +206,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   }
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
   if (docTypes?.length) resolveInFile(file, docTypes, facts, true);
+  if (file.flags & tsc.NodeFlags.JavaScriptFile) aliasExportPreamble(file, facts);
   for (const call of superCalls) {
     const base = baseClassName(call);
     if (!base) continue;
@@ -550,13 +551,73 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
  * It calls nothing on its own behalf: TypeScript's call hierarchy names no
  * caller for an assignment, so the calls in an anonymous function assigned
  * are the module's, and a named one is its own caller (namedExpression).
+ * What tsc's CommonJS output writes first, `exports.a = exports.b = void 0`,
+ * declares nothing: TypeScript binds no assignment of `void 0` (the module's
+ * `exports.a = a` further down declares `a`).
  */
 function commonJsExportValue(node: ts.BinaryExpression): DeclarationOf | undefined {
   const target = topLevelAssignment(node);
-  const exports = target?.expression;
-  if (!target || !tsc.isIdentifier(target.name) || !exports) return undefined;
-  if (!(tsc.isIdentifier(exports) ? exports.text === 'exports' : isModuleExports(exports))) return undefined;
-  return { name: target.name, value: skipOuterExpressions(node.right), callable: false, commonJsExport: true };
+  const name = target && exportedName(target);
+  if (!name || isVoidZero(assignedValue(node.right))) return undefined;
+  return { name, value: skipOuterExpressions(node.right), callable: false, commonJsExport: true };
+}
+
+/**
+ * The names of tsc's CommonJS preamble, `exports.a = exports.b = void 0`,
+ * declare nothing (commonJsExportValue); TypeScript reads each as the export
+ * the module declares further down (`exports.a = a`), and goToDefinition goes
+ * there. Each such name becomes an alias of that declaration's name.
+ */
+function aliasExportPreamble(file: ts.SourceFile, facts: SyntaxFacts): void {
+  const preamble: ts.Identifier[] = [];
+  const declared = new Map<string, ts.Identifier>();
+  for (const statement of file.statements) {
+    if (!tsc.isExpressionStatement(statement)) continue;
+    const assignment = skipOuterExpressions(statement.expression);
+    if (!tsc.isBinaryExpression(assignment) || !topLevelAssignment(assignment)) continue;
+    if (isVoidZero(assignedValue(assignment.right))) {
+      for (let value: ts.Expression = assignment; tsc.isBinaryExpression(value); value = skipOuterExpressions(value.right)) {
+        if (value.operatorToken.kind !== tsc.SyntaxKind.EqualsToken) break;
+        const name = exportedName(value.left);
+        if (name) preamble.push(name);
+      }
+      continue;
+    }
+    const name = exportedName(assignment.left);
+    if (name && !declared.has(name.text)) declared.set(name.text, name);
+  }
+  for (const name of preamble) {
+    const target = declared.get(name.text);
+    if (!target) continue;
+    const from = file.getLineAndCharacterOfPosition(name.getStart(file));
+    const to = file.getLineAndCharacterOfPosition(target.getStart(file));
+    facts.addAlias({
+      range: [from.line, from.character, from.line, from.character + name.text.length],
+      target: [to.line, to.character],
+      write: true,
+    });
+  }
+}
+
+/** `name` of `exports.name` or `module.exports.name`. */
+function exportedName(node: ts.Expression): ts.Identifier | undefined {
+  if (!tsc.isPropertyAccessExpression(node) || !tsc.isIdentifier(node.name)) return undefined;
+  const exports = node.expression;
+  return (tsc.isIdentifier(exports) ? exports.text === 'exports' : isModuleExports(exports)) ? node.name : undefined;
+}
+
+/** The value an expression that may chain assignments gives (`v` of `b = v`, or of `a = b = v`). */
+function assignedValue(expression: ts.Expression): ts.Expression {
+  let value = skipOuterExpressions(expression);
+  while (tsc.isBinaryExpression(value) && value.operatorToken.kind === tsc.SyntaxKind.EqualsToken) {
+    value = skipOuterExpressions(value.right);
+  }
+  return value;
+}
+
+/** `void 0`. */
+function isVoidZero(node: ts.Expression): boolean {
+  return tsc.isVoidExpression(node) && tsc.isNumericLiteral(node.expression) && node.expression.text === '0';
 }
 
 /**
@@ -626,8 +687,7 @@ function memberAssigned(node: ts.BinaryExpression): (ts.PropertyAccessExpression
 function expandableName(node: ts.Node): { name: string; object: boolean } | undefined {
   if ((tsc.isFunctionDeclaration(node) || tsc.isClassDeclaration(node)) && node.name) return { name: node.name.text, object: false };
   if (!tsc.isVariableDeclaration(node) || !tsc.isIdentifier(node.name) || !node.initializer) return undefined;
-  let value = skipOuterExpressions(node.initializer);
-  while (tsc.isBinaryExpression(value) && value.operatorToken.kind === tsc.SyntaxKind.EqualsToken) value = skipOuterExpressions(value.right);
+  const value = assignedValue(node.initializer);
   if (tsc.isObjectLiteralExpression(value)) return { name: node.name.text, object: true };
   return tsc.isFunctionExpression(value) || tsc.isArrowFunction(value) || tsc.isClassExpression(value)
     ? { name: node.name.text, object: false }
