@@ -32,7 +32,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 34;
+export const DERIVATION_VERSION = 35;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -79,7 +79,10 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   const thisProperties = JAVASCRIPT.test(document.relativePath)
     ? defineThisProperties(occurrences, symbols, lines, facts)
     : new Set<Occurrence>();
-  if (JAVASCRIPT.test(document.relativePath)) unmarkExportAssignments(occurrences, lines);
+  if (JAVASCRIPT.test(document.relativePath)) {
+    unmarkExportAssignments(occurrences, lines);
+    dropExportsObjectUses(occurrences, symbols, lines);
+  }
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
   const unresolvedImports = facts
@@ -383,6 +386,31 @@ function unmarkExportAssignments(occurrences: Occurrence[], lines: readonly stri
     if (o.refKind !== RefKindCode.write || !o.memberAccess || o.range[0] !== o.range[2]) continue;
     if (EXPORTS_MEMBER.test((lines[o.range[0]] ?? '').slice(0, o.range[1]))) o.memberAccess = false;
   }
+}
+
+/**
+ * scip-typescript records `exports` of `exports.name = value` as a use of
+ * what is assigned (the function `name` of `exports.name = name`), so the
+ * function's references listed each module's `exports` once more. TypeScript's
+ * findReferences lists no such place: those occurrences are dropped (the
+ * module's own symbol at `exports`, as in `Object.defineProperty(exports,
+ * ...)`, stays).
+ */
+function dropExportsObjectUses(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  let n = 0;
+  for (const o of occurrences) {
+    const [line, start, endLine, end] = o.range;
+    const text = lines[line] ?? '';
+    const exportsObject =
+      line === endLine &&
+      (o.roles & SymbolRole.Definition) === 0 &&
+      text.slice(start, end) === 'exports' &&
+      !symbols[o.symbol]!.endsWith('/') &&
+      /^\s*\.\s*[\w$]/.test(text.slice(end)) &&
+      !/[\w$.]\s*$/.test(text.slice(0, start));
+    if (!exportsObject) occurrences[n++] = o;
+  }
+  occurrences.length = n;
 }
 
 /** The text before the name in `exports.name` or `module.exports.name`. */
