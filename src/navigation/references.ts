@@ -2,7 +2,7 @@
 import { quote, UserError } from '../errors.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
-import { DERIVED_ROLE, RANGE_INTS_PER_RECORD, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
+import { DERIVED_ROLE, NAMING_ONLY, RANGE_INTS_PER_RECORD, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
 import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
@@ -85,6 +85,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   // Whether a reference is asked for, and as what.
   const wanted = (roles: number, refKind: number, symbol: string): Reference['kind'] | undefined => {
     const isDefinition = (roles & SymbolRole.Definition) !== 0;
+    if (refKind === NAMING_ONLY) return undefined;
     if (isDefinition && (family.usesOnly.has(symbol) || !params.include_declaration)) return undefined;
     const kind = isDefinition ? 'definition' : (REF_KINDS[refKind] ?? 'identifier');
     if (family.callsOnly.has(symbol) && kind !== 'call') return undefined;

@@ -12,6 +12,7 @@ import {
   derivedOccurrence,
   encodeOccurrences,
   encodeRanges,
+  NAMING_ONLY,
   RefKindCode,
   type Occurrence,
   type SymbolRange,
@@ -32,7 +33,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 35;
+export const DERIVATION_VERSION = 36;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -81,7 +82,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     : new Set<Occurrence>();
   if (JAVASCRIPT.test(document.relativePath)) {
     unmarkExportAssignments(occurrences, lines);
-    dropExportsObjectUses(occurrences, symbols, lines);
+    unlistExportsObjects(occurrences, symbols, lines);
   }
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
@@ -390,27 +391,26 @@ function unmarkExportAssignments(occurrences: Occurrence[], lines: readonly stri
 
 /**
  * scip-typescript records `exports` of `exports.name = value` as a use of
- * what is assigned (the function `name` of `exports.name = name`), so the
- * function's references listed each module's `exports` once more. TypeScript's
- * findReferences lists no such place: those occurrences are dropped (the
- * module's own symbol at `exports`, as in `Object.defineProperty(exports,
- * ...)`, stays).
+ * what is assigned (the function `name` of `exports.name = name`). TypeScript
+ * resolves it so too (goToDefinition at `exports` goes to the function), but
+ * its findReferences does not list it: it names the function only
+ * (NAMING_ONLY). The module's own symbol at `exports`, as in
+ * `Object.defineProperty(exports, ...)`, stays a reference.
  */
-function dropExportsObjectUses(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
-  let n = 0;
+function unlistExportsObjects(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
   for (const o of occurrences) {
     const [line, start, endLine, end] = o.range;
     const text = lines[line] ?? '';
-    const exportsObject =
+    if (
       line === endLine &&
       (o.roles & SymbolRole.Definition) === 0 &&
       text.slice(start, end) === 'exports' &&
       !symbols[o.symbol]!.endsWith('/') &&
       /^\s*\.\s*[\w$]/.test(text.slice(end)) &&
-      !/[\w$.]\s*$/.test(text.slice(0, start));
-    if (!exportsObject) occurrences[n++] = o;
+      !/[\w$.]\s*$/.test(text.slice(0, start))
+    )
+      o.refKind = NAMING_ONLY;
   }
-  occurrences.length = n;
 }
 
 /** The text before the name in `exports.name` or `module.exports.name`. */

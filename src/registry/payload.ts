@@ -9,6 +9,13 @@ export type RefKind = (typeof REF_KINDS)[number];
 export const RefKindCode: Record<RefKind, number> = { identifier: 0, call: 1, type: 2, import: 3, write: 4 };
 
 /**
+ * A reference kind of sextant's own, outside REF_KINDS: the name resolves to
+ * the symbol (goToDefinition from it answers), but it is no reference of it:
+ * findReferences does not list it, and a call hierarchy does not count it.
+ */
+export const NAMING_ONLY = 0xff;
+
+/**
  * sextant's own bit in the roles byte, beside SCIP's (which stop at 0x40):
  * the occurrence was derived from the source by sextant, not read from the index.
  */
