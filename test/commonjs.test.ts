@@ -174,4 +174,21 @@ describe('CommonJS exports', () => {
       );
     }
   });
+  test('a name bound by `require(...)` is the module, as a namespace import’s name is: goToDefinition goes to the module', async () => {
+    // scip-typescript defines a variable at the binding, which nothing uses (each `compiled_1` is the module's symbol).
+    const binding = at(root, USE_COMPILED, 3, 'compiled_1');
+    const use = at(root, USE_COMPILED, 4, 'compiled_1');
+    for (const position of [binding, use]) {
+      const answer = await session.ok('goToDefinition', { repo, ...position });
+      assert.deepEqual(
+        answer.definitions.map((x: any) => `${where(x)} ${x.kind}`),
+        [`${COMPILED}:1:1 module`],
+        where(position),
+      );
+    }
+    const fromBinding = await session.ok('findReferences', { repo, ...binding });
+    const fromUse = await session.ok('findReferences', { repo, ...use });
+    assert.deepEqual(fromBinding.references, fromUse.references);
+    assert.ok(fromBinding.references.some((x: any) => where(x) === `${where(binding)}` && x.kind === 'import'));
+  });
 });

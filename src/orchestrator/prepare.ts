@@ -33,7 +33,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 36;
+export const DERIVATION_VERSION = 37;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -83,6 +83,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (JAVASCRIPT.test(document.relativePath)) {
     unmarkExportAssignments(occurrences, lines);
     unlistExportsObjects(occurrences, symbols, lines);
+    requireBindingsAsModules(occurrences, symbols, lines);
   }
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   occurrences.sort(byPosition);
@@ -412,6 +413,39 @@ function unlistExportsObjects(occurrences: Occurrence[], symbols: readonly strin
       o.refKind = NAMING_ONLY;
   }
 }
+
+/**
+ * `const m = require('./m')` binds the module, as `import * as m from './m'`
+ * does. scip-typescript gives the namespace import's name the module's symbol,
+ * and every use of `m` too, but defines a variable at the require's binding,
+ * which nothing uses: goToDefinition there answered the name itself, where
+ * TypeScript goes to the module. The binding becomes a use of the module, as
+ * the namespace import's name is. (An unresolved module has no symbol: its
+ * binding stays.)
+ */
+function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  const uses = new Map<number, number>();
+  for (const o of occurrences) uses.set(o.symbol, (uses.get(o.symbol) ?? 0) + 1);
+  const at = new Map<string, Occurrence>();
+  for (const o of occurrences) if (symbols[o.symbol]!.endsWith('/')) at.set(`${o.range[0]}:${o.range[1]}`, o);
+  for (const o of occurrences) {
+    const [line, start, endLine, end] = o.range;
+    if (line !== endLine || !(o.roles & SymbolRole.Definition) || uses.get(o.symbol) !== 1) continue;
+    const text = lines[line] ?? '';
+    const required = REQUIRE_CALL.exec(text.slice(end));
+    if (!required || !BINDING_START.test(text.slice(0, start))) continue;
+    const module = at.get(`${line}:${end + required[0].length - 1}`);
+    if (!module) continue;
+    o.symbol = module.symbol;
+    o.roles = (o.roles & ~SymbolRole.Definition) | DERIVED_ROLE;
+    o.refKind = RefKindCode.import;
+  }
+}
+
+/** What follows the name bound to a module by `= require('./m')`, to the specifier's quote. */
+const REQUIRE_CALL = /^\s*=\s*require\s*\(\s*['"]/;
+/** What comes before a name a declaration binds: `const`, `let`, `var`, or the comma of a list. */
+const BINDING_START = /(?:\b(?:const|let|var)|,)\s*$/;
 
 /** The text before the name in `exports.name` or `module.exports.name`. */
 const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
