@@ -692,6 +692,22 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(calls(callers.calls), [{ from: def(members, 'function', U, 3, 'total'), ranges: [range(members, U, 4, 'flatten')] }]);
   });
 
+  test('a name an import type reaches (`import(\'./ns-utils.js\').Pair`) that its module exports by an export list is that declaration, and its reference', async () => {
+    const T = 'src/ns-types.ts';
+    const N = 'src/ns-utils.ts';
+    const use = at(members, T, 2, 'Pair');
+    const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...use }));
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${x.kind} ${x.name} ${x.path}:${x.line}:${x.column}`),
+      [def(members, 'interface', N, 9, 'Pair')],
+    );
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, N, 9, 'Pair') }));
+    assert.ok(
+      refs.references.some((r: any) => `${r.path}:${r.line}:${r.column}` === `${T}:2:${use.column}`),
+      JSON.stringify(refs.references),
+    );
+  });
+
   test('a function held through a cast calls on behalf of the function around it, as in TypeScript; a global the lib declares in several files is one callee', async () => {
     const L = 'src/listeners.ts';
     // `const listen = ((name) => {... remove(name) ...}) as Listen` on lines 7-10.

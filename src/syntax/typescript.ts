@@ -759,6 +759,14 @@ function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: t
       const required = requiredModule(access.expression);
       return required && { name: access.name, module: required, isDefault: false };
     }
+    case tsc.SyntaxKind.ImportType: {
+      // `import('./m').A` (or `.A.B`) in a type: A is the module's export.
+      const type = node as ts.ImportTypeNode;
+      const literal = tsc.isLiteralTypeNode(type.argument) && tsc.isStringLiteral(type.argument.literal) ? type.argument.literal : undefined;
+      let qualifier = type.qualifier;
+      while (qualifier && tsc.isQualifiedName(qualifier)) qualifier = qualifier.left;
+      return literal && qualifier ? { name: qualifier, module: literal, isDefault: false } : undefined;
+    }
     default:
       return undefined;
   }
