@@ -1,6 +1,6 @@
 // References of symbols: by position or by exact name, with their kinds.
 import { quote, UserError } from '../errors.js';
-import { isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
+import { isLocalSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { DERIVED_ROLE, NAMING_ONLY, RANGE_INTS_PER_RECORD, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
 import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
@@ -46,8 +46,6 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const notes: string[] = [];
   /** The file of the use asked about, when its member was found by name. */
   let askedIn: MemberUseFile | undefined;
-  /** The name asked about, when it stands for a module (see moduleAliasAt). */
-  let alias: string | undefined;
   if (params.symbol !== undefined) {
     const named = await lookups.definitionsNamed(ctx.index.id, params.symbol);
     symbols = [...new Set(named.map((d) => d.symbol))];
@@ -71,7 +69,6 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     // At `new X()` the index names X's constructor; the person means the class.
     symbols = [...new Set([...at.symbols, ...at.symbols.flatMap((s) => (at.declared.has(s) ? [] : classOfConstructorCall(s)))])];
     file = at.file;
-    alias = moduleAliasAt(file, symbols, at.range);
     // At a use of a member of an unnamed type declared in another file: that member's references, as from its declaration.
     if (at.memberAccess && symbols.every(isLocalSymbol) && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
       const asked = useFile(file);
@@ -144,22 +141,20 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   };
 
   let local: Group | undefined;
-  // A module's name in a file is used in that file only, as a local symbol is.
-  const locals = alias ? symbols : symbols.filter(isLocalSymbol);
+  const locals = symbols.filter(isLocalSymbol);
   if (locals.length && file) {
     // Local symbols live in one document: their references are its occurrences.
     local = { repo: ctx.repo.slug, path: file.file.path, blob: file.file.blob_sha, index: ctx.index.id, rows: [], records: [] };
     const occ = file.document.occurrences;
     for (let i = 0; i < occ.length; i++) {
       const symbol = file.document.symbols[occ.symbol(i)]!;
-      if (!locals.includes(symbol) || (alias && nameIn(file, occ.range(i)) !== alias)) continue;
-      const kind = wanted(occ.roles(i), occ.refKind(i), symbol);
+      const kind = locals.includes(symbol) ? wanted(occ.roles(i), occ.refKind(i), symbol) : undefined;
       if (kind) local.records.push({ range: occ.range(i), kind, symbol, derived: (occ.roles(i) & DERIVED_ROLE) !== 0 });
     }
   }
   // A member of an unnamed type (a method of the object a factory returns) is used from other files by name.
   const elsewhere: Group[] = [];
-  if (local && file && !alias) {
+  if (local && file) {
     for (const member of await definitionsOf(lookups, ctx, locals, file)) {
       const uses = await usesElsewhere(lookups, member, askedIn);
       for (const use of uses) {
@@ -181,7 +176,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   // in path order, positions in order. Only what is returned becomes an
   // object with a preview; the rest is counted in place, so a symbol with
   // thousands of references costs little more than one with two hundred.
-  const globals = alias ? [] : symbols.filter((s) => !isLocalSymbol(s));
+  const globals = symbols.filter((s) => !isLocalSymbol(s));
   const groups: Group[] = local ? [local, ...elsewhere] : [];
   if (globals.length) {
     // The same global symbol is the same entity in every repository of the registry.
@@ -352,25 +347,4 @@ async function referencesBySpelling(
       `these are its whole-word occurrences in the ${languages.join(' and ')} files of ${ctx.repo.slug}, comments, strings and ` +
       `other names spelled the same included, the index's definitions of that name marked.${scanCut(scan)}`,
   };
-}
-
-/**
- * The name at a position when it stands for a module: `m` of `import * as m
- * from './m'` or `const m = require('./m')`, and its uses. The index gives
- * them the module's symbol, whose references are every import of the module
- * in every file; TypeScript's references of the name are its own, the binding
- * and its uses in its file. (At the module specifier, a string, the module's
- * references stay.)
- */
-function moduleAliasAt(file: FileContext, symbols: readonly string[], range: Range | undefined): string | undefined {
-  if (!range || symbols.length === 0 || !symbols.every(isModuleSymbol)) return undefined;
-  const name = nameIn(file, range);
-  return name && IDENTIFIER.test(name) ? name : undefined;
-}
-
-const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
-
-/** The text of a one-line range of the file. */
-function nameIn(file: FileContext, range: Range): string | undefined {
-  return range[0] === range[2] ? file.lines?.[range[0]]?.slice(range[1], range[3]) : undefined;
 }
