@@ -174,7 +174,7 @@ describe('CommonJS exports', () => {
       );
     }
   });
-  test('a name bound by `require(...)` is the module, as a namespace import’s name is: goToDefinition goes to the module', async () => {
+  test('a name bound by `require(...)` is the module, as a namespace import’s name is: goToDefinition goes to the module, findReferences lists the names for it', async () => {
     // scip-typescript defines a variable at the binding, which nothing uses (each `compiled_1` is the module's symbol).
     const binding = at(root, USE_COMPILED, 3, 'compiled_1');
     const use = at(root, USE_COMPILED, 4, 'compiled_1');
@@ -186,9 +186,29 @@ describe('CommonJS exports', () => {
         where(position),
       );
     }
-    const fromBinding = await session.ok('findReferences', { repo, ...binding });
-    const fromUse = await session.ok('findReferences', { repo, ...use });
-    assert.deepEqual(fromBinding.references, fromUse.references);
-    assert.ok(fromBinding.references.some((x: any) => where(x) === `${where(binding)}` && x.kind === 'import'));
+    // Its references are the places that name the module so, in every file, as TypeScript's are: not the module's
+    // own `exports`, nor the specifiers that import it.
+    const again = 'lib/use-compiled-again.js';
+    const references = [
+      `${where(at(root, again, 3, 'compiled_1'))} import`,
+      `${where(at(root, again, 4, 'compiled_1'))} identifier`,
+      `${where(binding)} import`,
+      `${where(use)} identifier`,
+      `${where(at(root, USE_COMPILED, 5, 'compiled_1'))} identifier`,
+    ];
+    for (const position of [binding, use]) {
+      const answer = await session.ok('findReferences', { repo, ...position });
+      assert.deepEqual(
+        answer.references.map((x: any) => `${where(x)} ${x.kind}`),
+        references,
+        where(position),
+      );
+      assert.equal(answer.total, references.length);
+    }
+    // At a specifier, the module's references: the specifiers, of kind import, among them.
+    const specifier = at(root, USE_COMPILED, 3, '"./compiled"');
+    const ofModule = (await session.ok('findReferences', { repo, ...specifier })).references.map((x: any) => `${where(x)} ${x.kind}`);
+    assert.ok(ofModule.includes(`${where(specifier)} import`), ofModule.join(', '));
+    assert.ok(ofModule.includes(`${where(at(root, again, 3, "'./compiled'"))} import`), ofModule.join(', '));
   });
 });

@@ -28,6 +28,8 @@ export async function symbolsAtPosition(
   argumentCounts: Map<string, number>;
   /** The range of a local symbol's use named in a member access there (`res.unwrap`), for memberDeclaredElsewhere. */
   memberAccess?: Range;
+  /** The range of the name there, when the index has symbols for it. */
+  range?: Range;
   /** With no symbols: the name written at the position, which the index resolved to nothing (see unresolvedName). */
   name?: UnresolvedName;
   message?: string;
@@ -58,7 +60,7 @@ export async function symbolsAtPosition(
     };
   }
   const access = hits.find((o) => o.memberAccess && !(o.roles & SymbolRole.Definition) && isLocalSymbol(file.document.symbols[o.symbol]!));
-  return { file, line, symbols, declared, argumentCounts, ...(access ? { memberAccess: access.range } : {}) };
+  return { file, line, symbols, declared, argumentCounts, range: hits[0]!.range, ...(access ? { memberAccess: access.range } : {}) };
 }
 
 /** A name written where the index has no symbol. */

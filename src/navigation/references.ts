@@ -1,8 +1,16 @@
 // References of symbols: by position or by exact name, with their kinds.
 import { quote, UserError } from '../errors.js';
-import { isLocalSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
-import { DERIVED_ROLE, NAMING_ONLY, RANGE_INTS_PER_RECORD, REF_KINDS, refKindOf, rolesOf } from '../registry/payload.js';
+import {
+  DERIVED_ROLE,
+  MODULE_SPECIFIER,
+  NAMING_ONLY,
+  RANGE_INTS_PER_RECORD,
+  refKindName,
+  refKindOf,
+  rolesOf,
+} from '../registry/payload.js';
 import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
@@ -46,6 +54,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const notes: string[] = [];
   /** The file of the use asked about, when its member was found by name. */
   let askedIn: MemberUseFile | undefined;
+  /** Asked at a name that stands for a module: the name, and the files of the module, whose own uses of it are not the name's. */
+  let alias: { name: string; moduleFiles: Set<string> } | undefined;
   if (params.symbol !== undefined) {
     const named = await lookups.definitionsNamed(ctx.index.id, params.symbol);
     symbols = [...new Set(named.map((d) => d.symbol))];
@@ -69,6 +79,11 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     // At `new X()` the index names X's constructor; the person means the class.
     symbols = [...new Set([...at.symbols, ...at.symbols.flatMap((s) => (at.declared.has(s) ? [] : classOfConstructorCall(s)))])];
     file = at.file;
+    const name = moduleAliasAt(file, symbols, at.range);
+    if (name) {
+      const moduleFiles = new Set((await definitionsOf(lookups, ctx, symbols, file)).map((d) => `${d.index_id}:${d.path}`));
+      alias = { name, moduleFiles };
+    }
     // At a use of a member of an unnamed type declared in another file: that member's references, as from its declaration.
     if (at.memberAccess && symbols.every(isLocalSymbol) && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
       const asked = useFile(file);
@@ -86,8 +101,10 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const wanted = (roles: number, refKind: number, symbol: string): Reference['kind'] | undefined => {
     const isDefinition = (roles & SymbolRole.Definition) !== 0;
     if (refKind === NAMING_ONLY) return undefined;
+    // At a name for a module, the names for it, not its declaration or the specifiers that import it.
+    if (alias && (isDefinition || refKind === MODULE_SPECIFIER)) return undefined;
     if (isDefinition && (family.usesOnly.has(symbol) || !params.include_declaration)) return undefined;
-    const kind = isDefinition ? 'definition' : (REF_KINDS[refKind] ?? 'identifier');
+    const kind = isDefinition ? 'definition' : (refKindName(refKind) ?? 'identifier');
     if (family.callsOnly.has(symbol) && kind !== 'call') return undefined;
     return params.kind && kind !== params.kind ? undefined : kind;
   };
@@ -96,6 +113,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const picked: { group: Group; found: Found; place: Placement | undefined }[] = [];
   // Counts a group's references and keeps those the answer returns.
   const take = (group: Group, edit: FileEdit | undefined): void => {
+    // The module's own file names it only as itself (`exports`).
+    if (alias?.moduleFiles.has(`${group.index}:${group.path}`)) return;
     const unmoved = !edit || edit.state === 'unchanged';
     const single = group.rows.length + (group.records.length ? 1 : 0) <= 1;
     if (unmoved && picked.length >= limit) {
@@ -183,7 +202,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     const indexes = [ctx.index.id, ...ctx.others];
     family = await referenceFamily(lookups, indexes, globals);
     const rows = await lookups.symbolRefsInOrder(indexes, family.symbols);
-    if (!local && !ctx.adjust.followsEdits) {
+    if (!local && !ctx.adjust.followsEdits && !alias) {
       // Rows come in answer order: each file's group is taken when the next
       // begins, and a counted one is dropped; without edits to follow, a
       // group needs nothing more from the registry (no await per file).
@@ -212,7 +231,10 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     groups.sort(
       (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
     );
-    for (const group of groups) take(group, await ctx.adjust.file(group));
+    for (const group of groups) {
+      if (alias) await keepSpelled(lookups, group, alias.name);
+      take(group, await ctx.adjust.file(group));
+    }
   }
 
   const definitions = await definitionsOf(lookups, ctx, symbols, file);
@@ -348,3 +370,37 @@ async function referencesBySpelling(
       `other names spelled the same included, the index's definitions of that name marked.${scanCut(scan)}`,
   };
 }
+
+/**
+ * The name at a position when it stands for a module: `m` of `import * as m
+ * from './m'` or of `const m = require('./m')`, and its uses, which the index
+ * gives the module's symbol (not the specifier `'./m'`, a string).
+ * TypeScript's references of such a name are the places that name the module
+ * so, in every file: the uses of every alias of that spelling.
+ */
+function moduleAliasAt(file: FileContext, symbols: readonly string[], range: Range | undefined): string | undefined {
+  if (!range || range[0] !== range[2] || symbols.length === 0 || !symbols.every(isModuleSymbol)) return undefined;
+  const name = file.lines?.[range[0]]?.slice(range[1], range[3]) ?? '';
+  // A CommonJS module's own `exports` (and `module`) is the module, not a name for it.
+  return IDENTIFIER.test(name) && name !== 'exports' && name !== 'module' ? name : undefined;
+}
+
+/** Keeps of a group's references those spelled `name`, read from the file's text. */
+async function keepSpelled(lookups: Lookups, group: Group, name: string): Promise<void> {
+  const lines = await lookups.lines(group.blob);
+  const spelled = (range: Range) => range[0] === range[2] && lines?.[range[0]]?.slice(range[1], range[3]) === name;
+  group.records = group.records.filter((r) => spelled(r.range));
+  const rows: RefRowInOrder[] = [];
+  for (const row of group.rows) {
+    const kept: number[] = [];
+    for (let i = 0; i < row.ints.length; i += RANGE_INTS_PER_RECORD) {
+      if (spelled([row.ints[i]!, row.ints[i + 1]!, row.ints[i + 2]!, row.ints[i + 3]!])) {
+        for (let j = 0; j < RANGE_INTS_PER_RECORD; j++) kept.push(row.ints[i + j]!);
+      }
+    }
+    if (kept.length) rows.push({ ...row, ints: Int32Array.from(kept) });
+  }
+  group.rows = rows;
+}
+
+const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;

@@ -6,12 +6,13 @@ import { posix } from 'node:path';
 import { signatureOf, symbolKind, unresolvedImportSignature, type SymbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, rangeTouches, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
-import { displayName, isLocalSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
+import { displayName, isLocalSymbol, isModuleSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import {
   DERIVED_ROLE,
   derivedOccurrence,
   encodeOccurrences,
   encodeRanges,
+  MODULE_SPECIFIER,
   NAMING_ONLY,
   RefKindCode,
   type Occurrence,
@@ -33,7 +34,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 38;
+export const DERIVATION_VERSION = 39;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -86,6 +87,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     requireBindingsAsModules(occurrences, symbols, lines);
   }
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
+  markModuleSpecifiers(occurrences, symbols, lines);
   occurrences.sort(byPosition);
   const unresolvedImports = facts
     ? defineUnresolvedImports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
@@ -246,6 +248,15 @@ function quotedNameInSource(lines: readonly string[], r: Range): string | undefi
  * in a doc comment, `super`) refer to what is named at their alias target:
  * they get an occurrence of the symbol found there, marked as derived.
  */
+/** A module's specifier (`'./m'` of an import or a require) is an import of it (MODULE_SPECIFIER). */
+function markModuleSpecifiers(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition || o.range[0] !== o.range[2] || !isModuleSymbol(symbols[o.symbol]!)) continue;
+    const quote = lines[o.range[0]]?.[o.range[1]];
+    if (quote === "'" || quote === '"' || quote === '`') o.refKind = MODULE_SPECIFIER;
+  }
+}
+
 function aliasKind(alias: Alias): number {
   if (alias.call) return RefKindCode.call;
   if (alias.type) return RefKindCode.type;
@@ -269,9 +280,7 @@ function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[
     const present = at.get(`${alias.range[0]}:${alias.range[1]}`) ?? [];
     for (const symbol of new Set(targets.map((t) => t.symbol))) {
       if (present.some((p) => p.symbol === symbol)) continue;
-      occurrences.push(
-        derivedOccurrence(alias.range, symbol, 0, aliasKind(alias)),
-      );
+      occurrences.push(derivedOccurrence(alias.range, symbol, 0, aliasKind(alias)));
     }
   }
 }

@@ -16,6 +16,19 @@ export const RefKindCode: Record<RefKind, number> = { identifier: 0, call: 1, ty
 export const NAMING_ONLY = 0xff;
 
 /**
+ * A reference kind of sextant's own: a module's specifier (`'./m'` of an
+ * import or a require), answered as an import. At a name that stands for the
+ * module (`m` of `import * as m`), TypeScript lists the names that do in
+ * every file, not the specifiers.
+ */
+export const MODULE_SPECIFIER = 0xfe;
+
+/** The kind a stored reference kind answers as: a specifier as an import; none for NAMING_ONLY. */
+export function refKindName(code: number): RefKind | undefined {
+  return code === MODULE_SPECIFIER ? 'import' : REF_KINDS[code];
+}
+
+/**
  * sextant's own bit in the roles byte, beside SCIP's (which stop at 0x40):
  * the occurrence was derived from the source by sextant, not read from the index.
  */

@@ -50,6 +50,11 @@ export function isStandardLibrarySymbol(symbol: string): boolean {
   return STANDARD_LIBRARY.test(symbol);
 }
 
+/** A module: a namespace descriptor, `lib/\`math.js\`/`, ends in a slash. */
+export function isModuleSymbol(symbol: string): boolean {
+  return symbol.endsWith('/') && !isLocalSymbol(symbol);
+}
+
 /** A parameter descriptor, `f().(x)`: ends in a parenthesis that does not close a method. */
 export function isParameterSymbol(symbol: string): boolean {
   return symbol.endsWith(')') && !symbol.endsWith(').');

@@ -5,7 +5,7 @@
 import { join, posix } from 'node:path';
 import { Navigation } from '../../src/navigation/index.js';
 import { openRegistry } from '../../src/registry/open.js';
-import { DERIVED_ROLE, REF_KINDS } from '../../src/registry/payload.js';
+import { DERIVED_ROLE, refKindName } from '../../src/registry/payload.js';
 import { SymbolRole } from '../../src/scip/schema.js';
 import type { DocumentSymbol } from '../../src/protocol/document-symbols.js';
 import type { Call, CallItem } from '../../src/protocol/call-hierarchy.js';
@@ -69,7 +69,7 @@ async function notesFor(nav: Navigation, repo: string, path: string, documentId:
       line: o.range[0],
       column: o.range[1],
       width: o.range[3] - o.range[1],
-      text: `${REF_KINDS[o.refKind]} ${shortSymbol(document.symbols[o.symbol]!)}${o.roles & DERIVED_ROLE ? ' (from source)' : ''}`,
+      text: `${refKindName(o.refKind) ?? 'naming-only'} ${shortSymbol(document.symbols[o.symbol]!)}${o.roles & DERIVED_ROLE ? ' (from source)' : ''}`,
     });
   }
   const { symbols } = await nav.documentSymbols({ repo, path });
