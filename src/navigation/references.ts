@@ -398,6 +398,7 @@ async function keepSpelled(lookups: Lookups, group: Group, name: string): Promis
         for (let j = 0; j < RANGE_INTS_PER_RECORD; j++) kept.push(row.ints[i + j]!);
       }
     }
+    // Only `ints` is read from here on; `ranges`, the packed form, stays the cached row's.
     if (kept.length) rows.push({ ...row, ints: Int32Array.from(kept) });
   }
   group.rows = rows;

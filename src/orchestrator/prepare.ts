@@ -257,6 +257,7 @@ function markModuleSpecifiers(occurrences: Occurrence[], symbols: readonly strin
   }
 }
 
+/** The reference kind of the occurrence an alias adds. */
 function aliasKind(alias: Alias): number {
   if (alias.call) return RefKindCode.call;
   if (alias.type) return RefKindCode.type;
@@ -415,7 +416,7 @@ function unlistExportsObjects(occurrences: Occurrence[], symbols: readonly strin
       line === endLine &&
       (o.roles & SymbolRole.Definition) === 0 &&
       text.slice(start, end) === 'exports' &&
-      !symbols[o.symbol]!.endsWith('/') &&
+      !isModuleSymbol(symbols[o.symbol]!) &&
       /^\s*\.\s*[\w$]/.test(text.slice(end)) &&
       !/[\w$.]\s*$/.test(text.slice(0, start))
     )
@@ -436,7 +437,7 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
   const uses = new Map<number, number>();
   for (const o of occurrences) uses.set(o.symbol, (uses.get(o.symbol) ?? 0) + 1);
   const at = new Map<string, Occurrence>();
-  for (const o of occurrences) if (symbols[o.symbol]!.endsWith('/')) at.set(`${o.range[0]}:${o.range[1]}`, o);
+  for (const o of occurrences) if (isModuleSymbol(symbols[o.symbol]!)) at.set(`${o.range[0]}:${o.range[1]}`, o);
   for (const o of occurrences) {
     const [line, start, endLine, end] = o.range;
     if (line !== endLine || !(o.roles & SymbolRole.Definition) || uses.get(o.symbol) !== 1) continue;
@@ -545,14 +546,14 @@ function inheritedThisProperties(
   const classes = classesOf(occurrences, symbols, facts);
   if (classes.length === 0) return merged;
   const nameOf = (o: Occurrence) => (lines[o.range[0]] ?? '').slice(o.range[1], o.range[3]);
-  // Every `this.name` of the file, by name.
-  const reads = new Map<string, Occurrence[]>();
+  // Every `this.name` of the file, read or written, by name.
+  const thisNames = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
     if (!o.memberAccess || !isThisMember(lines, o)) continue;
     const name = nameOf(o);
-    const list = reads.get(name);
+    const list = thisNames.get(name);
     if (list) list.push(o);
-    else reads.set(name, [o]);
+    else thisNames.set(name, [o]);
   }
   for (const [k, list] of assigned) {
     const first = list[0]!;
@@ -560,7 +561,7 @@ function inheritedThisProperties(
     if (!owner) continue;
     const own = new Set(list.map((o) => o.symbol));
     const named = new Set<number>();
-    for (const o of reads.get(nameOf(first)) ?? []) {
+    for (const o of thisNames.get(nameOf(first)) ?? []) {
       if (!own.has(o.symbol) && innermostClass(classes, o.range[0], o.range[1]) === owner) named.add(o.symbol);
     }
     if (named.size !== 1) continue;
