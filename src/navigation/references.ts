@@ -231,6 +231,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     groups.sort(
       (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
     );
+    // A name for a module is kept where each file spells it so: their lines are read in batches first.
+    if (alias) await lookups.preloadLines(groups.map((g) => g.blob));
     for (const group of groups) {
       if (alias) await keepSpelled(lookups, group, alias.name);
       take(group, await ctx.adjust.file(group));
