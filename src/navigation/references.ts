@@ -406,4 +406,5 @@ async function keepSpelled(lookups: Lookups, group: Group, name: string): Promis
   group.rows = rows;
 }
 
-const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
+/** A JavaScript name, as the rest of sextant spells one (unnamed-members.ts, words.ts). */
+const IDENTIFIER = /^[\p{L}\p{N}_$]+$/u;

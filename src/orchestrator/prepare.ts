@@ -414,6 +414,7 @@ function unlistExportsObjects(occurrences: Occurrence[], symbols: readonly strin
     const text = lines[line] ?? '';
     if (
       line === endLine &&
+      end - start === 'exports'.length &&
       (o.roles & SymbolRole.Definition) === 0 &&
       text.slice(start, end) === 'exports' &&
       !isModuleSymbol(symbols[o.symbol]!) &&

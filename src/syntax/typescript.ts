@@ -206,7 +206,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
   }
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
   if (docTypes?.length) resolveInFile(file, docTypes, facts, true);
-  if (file.flags & tsc.NodeFlags.JavaScriptFile) aliasExportPreamble(file, facts);
+  if (javascript) aliasExportPreamble(file, facts);
   for (const call of superCalls) {
     const base = baseClassName(call);
     if (!base) continue;
