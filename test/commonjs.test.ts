@@ -22,6 +22,7 @@ const NAMESPACE = 'lib/use-namespace.js';
 const DESTRUCTURED = 'lib/use-destructured.js';
 const STRINGS = 'lib/strings.js';
 const USE_STRINGS = 'lib/use-strings.js';
+const USE_INSIDE = 'lib/use-inside.js';
 const COMPILED = 'lib/compiled.js';
 const USE_COMPILED = 'lib/use-compiled.js';
 
@@ -123,12 +124,42 @@ describe('CommonJS exports', () => {
       );
     }
     const references = await session.ok('findReferences', { repo, ...whisper });
-    assert.deepEqual(references.references.map(where).sort(), [whisper, at(root, USE_STRINGS, 2, 'whisper'), ...uses].map(where).sort());
+    const inside = [at(root, USE_INSIDE, 6, 'whisper'), at(root, USE_INSIDE, 10, 'whisper')];
+    assert.deepEqual(
+      references.references.map(where).sort(),
+      [whisper, at(root, USE_STRINGS, 2, 'whisper'), ...uses, ...inside].map(where).sort(),
+    );
     const callers = await session.ok('callHierarchy', { repo, ...whisper, direction: 'incoming' });
     assert.deepEqual(
       callers.calls.map((c: any) => [`${c.from.kind} ${c.from.name}`, c.ranges.length]),
-      [['module use-strings.js', 2]],
+      [
+        ['function speak', 1],
+        ['function shoutAll', 1],
+        ['module use-strings.js', 2],
+      ],
     );
+  });
+
+  test('`strings.whisper(...)` inside a function, with `strings` bound to `require(...)`, is the export, not any method named whisper', async () => {
+    // voices.js declares another `whisper`: found by name, the use would be ambiguous and answer nothing.
+    const whisper = at(root, STRINGS, 8, 'whisper');
+    const uses = [at(root, USE_INSIDE, 6, 'whisper'), at(root, USE_INSIDE, 10, 'whisper')];
+    for (const use of uses) {
+      assert.deepEqual(
+        (await definitionsAt(use)).map((x) => [where(x), x.kind]),
+        [[where(whisper), 'method']],
+        where(use),
+      );
+    }
+    // `strings` there is the module, as at its binding.
+    for (const name of [at(root, USE_INSIDE, 3, 'strings'), at(root, USE_INSIDE, 6, 'strings')]) {
+      assert.deepEqual(
+        (await definitionsAt(name)).map((x) => `${x.kind} ${x.path}`),
+        ['module lib/strings.js'],
+        where(name),
+      );
+    }
+    // Its references and callers, from the declaration, are in the test above.
   });
 
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {
@@ -136,12 +167,15 @@ describe('CommonJS exports', () => {
     const references = await session.ok('findReferences', { repo, ...shout });
     assert.deepEqual(
       references.references.map(where).sort(),
-      [shout, at(root, STRINGS, 7, 'shout'), at(root, USE_STRINGS, 6, 'shout')].map(where).sort(),
+      [shout, at(root, STRINGS, 7, 'shout'), at(root, USE_STRINGS, 6, 'shout'), at(root, USE_INSIDE, 10, 'shout')].map(where).sort(),
     );
     const callers = await session.ok('callHierarchy', { repo, ...shout, direction: 'incoming' });
     assert.deepEqual(
       callers.calls.map((c: any) => [`${c.from.kind} ${c.from.name}`, c.ranges.length]),
-      [['module use-strings.js', 1]],
+      [
+        ['function shoutAll', 1],
+        ['module use-strings.js', 1],
+      ],
     );
   });
   test('tsc’s preamble, `exports.Equals = exports.equals = void 0`, declares nothing: its names are writes of the exports declared below; `exports` names the export but is no reference', async () => {

@@ -34,7 +34,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 39;
+export const DERIVATION_VERSION = 40;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -71,6 +71,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       enclosing: enclosingRaw ? convert(enclosingRaw) : undefined,
     });
   }
+  // Before linkModuleNames: `m.name` names an export of the module only where `m` is the module's symbol.
+  if (JAVASCRIPT.test(document.relativePath)) requireBindingsAsModules(occurrences, symbols, lines);
   if (facts?.moduleNames.length) linkModuleNames(occurrences, symbols, symbolIndex, facts, lines);
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
@@ -84,7 +86,6 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (JAVASCRIPT.test(document.relativePath)) {
     unmarkExportAssignments(occurrences, lines);
     unlistExportsObjects(occurrences, symbols, lines);
-    requireBindingsAsModules(occurrences, symbols, lines);
   }
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   markModuleSpecifiers(occurrences, symbols, lines);
@@ -432,13 +433,21 @@ function unlistExportsObjects(occurrences: Occurrence[], symbols: readonly strin
  * which nothing uses: goToDefinition there answered the name itself, where
  * TypeScript goes to the module. The binding becomes a use of the module, as
  * the namespace import's name is. (An unresolved module has no symbol: its
- * binding stays.)
+ * binding stays.) Where the module assigns its exports whole (`module.exports
+ * = {...}`), the index gives each use of `m` a local that nothing defines (the
+ * object's), and a use `m.name` one more: those uses of `m` become the
+ * module's too, so that `m.name` reaches the module's export (linkModuleNames).
  */
 function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
   const uses = new Map<number, number>();
-  for (const o of occurrences) uses.set(o.symbol, (uses.get(o.symbol) ?? 0) + 1);
+  const defined = new Set<number>();
+  for (const o of occurrences) {
+    uses.set(o.symbol, (uses.get(o.symbol) ?? 0) + 1);
+    if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  }
   const at = new Map<string, Occurrence>();
   for (const o of occurrences) if (isModuleSymbol(symbols[o.symbol]!)) at.set(`${o.range[0]}:${o.range[1]}`, o);
+  const modules = new Map<string, number>();
   for (const o of occurrences) {
     const [line, start, endLine, end] = o.range;
     if (line !== endLine || !(o.roles & SymbolRole.Definition) || uses.get(o.symbol) !== 1) continue;
@@ -450,6 +459,16 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
     o.symbol = module.symbol;
     o.roles = (o.roles & ~SymbolRole.Definition) | DERIVED_ROLE;
     o.refKind = RefKindCode.import;
+    const name = text.slice(start, end);
+    // Two bindings of one name to different modules: which one a use reads is the scopes' to say, not the text's.
+    modules.set(name, modules.has(name) && modules.get(name) !== module.symbol ? -1 : module.symbol);
+  }
+  if (modules.size === 0) return;
+  for (const o of occurrences) {
+    const [line, start, endLine, end] = o.range;
+    if (line !== endLine || o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    const module = modules.get((lines[line] ?? '').slice(start, end));
+    if (module !== undefined && module >= 0) o.symbol = module;
   }
 }
 
