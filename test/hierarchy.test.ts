@@ -925,6 +925,8 @@ describe("a JavaScript file's doc comment types", () => {
         `14:${at(members, B, 14, 'Block').column} call`,
         `17:${at(members, B, 17, 'Block').column} type`,
         `18:${at(members, B, 18, 'Block').column} type`,
+        `22:${at(members, B, 22, 'Block').column} type`,
+        `23:${at(members, B, 23, 'Block').column} type`,
       ],
     );
     const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, B, 10, 'Block') }));
@@ -932,6 +934,13 @@ describe("a JavaScript file's doc comment types", () => {
       d.definitions.map((x: any) => `${x.kind} ${x.name} ${x.line}`),
       ['class Block 2'],
     );
+  });
+
+  test('a function type among them (`{function(Block): void}`) leaves the file parsed: its calls are calls', async () => {
+    // Its parameters have no names: the parse once failed on them, and the file lost every fact it gives.
+    const B = 'src/blocks.js';
+    const answer = await outgoing('ts-members', members, B, 25, 'visitAll');
+    assert.deepEqual(calls(answer.calls), [{ to: def(members, 'function', B, 13, 'rename'), ranges: [range(members, B, 26, 'rename')] }]);
   });
 });
 

@@ -284,7 +284,8 @@ function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: Sy
 function parameterNamed(host: ts.Node | undefined, text: string): ts.Node | undefined {
   if (!host || !tsc.isFunctionLike(host)) return undefined;
   for (const p of host.parameters) {
-    const found = bindingNamed(p.name, text);
+    // A doc comment's function type (`@param {function(string): void} cb`) has parameters without names.
+    const found = p.name && bindingNamed(p.name, text);
     if (found) return found;
   }
   return undefined;
