@@ -151,15 +151,26 @@ describe('CommonJS exports', () => {
         where(use),
       );
     }
-    // `strings` there is the module, as at its binding.
+    // `strings` there is the module, as at its binding; a module that assigns its exports whole is that assignment,
+    // one that exports names one by one is the file.
     for (const name of [at(root, USE_INSIDE, 3, 'strings'), at(root, USE_INSIDE, 6, 'strings')]) {
-      assert.deepEqual(
-        (await definitionsAt(name)).map((x) => `${x.kind} ${x.path}`),
-        ['module lib/strings.js'],
-        where(name),
-      );
+      assert.deepEqual((await definitionsAt(name)).map(where), [where(at(root, STRINGS, 6, 'module'))], where(name));
     }
+    assert.deepEqual(
+      (await definitionsAt(at(root, NAMESPACE, 2, 'math'))).map((x) => `${x.kind} ${where(x)}`),
+      [`module ${MATH}:1:1`],
+    );
     // Its references and callers, from the declaration, are in the test above.
+  });
+
+  test('goToDefinition around `module.exports = { shout, ... }` answers as TypeScript: the assignment from `module`; the property through the module, the function elsewhere', async () => {
+    const assigned = at(root, STRINGS, 6, 'module');
+    for (const p of [at(root, STRINGS, 6, 'exports'), assigned]) {
+      assert.deepEqual((await definitionsAt(p)).map(where), [where(assigned)], where(p));
+    }
+    const shout = { declared: at(root, STRINGS, 2, 'shout'), property: at(root, STRINGS, 7, 'shout') };
+    assert.deepEqual((await definitionsAt(shout.declared)).map(where), [where(shout.declared)]);
+    assert.deepEqual((await definitionsAt(at(root, USE_INSIDE, 10, 'shout'))).map(where), [where(shout.property)]);
   });
 
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {

@@ -1,7 +1,8 @@
 // Definitions of symbols: by position, by exact name, across repositories.
 import { posix } from 'node:path';
 import { quote, UserError } from '../errors.js';
-import { isLocalSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
+import { languageOf } from '../languages.js';
+import { isLocalSymbol, isModuleSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { unresolvedImportModule } from '../scip/kind.js';
 import { rangeTouches, type Range } from '../scip/range.js';
@@ -421,13 +422,16 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   const partners = [...new Set([...at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s))), ...implementations])].filter(
     (s) => !at.symbols.includes(s),
   );
-  // The symbols' definitions first, then their partners': one query for both.
+  // The symbols' definitions first, then their partners': one query for both. A partner is taken for its own
+  // declarations: a function's merged name `f.` declares nothing, and what it is defined as, where it is the name the
+  // module exports (a shorthand `{ f }` of `module.exports`), is no declaration of the function.
   const [own, partnered] = await definitionsOfGroups(lookups, ctx, [at.symbols, partners], at.file);
-  const rows = narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol))]), {
+  const rows = narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol))]), {
     ...at,
     path: at.file.file.path,
     column: params.column! - 1,
   });
+  if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
   const member =
     rows.length === 0 && at.memberAccess
       ? await memberDeclaredElsewhere(
@@ -452,6 +456,32 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     symbols: at.symbols,
     ...(message ? { message } : {}),
   };
+}
+
+/**
+ * A JavaScript module that assigns its exports whole (`module.exports =
+ * {...}`) is, to TypeScript, that assignment: goToDefinition at a name bound
+ * to the module (`const m = require('./m')`) goes there, where it goes to the
+ * file's start for a module that exports names one by one. prepare defines
+ * the assignment, from `module` on, as the module's `default.`
+ * (orchestrator/prepare-exports.ts defineAnonymousDefaults): in place of
+ * such a module's definition, `rows` gets that one.
+ */
+async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows: DefinitionRow[]): Promise<void> {
+  const modules = rows.filter((d) => isModuleSymbol(d.symbol) && languageOf(d.path) === 'javascript');
+  if (modules.length === 0) return;
+  const assignments = await lookups.definitionsOf(
+    [ctx.index.id],
+    modules.map((d) => `${d.symbol}default.`),
+  );
+  for (const assignment of assignments) {
+    const line = (await lookups.lines(assignment.blob_sha))?.[assignment.start_line];
+    if (!line?.startsWith('module', assignment.start_char)) continue;
+    const module = assignment.symbol.slice(0, -'default.'.length);
+    rows.forEach((d, i) => {
+      if (d.symbol === module) rows[i] = assignment;
+    });
+  }
 }
 
 /**

@@ -25,9 +25,9 @@ function exportSymbol(moduleSymbol: string, name: string): string {
  * `module.exports = ...`) has no name, and
  * scip-typescript defines nothing for it: the calls in it were the file's,
  * and each importer's name for it is a local of its own. TypeScript names it
- * `default`, at its `default` keyword; so does sextant, with a global symbol
- * of the file (`src/\`a.ts\`/default.`), which linkModuleNames gives the
- * importers' names too.
+ * `default`, at its `default` keyword (at `module.exports`, from `module`);
+ * so does sextant, with a global symbol of the file (`src/\`a.ts\`/default.`),
+ * which linkModuleNames gives the importers' names too.
  */
 export function defineAnonymousDefaults(
   occurrences: Occurrence[],
@@ -44,18 +44,21 @@ export function defineAnonymousDefaults(
   if (!namespace) return;
   const synthesized = exportSymbol(namespace, 'default');
   const [line, character] = declared;
-  // `default`, or `exports` in `module.exports = ...`, where the index has a
-  // local for the module's export: that local is the export, throughout the file.
+  // `default`, or `module.exports` (the whole of it, from `module`, where TypeScript puts the declaration).
+  const written = /^(?:module\s*\.\s*exports\b|[\w$]+)/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
+  const range: Occurrence['range'] = [line, character, line, character + written.length];
+  // Where the index has a local for the module's export (`module` and `exports` of `module.exports = ...` share
+  // one): that local is the export, throughout the file.
   const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
   if (there && !symbolIndex.has(synthesized)) {
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    there.range = range;
     return;
   }
   const index = internSymbol(symbols, symbolIndex, synthesized);
-  const name = /^[\w$]+/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
   // Its extent is the parse's, and is said to be (enclosing_source: syntax).
-  occurrences.push(derivedOccurrence([line, character, line, character + name.length], index, SymbolRole.Definition));
+  occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
 }
 
 /**
@@ -97,11 +100,14 @@ export function defineCommonJsExports(
       if (symbol !== synthesized) out.push(related(synthesized, symbol));
       // A shorthand property (`module.exports = { shout }`) is a property symbol of its own there, and a use of what
       // it holds: the two are related, so that a use through the module (`strings.shout()`) is the function's too.
+      // As references only: TypeScript's goToDefinition goes from `strings.shout` to the property alone, and from
+      // a use of the function to the function alone.
       const held = occurrences.find(
         (o) => o !== there && o.range[0] === line && o.range[1] === character && (o.roles & SymbolRole.Definition) === 0,
       );
       const heldSymbol = held && symbols[held.symbol]!;
-      if (heldSymbol && heldSymbol !== symbol && !isLocalSymbol(heldSymbol)) out.push(related(symbol, heldSymbol));
+      if (heldSymbol && heldSymbol !== symbol && !isLocalSymbol(heldSymbol))
+        out.push({ ...related(symbol, heldSymbol), isDefinition: false });
       continue;
     }
     // A later assignment of an export already declared (`exports.x = a; ... exports.x = b;`) writes it.

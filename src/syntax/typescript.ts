@@ -543,7 +543,8 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
   if (!target || !isModuleExports(target)) return undefined;
   const value = skipOuterExpressions(node.right);
   if (tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
-  return { name: target.name, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+  // Declared at `module.exports`, whose start is where TypeScript's goToDefinition puts such a module's export.
+  return { name: target, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
 }
 
 /**
