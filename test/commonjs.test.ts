@@ -173,6 +173,29 @@ describe('CommonJS exports', () => {
     assert.deepEqual((await definitionsAt(at(root, USE_INSIDE, 10, 'shout'))).map(where), [where(shout.property)]);
   });
 
+  test('a name bound to a module that assigns its exports whole goes where TypeScript goes: the class the module names, the declaration of the name it assigns', async () => {
+    const USE = 'lib/use-assigned.js';
+    const cursor = `class ${where(at(root, 'lib/cursor.js', 2, 'Cursor'))}`;
+    const request = `variable ${where(at(root, 'lib/request.js', 2, 'request'))}`;
+    const cases: [Position, string][] = [
+      [at(root, USE, 2, 'Cursor'), cursor],
+      [at(root, USE, 6, 'Cursor'), cursor],
+      [at(root, 'lib/cursor.js', 2, 'exports'), cursor],
+      [at(root, USE, 3, 'request'), request],
+      [at(root, USE, 6, 'request'), request],
+    ];
+    for (const [p, expected] of cases) {
+      assert.deepEqual(
+        (await definitionsAt(p)).map((x) => `${x.kind} ${where(x)}`),
+        [expected],
+        where(p),
+      );
+    }
+    // `require('./request').get` is a member, not the module: the name it initializes is declared there.
+    const lookup = at(root, USE, 4, 'lookup');
+    assert.deepEqual((await definitionsAt(lookup)).map(where), [where(lookup)]);
+  });
+
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {
     const shout = at(root, STRINGS, 2, 'shout');
     const references = await session.ok('findReferences', { repo, ...shout });

@@ -460,29 +460,48 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
 
 /**
  * A JavaScript module that assigns its exports whole (`module.exports =
- * {...}`) is, to TypeScript, that assignment: goToDefinition at a name bound
- * to the module (`const m = require('./m')`) goes there, where it goes to the
- * file's start for a module that exports names one by one. prepare defines
- * the assignment, from `module` on, as the module's `default.`
- * (orchestrator/prepare-exports.ts defineAnonymousDefaults): in place of
- * such a module's definition, `rows` gets that one.
+ * ...`) is, to TypeScript, what it assigns: goToDefinition at a name bound to
+ * the module (`const m = require('./m')`) goes to the assignment (`= {...}`),
+ * the class it names (`= class Cursor {...}`) or the declaration of the name
+ * it assigns (`= req`), where it goes to the file's start for a module that
+ * exports names one by one. prepare defines the first two as the module's
+ * `default.` (orchestrator/prepare-exports.ts defineAnonymousDefaults). Each
+ * such module's definition in `rows` is replaced by those.
  */
 async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows: DefinitionRow[]): Promise<void> {
-  const modules = rows.filter((d) => isModuleSymbol(d.symbol) && languageOf(d.path) === 'javascript');
-  if (modules.length === 0) return;
-  const assignments = await lookups.definitionsOf(
-    [ctx.index.id],
-    modules.map((d) => `${d.symbol}default.`),
-  );
-  for (const assignment of assignments) {
-    const line = (await lookups.lines(assignment.blob_sha))?.[assignment.start_line];
-    if (!line?.startsWith('module', assignment.start_char)) continue;
-    const module = assignment.symbol.slice(0, -'default.'.length);
-    rows.forEach((d, i) => {
-      if (d.symbol === module) rows[i] = assignment;
-    });
+  for (const module of rows.filter((d) => isModuleSymbol(d.symbol) && languageOf(d.path) === 'javascript')) {
+    const assigned = await exportAssignment(lookups, ctx, module);
+    if (assigned.length > 0) rows.splice(rows.indexOf(module), 1, ...assigned);
   }
 }
+
+async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: DefinitionRow): Promise<DefinitionRow[]> {
+  const lines = await lookups.lines(module.blob_sha);
+  // The first assignment at the top level, as TypeScript binds it (prepare defines the first).
+  const line = lines?.findIndex((text) => EXPORT_ASSIGNMENT.test(text)) ?? -1;
+  if (line < 0) return [];
+  const [declared] = await lookups.definitionsOf([ctx.index.id], [`${module.symbol}default.`]);
+  if (declared?.document_id === module.document_id && declared.start_line === line) return [declared];
+  const name = ASSIGNED_NAME.exec(lines![line]!);
+  if (!name) return [];
+  const character = name[1]!.length;
+  const document = await lookups.document(module.document_id);
+  const occ = document.occurrences;
+  for (let i = 0; i < occ.length && occ.startLine(i) <= line; i++) {
+    const r = occ.range(i);
+    if (r[0] !== line || r[1] !== character) continue;
+    const symbol = document.symbols[occ.symbol(i)]!;
+    return isLocalSymbol(symbol)
+      ? lookups.localDefinitions(ctx.index.id, module.document_id, module.path, [symbol])
+      : lookups.definitionsOf([ctx.index.id], [symbol]);
+  }
+  return [];
+}
+
+/** `module.exports = ...` at the start of a line (a statement at the top level, as written). */
+const EXPORT_ASSIGNMENT = /^module\s*\.\s*exports\s*=(?!=)/;
+/** `module.exports = name`, the name alone; group 1 runs to the name. */
+const ASSIGNED_NAME = /^(module\s*\.\s*exports\s*=\s*)[\p{L}\p{N}_$]+\s*;?\s*$/u;
 
 /**
  * The index's definitions of a name's spelling: global ones, and for a

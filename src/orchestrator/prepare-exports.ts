@@ -54,11 +54,41 @@ export function defineAnonymousDefaults(
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
     there.range = range;
+    declareAssignedClass(occurrences, symbols, lines, there);
     return;
   }
   const index = internSymbol(symbols, symbolIndex, synthesized);
   // Its extent is the parse's, and is said to be (enclosing_source: syntax).
   occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
+}
+
+/**
+ * `module.exports = class Cursor {...}`: TypeScript declares the export at the
+ * class's name, which scip-typescript gives a local that nothing defines. That
+ * local becomes the export too, defined there (its extent is the class's, as
+ * the parse declares it), and `module.exports` a use of it.
+ */
+function declareAssignedClass(
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  lines: readonly string[],
+  assigned: Occurrence,
+): void {
+  const [line, , , end] = assigned.range;
+  const named = /^\s*=\s*class\s+([\p{L}\p{N}_$]+)/u.exec(lines[line]?.slice(end) ?? '');
+  if (!named) return;
+  const character = end + named[0].length - named[1]!.length;
+  const name = occurrences.find((o) => o.range[0] === line && o.range[1] === character && o.range[3] === character + named[1]!.length);
+  if (
+    !name ||
+    !isLocalSymbol(symbols[name.symbol]!) ||
+    occurrences.some((o) => o.symbol === name.symbol && o.roles & SymbolRole.Definition)
+  )
+    return;
+  const local = name.symbol;
+  for (const o of occurrences) if (o.symbol === local) o.symbol = assigned.symbol;
+  name.roles |= SymbolRole.Definition | DERIVED_ROLE;
+  assigned.roles &= ~SymbolRole.Definition;
 }
 
 /**

@@ -34,7 +34,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 42;
+export const DERIVATION_VERSION = 43;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -380,7 +380,8 @@ function declaredKind(declaration: Declaration | undefined): SymbolKind | undefi
     return declaration.parameters ? 'function' : declaration.isClass ? 'class' : undefined;
   }
   if (declaration?.assignedMember) return declaration.callable ? 'method' : 'property';
-  if (!declaration?.anonymousDefault) return undefined;
+  // A class expression is a class (`module.exports = class Cursor {...}`, whose name prepare defines), whatever its symbol.
+  if (!declaration?.anonymousDefault) return declaration?.isClass ? 'class' : undefined;
   return declaration.callable ? 'function' : declaration.isClass ? 'class' : 'variable';
 }
 
@@ -454,7 +455,7 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
     const text = lines[line] ?? '';
     const required = REQUIRE_CALL.exec(text.slice(end));
     if (!required || !BINDING_START.test(text.slice(0, start))) continue;
-    const module = at.get(`${line}:${end + required[0].length - 1}`);
+    const module = at.get(`${line}:${end + required[1]!.length}`);
     if (!module) continue;
     o.symbol = module.symbol;
     o.roles = (o.roles & ~SymbolRole.Definition) | DERIVED_ROLE;
@@ -472,8 +473,11 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
   }
 }
 
-/** What follows the name bound to a module by `= require('./m')`, to the specifier's quote. */
-const REQUIRE_CALL = /^\s*=\s*require\s*\(\s*['"]/;
+/**
+ * What follows a name bound to a module by `= require('./m')`, the whole
+ * initializer (not `= require('./m').name`); group 1 runs to the specifier.
+ */
+const REQUIRE_CALL = /^(\s*=\s*require\s*\(\s*)(['"])[^'"]*\2\s*\)\s*(?:[;,]|\/[/*]|$)/;
 /** What comes before a name a declaration binds: `const`, `let`, `var`, or the comma of a list. */
 const BINDING_START = /(?:\b(?:const|let|var)|,)\s*$/;
 
