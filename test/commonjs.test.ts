@@ -175,14 +175,18 @@ describe('CommonJS exports', () => {
 
   test('a name bound to a module that assigns its exports whole goes where TypeScript goes: the class the module names, the declaration of the name it assigns', async () => {
     const USE = 'lib/use-assigned.js';
+    const LIST = 'lib/list.js';
     const cursor = `class ${where(at(root, 'lib/cursor.js', 2, 'Cursor'))}`;
     const request = `variable ${where(at(root, 'lib/request.js', 2, 'request'))}`;
     const cases: [Position, string][] = [
       [at(root, USE, 2, 'Cursor'), cursor],
-      [at(root, USE, 6, 'Cursor'), cursor],
+      [at(root, USE, 7, 'Cursor'), cursor],
       [at(root, 'lib/cursor.js', 2, 'exports'), cursor],
       [at(root, USE, 3, 'request'), request],
-      [at(root, USE, 6, 'request'), request],
+      [at(root, USE, 7, 'request'), request],
+      // `module.exports = { first }`: an export list, not a value.
+      [at(root, USE, 5, 'list'), `module ${LIST}:1:1`],
+      [at(root, LIST, 6, 'exports'), `module ${LIST}:1:1`],
     ];
     for (const [p, expected] of cases) {
       assert.deepEqual(

@@ -423,8 +423,7 @@ function isModuleExportsProperty(node: ts.Node): boolean {
     tsc.isIdentifier(node.name) &&
     tsc.isObjectLiteralExpression(literal) &&
     tsc.isBinaryExpression(literal.parent) &&
-    literal.parent.right === literal &&
-    moduleExportsValue(literal.parent) !== undefined
+    exportsAssignedWhole(literal.parent) === literal
   );
 }
 
@@ -536,15 +535,23 @@ function anonymousDefaultValue(node: ts.ExportAssignment): DeclarationOf | undef
 /**
  * `module.exports = <value>` at the top of a JavaScript module: what an
  * `import x from './m.js'` gets, TypeScript's `export =`. Declared at
- * `exports`, as sextant names a module's anonymous default export.
+ * `module.exports`, whose start is where TypeScript's goToDefinition puts
+ * such a module's export. But an object literal of shorthand properties
+ * alone (`module.exports = { a, b }`) TypeScript binds as an export list
+ * (`export { a, b }`): no value of its own, the module is its file.
  */
 function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefined {
+  const value = exportsAssignedWhole(node);
+  if (!value || tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
+  if (tsc.isObjectLiteralExpression(value) && value.properties.every(tsc.isShorthandPropertyAssignment)) return undefined;
+  const name = node.left;
+  return { name, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+}
+
+/** What `module.exports = <value>` at the top of a JavaScript module assigns. */
+function exportsAssignedWhole(node: ts.BinaryExpression): ts.Expression | undefined {
   const target = topLevelAssignment(node);
-  if (!target || !isModuleExports(target)) return undefined;
-  const value = skipOuterExpressions(node.right);
-  if (tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
-  // Declared at `module.exports`, whose start is where TypeScript's goToDefinition puts such a module's export.
-  return { name: target, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+  return target && isModuleExports(target) ? skipOuterExpressions(node.right) : undefined;
 }
 
 /**
