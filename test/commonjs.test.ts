@@ -195,6 +195,11 @@ describe('CommonJS exports', () => {
         where(p),
       );
     }
+    // The export is defined as the class, and no reference of it: TypeScript's findReferences at `exports` lists no class.
+    const references = await session.ok('findReferences', { repo, ...at(root, 'lib/cursor.js', 2, 'exports') });
+    const listed = references.references.map(where);
+    assert.ok(listed.includes(where(at(root, 'lib/cursor.js', 2, 'exports'))), listed.join(', '));
+    assert.ok(!listed.includes(where(at(root, 'lib/cursor.js', 2, 'Cursor'))), listed.join(', '));
     // `require('./request').get` is a member, not the module: the name it initializes is declared there.
     const lookup = at(root, USE, 4, 'lookup');
     assert.deepEqual((await definitionsAt(lookup)).map(where), [where(lookup)]);

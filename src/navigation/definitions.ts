@@ -464,9 +464,10 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
  * the module (`const m = require('./m')`) goes to the assignment (`= {...}`),
  * the class it names (`= class Cursor {...}`) or the declaration of the name
  * it assigns (`= req`), where it goes to the file's start for a module that
- * exports names one by one. prepare defines the first two as the module's
- * `default.` (orchestrator/prepare-exports.ts defineAnonymousDefaults). Each
- * such module's definition in `rows` is replaced by those.
+ * exports names one by one. prepare defines the first as the module's
+ * `default.`, and that as the class in the second
+ * (orchestrator/prepare-exports.ts defineAnonymousDefaults). Each such
+ * module's definition in `rows` is replaced by those.
  */
 async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows: DefinitionRow[]): Promise<void> {
   for (const module of rows.filter((d) => isModuleSymbol(d.symbol) && languageOf(d.path) === 'javascript')) {
@@ -480,7 +481,8 @@ async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: Defi
   // The first assignment at the top level, as TypeScript binds it (prepare defines the first).
   const line = lines?.findIndex((text) => EXPORT_ASSIGNMENT.test(text)) ?? -1;
   if (line < 0) return [];
-  const [declared] = await lookups.definitionsOf([ctx.index.id], [`${module.symbol}default.`]);
+  // The export, or the class it is defined as.
+  const [[declared]] = await definitionsOfGroups(lookups, ctx, [[`${module.symbol}default.`]]);
   if (declared?.document_id === module.document_id && declared.start_line === line) return [declared];
   const name = ASSIGNED_NAME.exec(lines![line]!);
   if (!name) return [];

@@ -36,12 +36,12 @@ export function defineAnonymousDefaults(
   facts: SyntaxFacts,
   lines: readonly string[],
   path: string,
-): void {
+): PreparedRelationship[] {
   // A file has one default export: of two `module.exports =`, the first is declared.
   const [declared] = facts.anonymousDefaults();
-  if (!declared) return;
+  if (!declared) return [];
   const namespace = fileNamespace(symbols, path);
-  if (!namespace) return;
+  if (!namespace) return [];
   const synthesized = exportSymbol(namespace, 'default');
   const [line, character] = declared;
   // `default`, or `module.exports` (the whole of it, from `module`, where TypeScript puts the declaration).
@@ -54,41 +54,43 @@ export function defineAnonymousDefaults(
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
     there.range = range;
-    declareAssignedClass(occurrences, symbols, lines, there);
-    return;
+    return declareAssignedClass(occurrences, symbols, symbolIndex, lines, there, namespace);
   }
   const index = internSymbol(symbols, symbolIndex, synthesized);
   // Its extent is the parse's, and is said to be (enclosing_source: syntax).
   occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
+  return [];
 }
 
 /**
  * `module.exports = class Cursor {...}`: TypeScript declares the export at the
- * class's name, which scip-typescript gives a local that nothing defines. That
- * local becomes the export too, defined there (its extent is the class's, as
- * the parse declares it), and `module.exports` a use of it.
+ * class's name, which scip-typescript gives a local that nothing defines. The
+ * class becomes a symbol of the module (`lib/\`cursor.js\`/Cursor#`), defined
+ * at its name (its extent is the class's, as the parse declares it), and the
+ * export is defined as the class, as an export list's name is: references to
+ * the one are not the other's (TypeScript's findReferences at `exports` does
+ * not list the class). Returns that relationship.
  */
 function declareAssignedClass(
   occurrences: readonly Occurrence[],
-  symbols: readonly string[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
   lines: readonly string[],
   assigned: Occurrence,
-): void {
+  namespace: string,
+): PreparedRelationship[] {
   const [line, , , end] = assigned.range;
   const named = /^\s*=\s*class\s+([\p{L}\p{N}_$]+)/u.exec(lines[line]?.slice(end) ?? '');
-  if (!named) return;
+  if (!named) return [];
   const character = end + named[0].length - named[1]!.length;
   const name = occurrences.find((o) => o.range[0] === line && o.range[1] === character && o.range[3] === character + named[1]!.length);
-  if (
-    !name ||
-    !isLocalSymbol(symbols[name.symbol]!) ||
-    occurrences.some((o) => o.symbol === name.symbol && o.roles & SymbolRole.Definition)
-  )
-    return;
-  const local = name.symbol;
-  for (const o of occurrences) if (o.symbol === local) o.symbol = assigned.symbol;
+  const symbol = `${namespace}${descriptorName(named[1]!)}#`;
+  if (!name || !isLocalSymbol(symbols[name.symbol]!) || symbolIndex.has(symbol)) return [];
+  if (occurrences.some((o) => o.symbol === name.symbol && o.roles & SymbolRole.Definition)) return [];
+  renameSymbol(symbols, symbolIndex, name.symbol, symbol);
   name.roles |= SymbolRole.Definition | DERIVED_ROLE;
   assigned.roles &= ~SymbolRole.Definition;
+  return [{ ...related(symbols[assigned.symbol]!, symbol), isReference: false }];
 }
 
 /**

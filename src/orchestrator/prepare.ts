@@ -34,7 +34,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 44;
+export const DERIVATION_VERSION = 45;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -78,7 +78,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts) defineComputedMethods(occurrences, symbols, symbolIndex, facts, lines);
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
-  if (facts) defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath);
+  const defaultRelationships = facts ? defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   const commonJsRelationships = facts ? defineCommonJsExports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   const thisProperties = JAVASCRIPT.test(document.relativePath)
     ? defineThisProperties(occurrences, symbols, lines, facts)
@@ -185,6 +185,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         ...relateDeclarationFileMembers(document.relativePath, occurrences, symbols, facts),
         ...relateExportNames(occurrences, symbols, facts, lines, document.relativePath),
         ...commonJsRelationships,
+        ...defaultRelationships,
       ]
     : [];
   for (const r of derived) {
