@@ -205,6 +205,25 @@ describe('CommonJS exports', () => {
     assert.deepEqual((await definitionsAt(lookup)).map(where), [where(lookup)]);
   });
 
+  test('a class a module assigns whole has methods of its own: a subclass in another module overrides them, and shares the calls through its base and `super`', async () => {
+    const CURSOR = 'lib/cursor.js';
+    const COUNTING = 'lib/counting-cursor.js';
+    const item = (x: any) => `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${where(x)}`;
+    const callers = async (p: Position) =>
+      (await session.ok('callHierarchy', { repo, ...p, direction: 'incoming' })).calls.map(
+        (c: any) => `${item(c.from)} ×${c.ranges.length}`,
+      );
+    const next = { base: at(root, CURSOR, 3, 'next'), override: at(root, COUNTING, 5, 'next') };
+    const skip = `method Cursor.skip ${where(at(root, CURSOR, 7, 'skip'))} ×2`;
+    const counting = `method CountingCursor.next ${where(next.override)} ×1`;
+    // `this.next()` in the base's skip and `super.next()` in the override, from either method, as TypeScript counts them.
+    assert.deepEqual(await callers(next.base), [counting, skip]);
+    assert.deepEqual(await callers(next.override), [counting, skip]);
+    assert.deepEqual((await definitionsAt(at(root, COUNTING, 7, 'next'))).map(item), [`method Cursor.next ${where(next.base)}`]);
+    const supertypes = await session.ok('typeHierarchy', { repo, ...at(root, COUNTING, 4, 'CountingCursor'), direction: 'supertypes' });
+    assert.deepEqual(supertypes.types.map(item), [`class Cursor ${where(at(root, CURSOR, 2, 'Cursor'))}`]);
+  });
+
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {
     const shout = at(root, STRINGS, 2, 'shout');
     const references = await session.ok('findReferences', { repo, ...shout });

@@ -12,6 +12,7 @@ import { isLocalSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
+import { declareAssignedClass, NO_ASSIGNED_CLASS, type AssignedClass } from './prepare-assigned-class.js';
 import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol } from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
@@ -27,7 +28,9 @@ function exportSymbol(moduleSymbol: string, name: string): string {
  * and each importer's name for it is a local of its own. TypeScript names it
  * `default`, at its `default` keyword (at `module.exports`, from `module`);
  * so does sextant, with a global symbol of the file (`src/\`a.ts\`/default.`),
- * which linkModuleNames gives the importers' names too.
+ * which linkModuleNames gives the importers' names too. Returns what a class
+ * assigned whole derives (`module.exports = class Cursor {...}`: see
+ * prepare-assigned-class.ts).
  */
 export function defineAnonymousDefaults(
   occurrences: Occurrence[],
@@ -36,12 +39,12 @@ export function defineAnonymousDefaults(
   facts: SyntaxFacts,
   lines: readonly string[],
   path: string,
-): PreparedRelationship[] {
+): AssignedClass {
   // A file has one default export: of two `module.exports =`, the first is declared.
   const [declared] = facts.anonymousDefaults();
-  if (!declared) return [];
+  if (!declared) return NO_ASSIGNED_CLASS;
   const namespace = fileNamespace(symbols, path);
-  if (!namespace) return [];
+  if (!namespace) return NO_ASSIGNED_CLASS;
   const synthesized = exportSymbol(namespace, 'default');
   const [line, character] = declared;
   // `default`, or `module.exports` (the whole of it, from `module`, where TypeScript puts the declaration).
@@ -54,43 +57,12 @@ export function defineAnonymousDefaults(
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
     there.range = range;
-    return declareAssignedClass(occurrences, symbols, symbolIndex, lines, there, namespace);
+    return declareAssignedClass(occurrences, symbols, symbolIndex, facts, lines, there, namespace);
   }
   const index = internSymbol(symbols, symbolIndex, synthesized);
   // Its extent is the parse's, and is said to be (enclosing_source: syntax).
   occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
-  return [];
-}
-
-/**
- * `module.exports = class Cursor {...}`: TypeScript declares the export at the
- * class's name, which scip-typescript gives a local that nothing defines. The
- * class becomes a symbol of the module (`lib/\`cursor.js\`/Cursor#`), defined
- * at its name (its extent is the class's, as the parse declares it), and the
- * export is defined as the class, as an export list's name is: references to
- * the one are not the other's (TypeScript's findReferences at `exports` does
- * not list the class). Returns that relationship.
- */
-function declareAssignedClass(
-  occurrences: readonly Occurrence[],
-  symbols: string[],
-  symbolIndex: Map<string, number>,
-  lines: readonly string[],
-  assigned: Occurrence,
-  namespace: string,
-): PreparedRelationship[] {
-  const [line, , , end] = assigned.range;
-  const named = /^\s*=\s*class\s+([\p{L}\p{N}_$]+)/u.exec(lines[line]?.slice(end) ?? '');
-  if (!named) return [];
-  const character = end + named[0].length - named[1]!.length;
-  const name = occurrences.find((o) => o.range[0] === line && o.range[1] === character && o.range[3] === character + named[1]!.length);
-  const symbol = `${namespace}${descriptorName(named[1]!)}#`;
-  if (!name || !isLocalSymbol(symbols[name.symbol]!) || symbolIndex.has(symbol)) return [];
-  if (occurrences.some((o) => o.symbol === name.symbol && o.roles & SymbolRole.Definition)) return [];
-  renameSymbol(symbols, symbolIndex, name.symbol, symbol);
-  name.roles |= SymbolRole.Definition | DERIVED_ROLE;
-  assigned.roles &= ~SymbolRole.Definition;
-  return [{ ...related(symbols[assigned.symbol]!, symbol), isReference: false }];
+  return NO_ASSIGNED_CLASS;
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   linkModuleNames,
   relateExportNames,
 } from './prepare-exports.js';
+import { assignedClassOf, NO_ASSIGNED_CLASS } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
 import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol } from './symbol-names.js';
 
@@ -34,7 +35,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 45;
+export const DERIVATION_VERSION = 46;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -78,7 +79,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
   if (facts) defineComputedMethods(occurrences, symbols, symbolIndex, facts, lines);
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
-  const defaultRelationships = facts ? defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
+  const assignedClass = facts
+    ? defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
+    : NO_ASSIGNED_CLASS;
   const commonJsRelationships = facts ? defineCommonJsExports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   const thisProperties = JAVASCRIPT.test(document.relativePath)
     ? defineThisProperties(occurrences, symbols, lines, facts)
@@ -150,7 +153,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       // TypeScript's call hierarchy lists no member declared by assignment, as a callee or otherwise.
       callable: !declaration?.assignedMember && (CALLABLE_KINDS.has(kind) || declaration?.callable === true),
       // A member declared by assignment has a local symbol, which names no container: its owner's name (`A` of `A.m = ...`).
-      container: declaration?.assignedMember ? ownerOf(lines, declaration) : containerName(symbol, parsed, parse),
+      container:
+        assignedClass.containers.get(symbol) ??
+        (declaration?.assignedMember ? ownerOf(lines, declaration) : containerName(symbol, parsed, parse)),
       range: o.range,
       enclosing: o.enclosing ?? syntacticExtent,
       enclosingSource: o.enclosing ? 'index' : syntacticExtent ? 'syntax' : null,
@@ -185,7 +190,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         ...relateDeclarationFileMembers(document.relativePath, occurrences, symbols, facts),
         ...relateExportNames(occurrences, symbols, facts, lines, document.relativePath),
         ...commonJsRelationships,
-        ...defaultRelationships,
+        ...assignedClass.relationships,
       ]
     : [];
   for (const r of derived) {
@@ -209,7 +214,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       const symbol = symbols[o.symbol]!;
       for (const [line, character] of heritage) {
         for (const index of atPosition.get(`${line}:${character}`) ?? []) {
-          const target = symbols[index]!;
+          // A base named by a module (`const Base = require('./base')`) is the class that module assigns whole.
+          const target = isModuleSymbol(symbols[index]!) ? assignedClassOf(symbols[index]!) : symbols[index]!;
           if (target === symbol || related.has(`${symbol}\0${target}`)) continue;
           related.add(`${symbol}\0${target}`);
           relationships.push({ symbol, target, isImplementation: true, isReference: false, isTypeDefinition: false, isDefinition: false });

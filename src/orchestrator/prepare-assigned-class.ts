@@ -1,0 +1,162 @@
+// What prepare.ts derives for a class a JavaScript module assigns whole
+// (`module.exports = class Cursor extends Base {...}`, the shape of many
+// CommonJS libraries). scip-typescript gives the class, its methods and the
+// base's `super.m()` locals, relates them to nothing, and defines the class
+// nowhere: goToDefinition at the class found nothing, and a subclass's
+// override shared none of the calls made through its base class. TypeScript
+// binds such a class as the module's export, and its methods as members.
+import { SymbolRole } from '../scip/schema.js';
+import { isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
+import { DERIVED_ROLE, type Occurrence } from '../registry/payload.js';
+import type { PreparedRelationship } from '../registry/writer.js';
+import type { Declaration, SyntaxFacts } from '../syntax/facts.js';
+import { descriptorName, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
+
+/** What the module's class derives: relationships, and the container each member names (its class's name). */
+export interface AssignedClass {
+  relationships: PreparedRelationship[];
+  containers: ReadonlyMap<string, string>;
+}
+
+export const NO_ASSIGNED_CLASS: AssignedClass = { relationships: [], containers: new Map() };
+
+/**
+ * The class of `module.exports = class Cursor {...}` whose assignment is
+ * `assigned` (an occurrence of the module's export, `<module>default.`).
+ * TypeScript declares the export at the class's name. The class becomes the
+ * module's `<module>default#`, a name that depends on the module alone, so
+ * that a subclass in another file, which knows its base only as a module
+ * (`class Filter extends require('./cursor')`'s binding), names it; it is
+ * defined at its name (its extent is the class's, as the parse declares it),
+ * and the export is defined as it, for definitions only (TypeScript's
+ * findReferences at `exports` does not list the class). Its methods become
+ * `<module>default#name().`, named by the class's name as their container.
+ * Where it extends such a class of another module, each method overrides the
+ * base's method of its name, and `super.name` is that method.
+ */
+export function declareAssignedClass(
+  occurrences: readonly Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  assigned: Occurrence,
+  namespace: string,
+): AssignedClass {
+  const [line, , , end] = assigned.range;
+  const named = /^\s*=\s*class\s+([\p{L}\p{N}_$]+)/u.exec(lines[line]?.slice(end) ?? '');
+  if (!named) return NO_ASSIGNED_CLASS;
+  const className = named[1]!;
+  const character = end + named[0].length - className.length;
+  const name = occurrences.find((o) => o.range[0] === line && o.range[1] === character && o.range[3] === character + className.length);
+  const symbol = `${namespace}default#`;
+  if (!name || !isLocalSymbol(symbols[name.symbol]!) || symbolIndex.has(symbol)) return NO_ASSIGNED_CLASS;
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  if (defined.has(name.symbol)) return NO_ASSIGNED_CLASS;
+  renameSymbol(symbols, symbolIndex, name.symbol, symbol);
+  name.roles |= SymbolRole.Definition | DERIVED_ROLE;
+  assigned.roles &= ~SymbolRole.Definition;
+  const relationships: PreparedRelationship[] = [
+    {
+      symbol: symbols[assigned.symbol]!,
+      target: symbol,
+      isImplementation: false,
+      isReference: false,
+      isTypeDefinition: false,
+      isDefinition: true,
+    },
+  ];
+  const containers = new Map<string, string>();
+  const declaration = facts.declarationAt(line, character);
+  if (!declaration) return { relationships, containers };
+  const base = baseClass(declaration, occurrences, symbols);
+  for (const member of methods(occurrences, symbols, facts, declaration.extent)) {
+    const memberName = nameInSource(lines, member.range);
+    if (!memberName || memberName === 'constructor') continue;
+    const memberSymbol = `${symbol}${descriptorName(memberName)}().`;
+    rename(occurrences, symbols, symbolIndex, member.symbol, memberSymbol);
+    containers.set(memberSymbol, className);
+    if (base) {
+      const target = `${base}${descriptorName(memberName)}().`;
+      relationships.push({
+        symbol: memberSymbol,
+        target,
+        isImplementation: true,
+        isReference: true,
+        isTypeDefinition: false,
+        isDefinition: false,
+      });
+    }
+  }
+  if (base) superMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
+  return { relationships, containers };
+}
+
+/** The class a module assigns whole, for the module a class's `extends` names (a `require` binding of it). */
+export function assignedClassOf(moduleSymbol: string): string {
+  return `${moduleSymbol}default#`;
+}
+
+/** The base class, where the class extends a name for a module (`const Base = require('./base')`). */
+function baseClass(declaration: Declaration, occurrences: readonly Occurrence[], symbols: readonly string[]): string | undefined {
+  const [heritage] = declaration.heritage;
+  if (!heritage || declaration.heritage.length !== 1) return undefined;
+  const at = occurrences.find((o) => o.range[0] === heritage[0] && o.range[1] === heritage[1] && isModuleSymbol(symbols[o.symbol]!));
+  return at && assignedClassOf(symbols[at.symbol]!);
+}
+
+/** The class's own methods: local definitions of functions directly in its body (not in one of its methods). */
+function methods(
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  facts: SyntaxFacts,
+  extent: readonly number[],
+): Occurrence[] {
+  const found: { o: Occurrence; extent: readonly number[] }[] = [];
+  for (const o of occurrences) {
+    if (!(o.roles & SymbolRole.Definition) || !isLocalSymbol(symbols[o.symbol]!) || !within(o.range, extent)) continue;
+    const declared = facts.declarationAt(o.range[0], o.range[1]);
+    if (declared?.callable) found.push({ o, extent: declared.extent });
+  }
+  return found.filter((m) => !found.some((other) => other !== m && within(m.extent, other.extent))).map((m) => m.o);
+}
+
+/** `super.name` in the class's methods, which scip-typescript gives a local nothing defines: the base's method. */
+function superMembers(
+  occurrences: readonly Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  lines: readonly string[],
+  extent: readonly number[],
+  defined: ReadonlySet<number>,
+  base: string,
+): void {
+  for (const o of occurrences) {
+    const [line, start] = o.range;
+    if (defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!) || !within(o.range, extent)) continue;
+    if (!/\bsuper\s*\.\s*$/.test(lines[line]?.slice(0, start) ?? '')) continue;
+    const name = nameInSource(lines, o.range);
+    if (name) o.symbol = internSymbol(symbols, symbolIndex, `${base}${descriptorName(name)}().`);
+  }
+}
+
+/** Every occurrence of `local` becomes `symbol` (merged into it where the document holds it already). */
+function rename(
+  occurrences: readonly Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  local: number,
+  symbol: string,
+): void {
+  const held = symbolIndex.get(symbol);
+  if (held === undefined) renameSymbol(symbols, symbolIndex, local, symbol);
+  else for (const o of occurrences) if (o.symbol === local) o.symbol = held;
+}
+
+/** Whether `inner` (a range or an extent: start line, character, end line, character) lies within `outer`. */
+function within(inner: readonly number[], outer: readonly number[]): boolean {
+  const starts = inner[0]! > outer[0]! || (inner[0] === outer[0] && inner[1]! >= outer[1]!);
+  const ends = inner[2]! < outer[2]! || (inner[2] === outer[2] && inner[3]! <= outer[3]!);
+  return starts && ends;
+}
