@@ -1,8 +1,8 @@
 // What prepare.ts derives for a class a JavaScript module assigns whole
 // (`module.exports = class Cursor extends Base {...}`, the shape of many
-// CommonJS libraries). scip-typescript gives the class, its methods and the
-// base's `super.m()` locals, relates them to nothing, and defines the class
-// nowhere: goToDefinition at the class found nothing, and a subclass's
+// CommonJS libraries). scip-typescript gives the class, its methods and a
+// subclass's `super.m()` locals, relates them to nothing, and defines the
+// class nowhere: goToDefinition at the class found nothing, and a subclass's
 // override shared none of the calls made through its base class. TypeScript
 // binds such a class as the module's export, and its methods as members.
 import { SymbolRole } from '../scip/schema.js';
@@ -26,7 +26,7 @@ export const NO_ASSIGNED_CLASS: AssignedClass = { relationships: [], containers:
  * TypeScript declares the export at the class's name. The class becomes the
  * module's `<module>default#`, a name that depends on the module alone, so
  * that a subclass in another file, which knows its base only as a module
- * (`class Filter extends require('./cursor')`'s binding), names it; it is
+ * (`const Cursor = require('./cursor')`), names it; it is
  * defined at its name (its extent is the class's, as the parse declares it),
  * and the export is defined as it, for definitions only (TypeScript's
  * findReferences at `exports` does not list the class). Its methods become
