@@ -6,6 +6,7 @@
 // override shared none of the calls made through its base class. TypeScript
 // binds such a class as the module's export, and its methods as members.
 import { SymbolRole } from '../scip/schema.js';
+import { rangeContains, type Range } from '../scip/range.js';
 import { isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
@@ -107,19 +108,14 @@ function baseClass(declaration: Declaration, occurrences: readonly Occurrence[],
 }
 
 /** The class's own methods: local definitions of functions directly in its body (not in one of its methods). */
-function methods(
-  occurrences: readonly Occurrence[],
-  symbols: readonly string[],
-  facts: SyntaxFacts,
-  extent: readonly number[],
-): Occurrence[] {
-  const found: { o: Occurrence; extent: readonly number[] }[] = [];
+function methods(occurrences: readonly Occurrence[], symbols: readonly string[], facts: SyntaxFacts, extent: Range): Occurrence[] {
+  const found: { o: Occurrence; extent: Range }[] = [];
   for (const o of occurrences) {
-    if (!(o.roles & SymbolRole.Definition) || !isLocalSymbol(symbols[o.symbol]!) || !within(o.range, extent)) continue;
+    if (!(o.roles & SymbolRole.Definition) || !isLocalSymbol(symbols[o.symbol]!) || !rangeContains(extent, o.range)) continue;
     const declared = facts.declarationAt(o.range[0], o.range[1]);
     if (declared?.callable) found.push({ o, extent: declared.extent });
   }
-  return found.filter((m) => !found.some((other) => other !== m && within(m.extent, other.extent))).map((m) => m.o);
+  return found.filter((m) => !found.some((other) => other !== m && rangeContains(other.extent, m.extent))).map((m) => m.o);
 }
 
 /** `super.name` in the class's methods, which scip-typescript gives a local nothing defines: the base's method. */
@@ -128,13 +124,13 @@ function superMembers(
   symbols: string[],
   symbolIndex: Map<string, number>,
   lines: readonly string[],
-  extent: readonly number[],
+  extent: Range,
   defined: ReadonlySet<number>,
   base: string,
 ): void {
   for (const o of occurrences) {
     const [line, start] = o.range;
-    if (defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!) || !within(o.range, extent)) continue;
+    if (defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!) || !rangeContains(extent, o.range)) continue;
     if (!/\bsuper\s*\.\s*$/.test(lines[line]?.slice(0, start) ?? '')) continue;
     const name = nameInSource(lines, o.range);
     if (name) o.symbol = internSymbol(symbols, symbolIndex, `${base}${descriptorName(name)}().`);
@@ -152,11 +148,4 @@ function rename(
   const held = symbolIndex.get(symbol);
   if (held === undefined) renameSymbol(symbols, symbolIndex, local, symbol);
   else for (const o of occurrences) if (o.symbol === local) o.symbol = held;
-}
-
-/** Whether `inner` (a range or an extent: start line, character, end line, character) lies within `outer`. */
-function within(inner: readonly number[], outer: readonly number[]): boolean {
-  const starts = inner[0]! > outer[0]! || (inner[0] === outer[0] && inner[1]! >= outer[1]!);
-  const ends = inner[2]! < outer[2]! || (inner[2] === outer[2] && inner[3]! <= outer[3]!);
-  return starts && ends;
 }
