@@ -205,6 +205,39 @@ describe('CommonJS exports', () => {
     assert.deepEqual((await definitionsAt(lookup)).map(where), [where(lookup)]);
   });
 
+  test('a module that assigns a declared function whole (`module.exports = fn`, lodash’s style) is that function to its importers: their bindings, even one a line in a list, go to it and are among its references', async () => {
+    const USE = 'lib/use-list.js';
+    const baseEach = at(root, 'lib/base-each.js', 2, 'baseEach');
+    const identity = at(root, 'lib/identity.js', 1, 'identity');
+    const binding = at(root, USE, 2, 'baseEach');
+    const use = at(root, USE, 7, 'baseEach');
+    const referencesAt = async (p: Position) => ((await session.ok('findReferences', { repo, ...p })).references as any[]).map(where);
+    // The second binding of the list, on a line of its own, as the first; `module` and `exports` of the assignment.
+    for (const [p, expected] of [
+      [binding, baseEach],
+      [at(root, USE, 3, 'identity'), identity],
+      [at(root, 'lib/base-each.js', 6, 'module'), baseEach],
+      [at(root, 'lib/base-each.js', 6, 'exports'), baseEach],
+    ] as const) {
+      assert.deepEqual((await definitionsAt(p)).map(where), [where(expected)], where(p));
+    }
+    // TypeScript lists the binding and its uses from either, and both from the declaration (and it from a use).
+    for (const [p, expected] of [
+      [binding, [binding, use]],
+      [use, [binding, use, baseEach]],
+      [baseEach, [binding, use, baseEach]],
+    ] as const) {
+      const listed = await referencesAt(p);
+      for (const e of expected) assert.ok(listed.includes(where(e)), `${where(p)}: ${listed.join(', ')}`);
+    }
+    // A use the index resolved to the function stays the function's, where it also gives it a local (the
+    // function's `prototype` assigned): its references are the function's, not the module's specifiers.
+    const wrapped = await referencesAt(at(root, USE, 11, 'wrapped'));
+    assert.ok(wrapped.includes(where(at(root, 'lib/wrapped.js', 2, 'wrapped'))), wrapped.join(', '));
+    assert.ok(!wrapped.some((w) => w.startsWith('lib/wrapped.js:1:')), wrapped.join(', '));
+    assert.ok(!wrapped.includes(where(at(root, USE, 4, "'./wrapped'"))), wrapped.join(', '));
+  });
+
   test('a class a module assigns whole has methods of its own: a subclass in another module overrides them, and shares the calls through its base and `super`', async () => {
     const CURSOR = 'lib/cursor.js';
     const COUNTING = 'lib/counting-cursor.js';

@@ -432,6 +432,8 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     column: params.column! - 1,
   });
   if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
+  if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
+    rows.push(...(await exportAssignmentAt(lookups, ctx, at.file, at.range)));
   const member =
     rows.length === 0 && at.memberAccess
       ? await memberDeclaredElsewhere(
@@ -476,7 +478,7 @@ async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows:
   }
 }
 
-async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: DefinitionRow): Promise<DefinitionRow[]> {
+export async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: DefinitionRow): Promise<DefinitionRow[]> {
   const lines = await lookups.lines(module.blob_sha);
   // The first assignment at the top level, as TypeScript binds it (prepare defines the first).
   const line = lines?.findIndex((text) => EXPORT_ASSIGNMENT.test(text)) ?? -1;
@@ -484,7 +486,18 @@ async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: Defi
   // The export, or the class it is defined as.
   const [[declared]] = await definitionsOfGroups(lookups, ctx, [[`${module.symbol}default.`]]);
   if (declared?.document_id === module.document_id && declared.start_line === line) return [declared];
-  const name = ASSIGNED_NAME.exec(lines![line]!);
+  return assignedNameDefinitions(lookups, ctx, module, lines![line]!, line);
+}
+
+/** The definitions of `name` in `module.exports = name` at `line` of a module's document (none for another assignment). */
+async function assignedNameDefinitions(
+  lookups: Lookups,
+  ctx: RepoContext,
+  module: { document_id: number; path: string },
+  text: string,
+  line: number,
+): Promise<DefinitionRow[]> {
+  const name = ASSIGNED_NAME.exec(text);
   if (!name) return [];
   const character = name[1]!.length;
   const document = await lookups.document(module.document_id);
@@ -498,6 +511,40 @@ async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: Defi
       : lookups.definitionsOf([ctx.index.id], [symbol]);
   }
   return [];
+}
+
+/**
+ * At `module` or `exports` of `module.exports = name`, which the index leaves
+ * a local nothing defines: TypeScript goes to the declaration of `name`.
+ */
+async function exportAssignmentAt(lookups: Lookups, ctx: RepoContext, file: FileContext, range: Range): Promise<DefinitionRow[]> {
+  const text = file.lines?.[range[0]] ?? '';
+  const token = text.slice(range[1], range[3]);
+  const before = text.slice(0, range[1]);
+  if (!((token === 'module' && before === '') || (token === 'exports' && /^module\s*\.\s*$/.test(before)))) return [];
+  return assignedNameDefinitions(lookups, ctx, { document_id: file.document.id, path: file.file.path }, text, range[0]);
+}
+
+/**
+ * The modules among `definitions`' files that assign the defined symbol whole
+ * (`function fn() {...}; module.exports = fn`): to TypeScript the names bound
+ * to such a module by `require` are names of `fn`, and its findReferences at
+ * `fn` lists them (the index gives them the module's symbol).
+ */
+export async function modulesAssigningWhole(lookups: Lookups, ctx: RepoContext, definitions: readonly DefinitionRow[]): Promise<string[]> {
+  const modules: string[] = [];
+  for (const d of definitions) {
+    if (isLocalSymbol(d.symbol) || isModuleSymbol(d.symbol) || languageOf(d.path) !== 'javascript') continue;
+    const needle = `\`${posix.basename(d.path)}\`/`;
+    const at = d.symbol.indexOf(needle);
+    if (at < 0) continue;
+    // Read first, and only where a line assigns a name whole: most definitions are in files that do not.
+    const lines = await lookups.lines(d.blob_sha);
+    if (!lines?.some((text) => ASSIGNED_NAME.test(text))) continue;
+    const module = { ...d, symbol: d.symbol.slice(0, at + needle.length) };
+    if ((await exportAssignment(lookups, ctx, module)).some((a) => a.symbol === d.symbol)) modules.push(module.symbol);
+  }
+  return [...new Set(modules)];
 }
 
 /** `module.exports = ...` at the start of a line (a statement at the top level, as written). */

@@ -1,5 +1,6 @@
 // References of symbols: by position or by exact name, with their kinds.
 import { quote, UserError } from '../errors.js';
+import { languageOf } from '../languages.js';
 import { isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import {
@@ -7,6 +8,7 @@ import {
   MODULE_SPECIFIER,
   NAMING_ONLY,
   RANGE_INTS_PER_RECORD,
+  RefKindCode,
   refKindName,
   refKindOf,
   rolesOf,
@@ -19,6 +21,8 @@ import type { FileEdit } from '../freshness/worktree-files.js';
 import {
   definitionsOf,
   definitionsSpelled,
+  exportAssignment,
+  modulesAssigningWhole,
   symbolsAtPosition,
   toSymbolItem,
   UNRESOLVED_CAUSES,
@@ -56,6 +60,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   let askedIn: MemberUseFile | undefined;
   /** Asked at a name that stands for a module: the name, and the files of the module, whose own uses of it are not the name's. */
   let alias: { name: string; moduleFiles: Set<string> } | undefined;
+  /** Modules whose `require` bindings are references too (those alone, not their specifiers): see modulesAssigningWhole. */
+  let bindingsOf = new Set<string>();
   if (params.symbol !== undefined) {
     const named = await lookups.definitionsNamed(ctx.index.id, params.symbol);
     symbols = [...new Set(named.map((d) => d.symbol))];
@@ -81,8 +87,18 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     file = at.file;
     const name = moduleAliasAt(file, symbols, at.range);
     if (name) {
-      const moduleFiles = new Set((await definitionsOf(lookups, ctx, symbols, file)).map((d) => `${d.index_id}:${d.path}`));
-      alias = { name, moduleFiles };
+      const modules = await definitionsOf(lookups, ctx, symbols, file);
+      alias = { name, moduleFiles: new Set(modules.map((d) => `${d.index_id}:${d.path}`)) };
+      // A module that assigns a name whole (`module.exports = fn`): the uses of its name here are `fn`'s in the index.
+      for (const module of modules.filter((d) => languageOf(d.path) === 'javascript')) {
+        for (const assigned of await exportAssignment(lookups, ctx, module)) {
+          if (!isLocalSymbol(assigned.symbol) && !symbols.includes(assigned.symbol)) symbols.push(assigned.symbol);
+        }
+      }
+    } else if (file && languageOf(file.file.path) === 'javascript') {
+      // At that `fn` (its declaration, a use): the names bound to its module, as TypeScript lists them.
+      const assigning = await modulesAssigningWhole(lookups, ctx, await definitionsOf(lookups, ctx, symbols, file));
+      bindingsOf = new Set(assigning.filter((m) => !symbols.includes(m)));
     }
     // At a use of a member of an unnamed type declared in another file: that member's references, as from its declaration.
     if (at.memberAccess && symbols.every(isLocalSymbol) && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
@@ -103,6 +119,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     if (refKind === NAMING_ONLY) return undefined;
     // At a name for a module, the names for it, not its declaration or the specifiers that import it.
     if (alias && (isDefinition || refKind === MODULE_SPECIFIER)) return undefined;
+    if (bindingsOf.has(symbol) && (isDefinition || refKind !== RefKindCode.import)) return undefined;
     if (isDefinition && (family.usesOnly.has(symbol) || !params.include_declaration)) return undefined;
     const kind = isDefinition ? 'definition' : (refKindName(refKind) ?? 'identifier');
     if (family.callsOnly.has(symbol) && kind !== 'call') return undefined;
@@ -201,6 +218,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     // The same global symbol is the same entity in every repository of the registry.
     const indexes = [ctx.index.id, ...ctx.others];
     family = await referenceFamily(lookups, indexes, globals);
+    // The modules alone, not what relates to them (their exports' names).
+    if (bindingsOf.size) family = { ...family, symbols: [...new Set([...family.symbols, ...bindingsOf])] };
     const rows = await lookups.symbolRefsInOrder(indexes, family.symbols);
     if (!local && !ctx.adjust.followsEdits && !alias) {
       // Rows come in answer order: each file's group is taken when the next

@@ -35,7 +35,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 46;
+export const DERIVATION_VERSION = 47;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -461,7 +461,7 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
     if (line !== endLine || !(o.roles & SymbolRole.Definition) || uses.get(o.symbol) !== 1) continue;
     const text = lines[line] ?? '';
     const required = REQUIRE_CALL.exec(text.slice(end));
-    if (!required || !BINDING_START.test(text.slice(0, start))) continue;
+    if (!required || !bindsName(lines, line, start)) continue;
     const module = at.get(`${line}:${end + required[1]!.length}`);
     if (!module) continue;
     o.symbol = module.symbol;
@@ -472,9 +472,14 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
     modules.set(name, modules.has(name) && modules.get(name) !== module.symbol ? -1 : module.symbol);
   }
   if (modules.size === 0) return;
+  // A use the index also resolved (to the function of `module.exports = fn`, or a name the module's object declares)
+  // keeps that: its local is the declaration's second face (`fn.prototype = ...` makes one), not the module.
+  const resolved = new Set<string>();
+  for (const o of occurrences) if (!isLocalSymbol(symbols[o.symbol]!)) resolved.add(o.range.join(':'));
   for (const o of occurrences) {
     const [line, start, endLine, end] = o.range;
     if (line !== endLine || o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    if (resolved.has(o.range.join(':'))) continue;
     const module = modules.get((lines[line] ?? '').slice(start, end));
     if (module !== undefined && module >= 0) o.symbol = module;
   }
@@ -487,6 +492,22 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
 const REQUIRE_CALL = /^(\s*=\s*require\s*\(\s*)(['"])[^'"]*\2\s*\)\s*(?:[;,]|\/[/*]|$)/;
 /** What comes before a name a declaration binds: `const`, `let`, `var`, or the comma of a list. */
 const BINDING_START = /(?:\b(?:const|let|var)|,)\s*$/;
+
+/**
+ * Whether the name at `start` of `line` is bound by a declaration, after what
+ * BINDING_START matches, on its line or at the end of the line before it
+ * (blank lines between): `var a = require('./a'),\n    b = require('./b')`.
+ */
+function bindsName(lines: readonly string[], line: number, start: number): boolean {
+  const before = (lines[line] ?? '').slice(0, start);
+  if (BINDING_START.test(before)) return true;
+  if (before.trim() !== '') return false;
+  for (let l = line - 1; l >= 0; l--) {
+    const text = lines[l] ?? '';
+    if (text.trim() !== '') return /,\s*$/.test(text);
+  }
+  return false;
+}
 
 /** The text before the name in `exports.name` or `module.exports.name`. */
 const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
