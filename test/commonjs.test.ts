@@ -238,6 +238,14 @@ describe('CommonJS exports', () => {
     assert.ok(!wrapped.includes(where(at(root, USE, 4, "'./wrapped'"))), wrapped.join(', '));
   });
 
+  test('an imported function given properties (`createDuration.fn = ...`) is that function at its import, where the index adds locals: not also a declaration of its own', async () => {
+    const USE = 'lib/use-durations.mjs';
+    const declared = where(at(root, 'lib/durations.mjs', 2, 'createDuration'));
+    for (const p of [at(root, USE, 1, 'createDuration'), at(root, USE, 3, 'createDuration')]) {
+      assert.deepEqual((await definitionsAt(p)).map(where), [declared], where(p));
+    }
+  });
+
   test('a class a module assigns whole has methods of its own: a subclass in another module overrides them, and shares the calls through its base and `super`', async () => {
     const CURSOR = 'lib/cursor.js';
     const COUNTING = 'lib/counting-cursor.js';

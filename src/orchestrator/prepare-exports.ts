@@ -219,6 +219,10 @@ export function defineUnresolvedImports(
   if (imported.length === 0) return found;
   const defined = new Set<number>();
   for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  // A name the index resolved may carry locals too, at the same place (moment's `import { createDuration }`, a
+  // function with properties assigned to it, has two more): those are facets of what it resolved, not unresolved.
+  const resolved = new Set<string>();
+  for (const o of occurrences) if (!isLocalSymbol(symbols[o.symbol]!)) resolved.add(o.range.join(':'));
   const moduleAt = new Map<number, [number, number]>();
   for (const m of facts.moduleNames) moduleAt.set(m.name[0] * 0x100000 + m.name[1], m.module);
   const moduleOf = (o: Occurrence): string | null => {
@@ -229,7 +233,7 @@ export function defineUnresolvedImports(
   // it; else the first.
   const chosen = new Map<number, { o: Occurrence; module: string | null }>();
   for (const o of imported) {
-    if (defined.has(o.symbol)) continue;
+    if (defined.has(o.symbol) || resolved.has(o.range.join(':'))) continue;
     const module = moduleOf(o);
     const sofar = chosen.get(o.symbol);
     if (!sofar || (sofar.module === null && module !== null)) chosen.set(o.symbol, { o, module });
