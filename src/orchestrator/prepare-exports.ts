@@ -13,7 +13,7 @@ import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '.
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
 import { declareAssignedClass, NO_ASSIGNED_CLASS, type AssignedClass } from './prepare-assigned-class.js';
-import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol } from './symbol-names.js';
+import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
 function exportSymbol(moduleSymbol: string, name: string): string {
@@ -200,7 +200,8 @@ export function linkModuleNames(
  * here (`import { useMemo } from './reactImports'`), so that their uses reach
  * it. Returns each such definition with the module as written (`'redux'`,
  * Python's `absent_pkg`), where the parse saw it: in TypeScript not for `* as
- * ns`, nor for `b` in `a as b`.
+ * ns`, nor for `b` in `a as b`. A local where the index also names a global
+ * symbol (resolvedRanges) is no such name.
  */
 export function defineUnresolvedImports(
   occurrences: readonly Occurrence[],
@@ -219,10 +220,7 @@ export function defineUnresolvedImports(
   if (imported.length === 0) return found;
   const defined = new Set<number>();
   for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
-  // A name the index resolved may carry locals too, at the same place (moment's `import { createDuration }`, a
-  // function with properties assigned to it, has two more): those are facets of what it resolved, not unresolved.
-  const resolved = new Set<string>();
-  for (const o of occurrences) if (!isLocalSymbol(symbols[o.symbol]!)) resolved.add(o.range.join(':'));
+  const resolved = resolvedRanges(occurrences, symbols);
   const moduleAt = new Map<number, [number, number]>();
   for (const m of facts.moduleNames) moduleAt.set(m.name[0] * 0x100000 + m.name[1], m.module);
   const moduleOf = (o: Occurrence): string | null => {

@@ -29,7 +29,7 @@ import {
 } from './prepare-exports.js';
 import { assignedClassOf, NO_ASSIGNED_CLASS } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
-import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol } from './symbol-names.js';
+import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
@@ -472,10 +472,8 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
     modules.set(name, modules.has(name) && modules.get(name) !== module.symbol ? -1 : module.symbol);
   }
   if (modules.size === 0) return;
-  // A use the index also resolved (to the function of `module.exports = fn`, or a name the module's object declares)
-  // keeps that: its local is the declaration's second face (`fn.prototype = ...` makes one), not the module.
-  const resolved = new Set<string>();
-  for (const o of occurrences) if (!isLocalSymbol(symbols[o.symbol]!)) resolved.add(o.range.join(':'));
+  // A use the index also resolved (to the function of `module.exports = fn`) keeps that: its local is not the module.
+  const resolved = resolvedRanges(occurrences, symbols);
   for (const o of occurrences) {
     const [line, start, endLine, end] = o.range;
     if (line !== endLine || o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;

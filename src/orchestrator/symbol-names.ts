@@ -16,6 +16,19 @@ export function nameInSource(lines: readonly string[], r: Range): string | undef
   return text && /^#?[\p{L}\p{N}_$]+$/u.test(text) ? text : undefined;
 }
 
+/**
+ * The ranges (`range.join(':')`) where the index names a global symbol. A
+ * local at one of them is a facet of what the index resolved there, not a
+ * name it could not resolve: scip-typescript adds one for each property
+ * assigned to a function (`fn.prototype = ...`, moment's `createDuration.fn =
+ * ...`) at the function's uses and imports.
+ */
+export function resolvedRanges(occurrences: readonly { range: Range; symbol: number }[], symbols: readonly string[]): Set<string> {
+  const resolved = new Set<string>();
+  for (const o of occurrences) if (!isLocalSymbol(symbols[o.symbol]!)) resolved.add(o.range.join(':'));
+  return resolved;
+}
+
 /** The name written from (line, character) on, where a declaration's name starts. */
 export function nameWrittenAt(lines: readonly string[], line: number, character: number): string | undefined {
   return /^[\p{L}\p{N}_$]+/u.exec(lines[line]?.slice(character) ?? '')?.[0];
