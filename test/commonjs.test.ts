@@ -205,7 +205,7 @@ describe('CommonJS exports', () => {
     assert.deepEqual((await definitionsAt(lookup)).map(where), [where(lookup)]);
   });
 
-  test('a module that assigns a declared function whole (`module.exports = fn`, lodash’s style) is that function to its importers: their bindings, even one a line in a list, go to it and are among its references', async () => {
+  test('a module that assigns a declared function whole (`module.exports = fn`, lodash’s style) is that function to its importers: their bindings, even one a line in a list or one marked `#__PURE__`, go to it and are among its references', async () => {
     const USE = 'lib/use-list.js';
     const baseEach = at(root, 'lib/base-each.js', 2, 'baseEach');
     const identity = at(root, 'lib/identity.js', 1, 'identity');
@@ -216,6 +216,8 @@ describe('CommonJS exports', () => {
     for (const [p, expected] of [
       [binding, baseEach],
       [at(root, USE, 3, 'identity'), identity],
+      // `= /*#__PURE__*/require(...)`, as bundlers write it.
+      [at(root, 'lib/use-pure.js', 2, 'baseEach'), baseEach],
       [at(root, 'lib/base-each.js', 6, 'module'), baseEach],
       [at(root, 'lib/base-each.js', 6, 'exports'), baseEach],
     ] as const) {

@@ -35,7 +35,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 48;
+export const DERIVATION_VERSION = 49;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -485,9 +485,11 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
 
 /**
  * What follows a name bound to a module by `= require('./m')`, the whole
- * initializer (not `= require('./m').name`); group 1 runs to the specifier.
+ * initializer (not `= require('./m').name`), with block comments before
+ * `require` (where bundlers write their `#__PURE__` annotation); group 1 runs
+ * to the specifier.
  */
-const REQUIRE_CALL = /^(\s*=\s*require\s*\(\s*)(['"])[^'"]*\2\s*\)\s*(?:[;,]|\/[/*]|$)/;
+const REQUIRE_CALL = /^(\s*=\s*(?:\/\*(?:[^*]|\*(?!\/))*\*\/\s*)*require\s*\(\s*)(['"])[^'"]*\2\s*\)\s*(?:[;,]|\/[/*]|$)/;
 /** What comes before a name a declaration binds: `const`, `let`, `var`, or the comma of a list. */
 const BINDING_START = /(?:\b(?:const|let|var)|,)\s*$/;
 
