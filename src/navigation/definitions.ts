@@ -2,7 +2,15 @@
 import { posix } from 'node:path';
 import { quote, UserError } from '../errors.js';
 import { languageOf } from '../languages.js';
-import { isLocalSymbol, isModuleSymbol, isParameterSymbol, isTypeParameterSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
+import {
+  fileNamespaceOf,
+  isLocalSymbol,
+  isModuleSymbol,
+  isParameterSymbol,
+  isTypeParameterSymbol,
+  parseSymbol,
+  type ParsedSymbol,
+} from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { unresolvedImportModule } from '../scip/kind.js';
 import { rangeTouches, type Range } from '../scip/range.js';
@@ -480,8 +488,7 @@ async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows:
 
 export async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: DefinitionRow): Promise<DefinitionRow[]> {
   const lines = await lookups.lines(module.blob_sha);
-  // The first assignment at the top level, as TypeScript binds it (prepare defines the first).
-  const line = lines?.findIndex((text) => EXPORT_ASSIGNMENT.test(text)) ?? -1;
+  const line = exportAssignmentLine(lines);
   if (line < 0) return [];
   // The export, or the class it is defined as.
   const [[declared]] = await definitionsOfGroups(lookups, ctx, [[`${module.symbol}default.`]]);
@@ -532,19 +539,23 @@ async function exportAssignmentAt(lookups: Lookups, ctx: RepoContext, file: File
  * `fn` lists them (the index gives them the module's symbol).
  */
 export async function modulesAssigningWhole(lookups: Lookups, ctx: RepoContext, definitions: readonly DefinitionRow[]): Promise<string[]> {
-  const modules: string[] = [];
+  const modules = new Set<string>();
   for (const d of definitions) {
-    if (isLocalSymbol(d.symbol) || isModuleSymbol(d.symbol) || languageOf(d.path) !== 'javascript') continue;
-    const needle = `\`${posix.basename(d.path)}\`/`;
-    const at = d.symbol.indexOf(needle);
-    if (at < 0) continue;
-    // Read first, and only where a line assigns a name whole: most definitions are in files that do not.
+    if (isModuleSymbol(d.symbol) || languageOf(d.path) !== 'javascript') continue;
+    const module = fileNamespaceOf(d.symbol, d.path);
+    if (!module) continue;
     const lines = await lookups.lines(d.blob_sha);
-    if (!lines?.some((text) => ASSIGNED_NAME.test(text))) continue;
-    const module = { ...d, symbol: d.symbol.slice(0, at + needle.length) };
-    if ((await exportAssignment(lookups, ctx, module)).some((a) => a.symbol === d.symbol)) modules.push(module.symbol);
+    const line = exportAssignmentLine(lines);
+    // A name assigned whole is never the module's anonymous `default.` (exportAssignment's first answer): its own.
+    if (line >= 0 && (await assignedNameDefinitions(lookups, ctx, d, lines![line]!, line)).some((a) => a.symbol === d.symbol))
+      modules.add(module);
   }
-  return [...new Set(modules)];
+  return [...modules];
+}
+
+/** The first `module.exports = ...` at the top level, as TypeScript binds it (prepare defines the first); -1 if none. */
+function exportAssignmentLine(lines: readonly string[] | null): number {
+  return lines?.findIndex((text) => EXPORT_ASSIGNMENT.test(text)) ?? -1;
 }
 
 /** `module.exports = ...` at the start of a line (a statement at the top level, as written). */

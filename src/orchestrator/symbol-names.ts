@@ -2,9 +2,8 @@
 // descriptors write them; and the document's table of symbols (`symbols`, and
 // `symbolIndex` from symbol to position) that the derivations add to and
 // rename in. Shared by prepare.ts and the derivations it runs.
-import { posix } from 'node:path';
 import type { Range } from '../scip/range.js';
-import { isLocalSymbol } from '../scip/symbol.js';
+import { fileNamespaceOf, isLocalSymbol } from '../scip/symbol.js';
 
 /**
  * The name as written at the definition: the only name a local symbol has,
@@ -36,10 +35,9 @@ export function nameWrittenAt(lines: readonly string[], line: number, character:
 
 /** The descriptor prefix of a document's own file (`npm pkg 1.0 src/\`x.ts\`/`), from a symbol it holds. */
 export function fileNamespace(symbols: readonly string[], path: string): string | undefined {
-  const needle = `\`${posix.basename(path)}\`/`;
   for (const s of symbols) {
-    const i = s.indexOf(needle);
-    if (i > 0 && !isLocalSymbol(s)) return s.slice(0, i + needle.length);
+    const namespace = fileNamespaceOf(s, path);
+    if (namespace) return namespace;
   }
   return undefined;
 }

@@ -55,6 +55,18 @@ export function isModuleSymbol(symbol: string): boolean {
   return symbol.endsWith('/') && !isLocalSymbol(symbol);
 }
 
+/**
+ * The module symbol of the file at `path` (its descriptors up to and including
+ * the file's, `npm pkg 1.0 src/\`x.ts\`/`), from a global symbol declared in
+ * that file; undefined when the symbol names no such file.
+ */
+export function fileNamespaceOf(symbol: string, path: string): string | undefined {
+  const slash = path.lastIndexOf('/');
+  const needle = `\`${path.slice(slash + 1)}\`/`;
+  const i = symbol.indexOf(needle);
+  return i > 0 && !isLocalSymbol(symbol) ? symbol.slice(0, i + needle.length) : undefined;
+}
+
 /** A parameter descriptor, `f().(x)`: ends in a parenthesis that does not close a method. */
 export function isParameterSymbol(symbol: string): boolean {
   return symbol.endsWith(')') && !symbol.endsWith(').');
