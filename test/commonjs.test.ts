@@ -163,14 +163,17 @@ describe('CommonJS exports', () => {
     // Its references and callers, from the declaration, are in the test above.
   });
 
-  test('goToDefinition around `module.exports = { shout, ... }` answers as TypeScript: the assignment from `module`; the property through the module, the function elsewhere', async () => {
+  test('goToDefinition around `module.exports = { shout, ... }` answers as TypeScript: the assignment from `module`; through the module, the property and the function it names; the function elsewhere', async () => {
     const assigned = at(root, STRINGS, 6, 'module');
     for (const p of [at(root, STRINGS, 6, 'exports'), assigned]) {
       assert.deepEqual((await definitionsAt(p)).map(where), [where(assigned)], where(p));
     }
     const shout = { declared: at(root, STRINGS, 2, 'shout'), property: at(root, STRINGS, 7, 'shout') };
     assert.deepEqual((await definitionsAt(shout.declared)).map(where), [where(shout.declared)]);
-    assert.deepEqual((await definitionsAt(at(root, USE_INSIDE, 10, 'shout'))).map(where), [where(shout.property)]);
+    assert.deepEqual(
+      (await definitionsAt(at(root, USE_INSIDE, 10, 'shout'))).map(where).sort(),
+      [where(shout.declared), where(shout.property)].sort(),
+    );
   });
 
   test('a name bound to a module that assigns its exports whole goes where TypeScript goes: the class the module names, the declaration of the name it assigns', async () => {
@@ -265,6 +268,29 @@ describe('CommonJS exports', () => {
     assert.deepEqual((await definitionsAt(at(root, COUNTING, 7, 'next'))).map(item), [`method Cursor.next ${where(next.base)}`]);
     const supertypes = await session.ok('typeHierarchy', { repo, ...at(root, COUNTING, 4, 'CountingCursor'), direction: 'supertypes' });
     assert.deepEqual(supertypes.types.map(item), [`class Cursor ${where(at(root, CURSOR, 2, 'Cursor'))}`]);
+  });
+
+  test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {
+    const CHECKS = 'lib/checks.mjs';
+    const USE = 'lib/use-checks.mjs';
+    const isObject = where(at(root, CHECKS, 2, 'isObject'));
+    const isString = where(at(root, CHECKS, 4, 'isString'));
+    const property = (line: number, name: string) => where(at(root, CHECKS, line, name));
+    const cases: [Position, string[]][] = [
+      // Called through the object: the property, and the function the call reaches (shorthand or not).
+      [at(root, USE, 3, 'isObject'), [isObject, property(9, 'isObject')]],
+      [at(root, USE, 3, 'isString'), [isString, property(10, 'isString')]],
+      [at(root, USE, 3, 'isText'), [isString, property(11, 'isText')]],
+      // Read, not called: the property alone.
+      [at(root, USE, 4, 'isObject'), [property(9, 'isObject')]],
+      [at(root, USE, 4, 'isText'), [property(11, 'isText')]],
+      // A call of the function itself is the function alone, not the property that holds it.
+      [at(root, CHECKS, 14, 'isObject('), [isObject]],
+    ];
+    for (const [position, expected] of cases) {
+      const found = (await definitionsAt(position)).map((d) => where(d));
+      assert.deepEqual(found.sort(), expected.sort(), where(position));
+    }
   });
 
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {

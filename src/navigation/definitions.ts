@@ -13,6 +13,7 @@ import {
 } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { unresolvedImportModule } from '../scip/kind.js';
+import { RefKindCode } from '../registry/payload.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
@@ -39,6 +40,8 @@ export async function symbolsAtPosition(
   memberAccess?: Range;
   /** The range of the name there, when the index has symbols for it. */
   range?: Range;
+  /** The name there is called (`f()`, `new C()`). */
+  called?: boolean;
   /** With no symbols: the name written at the position, which the index resolved to nothing (see unresolvedName). */
   name?: UnresolvedName;
   message?: string;
@@ -69,7 +72,17 @@ export async function symbolsAtPosition(
     };
   }
   const access = hits.find((o) => o.memberAccess && !(o.roles & SymbolRole.Definition) && isLocalSymbol(file.document.symbols[o.symbol]!));
-  return { file, line, symbols, declared, argumentCounts, range: hits[0]!.range, ...(access ? { memberAccess: access.range } : {}) };
+  const called = hits.some((o) => o.refKind === RefKindCode.call);
+  return {
+    file,
+    line,
+    symbols,
+    declared,
+    argumentCounts,
+    called,
+    range: hits[0]!.range,
+    ...(access ? { memberAccess: access.range } : {}),
+  };
 }
 
 /** A name written where the index has no symbol. */
@@ -279,10 +292,14 @@ function narrowOverloads(
   return rows.filter((d) => kept.has(d));
 }
 
+function rowKey(d: DefinitionRow): string {
+  return `${d.repo}\0${d.path}\0${d.start_line}:${d.start_char}\0${d.symbol}`;
+}
+
 function dedupe(rows: DefinitionRow[]): DefinitionRow[] {
   const seen = new Set<string>();
   return rows.filter((d) => {
-    const key = `${d.repo}\0${d.path}\0${d.start_line}:${d.start_char}\0${d.symbol}`;
+    const key = rowKey(d);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -440,6 +457,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     column: params.column! - 1,
   });
   if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
+  if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
     rows.push(...(await exportAssignmentAt(lookups, ctx, at.file, at.range)));
   const member =
@@ -466,6 +484,41 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     symbols: at.symbols,
     ...(message ? { message } : {}),
   };
+}
+
+/**
+ * At a call through a property that holds a function declared elsewhere
+ * (`utils.isObject(x)` where `export default { isObject }`, or `{ isText:
+ * isString }`), TypeScript's goToDefinition gives the function called as well
+ * as the property: the declaration of the signature the call resolves to. The
+ * index has the property; what it holds is the reference at its name
+ * (shorthand) or the identifier that is its whole value. Only a call: at a
+ * mere read (`const f = utils.isObject`) the property alone.
+ */
+async function calledThroughProperties(lookups: Lookups, ctx: RepoContext, rows: readonly DefinitionRow[]): Promise<DefinitionRow[]> {
+  const found: DefinitionRow[] = [];
+  const globals = new Set<string>();
+  for (const d of rows) {
+    if (d.kind !== 'property' || d.index_id !== ctx.index.id) continue;
+    const document = await lookups.document(d.document_id);
+    const held = occurrencesAt(document, d.start_line, d.start_char).filter(
+      (o) => !(o.roles & SymbolRole.Definition) && o.range[2] === d.end_line && o.range[3] === d.end_char,
+    );
+    // `name: value`, the value a name alone.
+    const text = (await lookups.lines(d.blob_sha))?.[d.end_line] ?? '';
+    const value = /^\s*:\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[,}]|$)/u.exec(text.slice(d.end_char));
+    if (value) {
+      const column = d.end_char + value[0].lastIndexOf(value[1]!);
+      held.push(...occurrencesAt(document, d.end_line, column).filter((o) => !(o.roles & SymbolRole.Definition) && o.range[1] === column));
+    }
+    const symbols = [...new Set(held.map((o) => document.symbols[o.symbol]!))].filter((s) => s !== d.symbol);
+    const locals = symbols.filter(isLocalSymbol);
+    if (locals.length) found.push(...(await lookups.localDefinitions(d.index_id, d.document_id, d.path, locals)));
+    for (const s of symbols) if (!isLocalSymbol(s)) globals.add(s);
+  }
+  if (globals.size) found.push(...(await definitionsOf(lookups, ctx, [...globals])));
+  const known = new Set(rows.map(rowKey));
+  return dedupe(found.filter((d) => (d.callable || d.kind === 'class') && !known.has(rowKey(d))));
 }
 
 /**
