@@ -395,6 +395,8 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
     const name = h.lines(p.path)[p.line]!.slice(p.character).match(/^[\p{L}\p{N}_$]+/u)?.[0] ?? '';
     const serverFound = (await h.server.definition(p.path, p.line, p.character)).filter(inside);
     const serverDefinitions = new Set<string>();
+    /** Where the import bindings the server gave lead: spans, as its own definitions are. */
+    const followedSpans: LspLocation[] = [];
     for (const l of serverFound) {
       // At a shorthand property (`{ f }`) TypeScript stops at the import that binds `f`, where any other use of `f`
       // goes on to what it imports: an import binding counts as what the server's goToDefinition there gives.
@@ -404,7 +406,9 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
         continue;
       }
       // An import of what the server cannot resolve (a package not installed) stays its own definition.
-      const imported = (await h.server.definition(path, l.line, l.character)).filter(inside).map(lspKey);
+      const followed = (await h.server.definition(path, l.line, l.character)).filter(inside);
+      followedSpans.push(...followed);
+      const imported = followed.map(lspKey);
       const targets = imported.length > 0 ? imported : [lspKey(l)];
       for (const target of targets) serverDefinitions.add(target);
       if (targets.some((k) => k !== lspKey(l))) {
@@ -454,8 +458,11 @@ export async function definitionsAndReferences(h: HeldOut, total: number, seed: 
       for (const k of [...found]) {
         const [, path, line, character] = /^(.*):(\d+):(\d+)$/.exec(k)!;
         const at = Number(character);
-        const spanning = serverFound.find(
-          (l) => lspPath(l) === path && l.line === Number(line) && l.endLine === l.line && l.character < at && at < l.endCharacter,
+        // An anonymous default export (`export default {...}`) has no name: the server spans the whole statement,
+        // sextant names its `default` keyword, on the statement's first line.
+        const anonymousDefault = (h.lines(path!)[Number(line)] ?? '').startsWith('default', at);
+        const spanning = [...serverFound, ...followedSpans].find(
+          (l) => lspPath(l) === path && l.line === Number(line) && l.character < at && (l.endLine === l.line ? at < l.endCharacter : anonymousDefault),
         );
         if (spanning) {
           found.delete(k);
