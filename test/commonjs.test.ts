@@ -293,6 +293,25 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a variable of the module named as an export that holds something else (`var label = ...` beside `exports.label = ...`) stays the module’s own: the export is declared at its assignment', async () => {
+    const NAMESAKE = 'lib/namesake.js';
+    const variable = at(root, NAMESAKE, 3, 'label');
+    const exported = at(root, NAMESAKE, 5, 'label');
+    const read = at(root, NAMESAKE, 6, 'label');
+    const through = at(root, 'lib/use-namesake.js', 3, 'label');
+    for (const [position, expected] of [
+      [exported, exported],
+      [through, exported],
+      [read, variable],
+      [variable, variable],
+    ] as const) {
+      assert.deepEqual((await definitionsAt(position)).map(where), [where(expected)], where(position));
+    }
+    const references = async (p: Position) => (await session.ok('findReferences', { repo, ...p })).references.map((x: any) => where(x));
+    assert.deepEqual(await references(variable), [where(variable), where(read)]);
+    assert.deepEqual(await references(through), [where(exported), where(through)]);
+  });
+
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {
     const shout = at(root, STRINGS, 2, 'shout');
     const references = await session.ok('findReferences', { repo, ...shout });

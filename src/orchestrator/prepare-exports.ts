@@ -94,18 +94,20 @@ export function defineCommonJsExports(
   if (!namespace) return [];
   const at = occurrencesByStart(occurrences);
   const out: PreparedRelationship[] = [];
+  const exportAt = new Set(declared.map(([line, character]) => line * 0x100000 + character));
   for (const [line, character] of declared) {
     const name = nameWrittenAt(lines, line, character);
     if (!name) continue;
     const synthesized = exportSymbol(namespace, name);
     const there = at.get(line * 0x100000 + character);
     const symbol = there && symbols[there.symbol]!;
+    if (symbol && isLocalSymbol(symbol)) privatizeNamesake(occurrences, symbols, symbolIndex, synthesized, exportAt);
     if (symbol && !isLocalSymbol(symbol)) {
       if (symbol !== synthesized) out.push(related(synthesized, symbol));
       // A shorthand property (`module.exports = { shout }`) is a property symbol of its own there, and a use of what
       // it holds: the two are related, so that a use through the module (`strings.shout()`) is the function's too.
-      // As references only: TypeScript's goToDefinition goes from `strings.shout` to the property alone, and from
-      // a use of the function to the function alone.
+      // As references only: goToDefinition at a use of the function goes to the function alone, and at a use
+      // through the module to the property, and to the function only where it is called (navigation/definitions.ts).
       const held = occurrences.find(
         (o) => o !== there && o.range[0] === line && o.range[1] === character && (o.roles & SymbolRole.Definition) === 0,
       );
@@ -126,6 +128,31 @@ export function defineCommonJsExports(
     if (first) there.roles |= SymbolRole.Definition | DERIVED_ROLE;
   }
   return out;
+}
+
+/**
+ * A variable of the module named as an export (`var etag = require('etag')`
+ * beside `exports.etag = createETagGenerator(...)`) has, from scip-typescript,
+ * the symbol the export takes (`lib/\`utils.js\`/etag.`): the two merged, and
+ * goToDefinition at `exports.etag` went to the variable. TypeScript binds a
+ * CommonJS module's variables in the module alone, so the variable becomes a
+ * local of the file; the export is then declared at its assignment.
+ */
+function privatizeNamesake(
+  occurrences: readonly Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  exported: string,
+  exportAt: ReadonlySet<number>,
+): void {
+  const index = symbolIndex.get(exported);
+  if (index === undefined) return;
+  const declaration = occurrences.find((o) => o.symbol === index && o.roles & SymbolRole.Definition);
+  // Declared by an export assignment already (sextant's own, or the index's), or not declared here at all.
+  if (!declaration || declaration.roles & DERIVED_ROLE || exportAt.has(declaration.range[0] * 0x100000 + declaration.range[1])) return;
+  let n = 0;
+  while (symbolIndex.has(`local module-variable-${n}`)) n++;
+  renameSymbol(symbols, symbolIndex, index, `local module-variable-${n}`);
 }
 
 /**
