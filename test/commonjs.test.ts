@@ -293,13 +293,16 @@ describe('CommonJS exports', () => {
     }
   });
 
-  test('a variable of the module named as an export that holds something else (`var label = ...` beside `exports.label = ...`) stays the module’s own: the export is declared at its assignment', async () => {
+  test('a variable of the module named as an export that holds something else (`var label = ...` beside `exports.label = ...`) stays the module’s own: the export is declared at its assignment; one that exports the variable itself (`exports.tag = tag`) is the variable', async () => {
     const NAMESAKE = 'lib/namesake.js';
     const variable = at(root, NAMESAKE, 3, 'label');
     const exported = at(root, NAMESAKE, 5, 'label');
     const read = at(root, NAMESAKE, 6, 'label');
     const through = at(root, 'lib/use-namesake.js', 3, 'label');
+    const tag = at(root, NAMESAKE, 10, 'tag');
     for (const [position, expected] of [
+      [at(root, 'lib/use-namesake.js', 3, 'tag'), tag],
+      [at(root, NAMESAKE, 13, 'tag'), tag],
       [exported, exported],
       [through, exported],
       [read, variable],
