@@ -315,6 +315,19 @@ describe('CommonJS exports', () => {
     assert.deepEqual(await references(through), [where(exported), where(through)]);
   });
 
+  test("a module that assigns a member whole (`module.exports = require('bson').Double`, `= require('./units').meters`) is that assignment, at `module`, at `exports` and at an importer’s binding, as TypeScript answers", async () => {
+    const USE = 'lib/use-members.js';
+    for (const [file, binding, use] of [
+      ['lib/bson-double.js', at(root, USE, 1, 'Double'), at(root, USE, 4, 'Double')],
+      ['lib/member-export.js', at(root, USE, 2, 'meters'), undefined],
+    ] as const) {
+      const assignment = at(root, file, 2, 'module');
+      for (const position of [assignment, at(root, file, 2, 'exports'), binding, ...(use ? [use] : [])]) {
+        assert.deepEqual((await definitionsAt(position)).map(where), [where(assignment)], where(position));
+      }
+    }
+  });
+
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {
     const shout = at(root, STRINGS, 2, 'shout');
     const references = await session.ok('findReferences', { repo, ...shout });

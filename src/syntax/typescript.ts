@@ -542,7 +542,9 @@ function anonymousDefaultValue(node: ts.ExportAssignment): DeclarationOf | undef
  */
 function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefined {
   const value = exportsAssignedWhole(node);
-  if (!value || tsc.isIdentifier(value) || tsc.isPropertyAccessExpression(value)) return undefined;
+  // A member (`= require('bson').Double`, `= utils.format`) is no name of the module's own: TypeScript declares the
+  // assignment, resolved or not (goToDefinition at `module`, and at an importer's binding, goes to it).
+  if (!value || tsc.isIdentifier(value)) return undefined;
   if (tsc.isObjectLiteralExpression(value) && value.properties.every(tsc.isShorthandPropertyAssignment)) return undefined;
   const name = node.left;
   return { name, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
