@@ -328,6 +328,14 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a variable exported in an export list (`module.exports = { table, lookup }`) is the variable alone at its uses, not the shorthand that lists it, as TypeScript answers', async () => {
+    const RECORDS = 'lib/records.js';
+    const table = where(at(root, RECORDS, 2, 'table'));
+    for (const position of [at(root, RECORDS, 5, 'table'), at(root, 'lib/use-records.js', 3, 'table')]) {
+      assert.deepEqual((await definitionsAt(position)).map(where), [table], where(position));
+    }
+  });
+
   test('a function exported as a shorthand property (`{ shout }`) is called through the module: references and callers', async () => {
     const shout = at(root, STRINGS, 2, 'shout');
     const references = await session.ok('findReferences', { repo, ...shout });

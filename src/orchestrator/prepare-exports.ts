@@ -103,7 +103,6 @@ export function defineCommonJsExports(
     const symbol = there && symbols[there.symbol]!;
     if (symbol && isLocalSymbol(symbol)) privatizeNamesake(occurrences, symbols, symbolIndex, synthesized, exportAt);
     if (symbol && !isLocalSymbol(symbol)) {
-      if (symbol !== synthesized) out.push(related(synthesized, symbol));
       // A shorthand property (`module.exports = { shout }`) is a property symbol of its own there, and a use of what
       // it holds: the two are related, so that a use through the module (`strings.shout()`) is the function's too.
       // As references only: goToDefinition at a use of the function goes to the function alone, and at a use
@@ -112,6 +111,10 @@ export function defineCommonJsExports(
         (o) => o !== there && o.range[0] === line && o.range[1] === character && (o.roles & SymbolRole.Definition) === 0,
       );
       const heldSymbol = held && symbols[held.symbol]!;
+      // Where what it holds is a variable of the module's (`const webidl = {...}; module.exports = { webidl }`), the
+      // export's name is that variable's symbol already: the property is no declaration of it, only a use.
+      if (symbol !== synthesized)
+        out.push(heldSymbol === synthesized ? { ...related(synthesized, symbol), isDefinition: false } : related(synthesized, symbol));
       if (heldSymbol && heldSymbol !== symbol && !isLocalSymbol(heldSymbol))
         out.push({ ...related(symbol, heldSymbol), isDefinition: false });
       continue;
