@@ -506,9 +506,9 @@ async function calledThroughProperties(lookups: Lookups, ctx: RepoContext, rows:
     );
     // `name: value`, the value a name alone.
     const text = (await lookups.lines(d.blob_sha))?.[d.end_line] ?? '';
-    const value = /^\s*:\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[,}]|$)/u.exec(text.slice(d.end_char));
+    const value = /^\s*:\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[,}]|$)/du.exec(text.slice(d.end_char));
     if (value) {
-      const column = d.end_char + value[0].lastIndexOf(value[1]!);
+      const column = d.end_char + value.indices![1]![0];
       held.push(...occurrencesAt(document, d.end_line, column).filter((o) => !(o.roles & SymbolRole.Definition) && o.range[1] === column));
     }
     const symbols = [...new Set(held.map((o) => document.symbols[o.symbol]!))].filter((s) => s !== d.symbol);
