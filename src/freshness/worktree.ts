@@ -46,8 +46,10 @@ const REGULAR = /^100(644|755)$/;
 
 export async function readWorktree(path: string): Promise<Worktree> {
   const root = await gitRoot(path);
-  // Independent questions to git, asked at once.
-  const [head, listing, changes] = await Promise.all([headCommit(root), gitAt(root).then((git) => git.raw(['ls-files', '-z', '-s'])), uncommitted(root)]);
+  const { head, value } = await atSteadyHead(root, () =>
+    Promise.all([gitAt(root).then((git) => git.raw(['ls-files', '-z', '-s'])), uncommitted(root)]),
+  );
+  const [listing, changes] = value;
   if (!head) throw new UserError(`${root} has no commits yet: commit something first, then index`);
 
   const files = new Map<string, WorktreeFile>();
@@ -75,8 +77,29 @@ export async function readWorktree(path: string): Promise<Worktree> {
  * only the changed files), for watching.
  */
 export async function worktreeState(root: string): Promise<{ head: string | undefined; fingerprint: string | null }> {
-  const [head, changes] = await Promise.all([headCommit(root), uncommitted(root)]);
+  const { head, value: changes } = await atSteadyHead(root, () => uncommitted(root));
   return { head, fingerprint: fingerprintOf(changes) };
+}
+
+/** How often a read is tried again when HEAD moved under it, before the last one is taken as it is. */
+const STEADY_HEAD_TRIES = 5;
+
+/**
+ * `read` (what is uncommitted, the index's listing) together with the HEAD it
+ * belongs to. A commit landing between the two would pair the new commit with
+ * the old commit's changes: an index of the new commit under a fingerprint of
+ * changes it already holds, which a watcher then takes for a worktree that
+ * moved. So HEAD is read before and after, and the read repeated until HEAD
+ * held still across it (a seqlock's reader).
+ */
+async function atSteadyHead<T>(root: string, read: () => Promise<T>): Promise<{ head: string | undefined; value: T }> {
+  let head = await headCommit(root);
+  for (let attempt = 1; ; attempt++) {
+    const value = await read();
+    const after = await headCommit(root);
+    if (after === head || attempt === STEADY_HEAD_TRIES) return { head: after, value };
+    head = after;
+  }
 }
 
 /** The paths that differ from HEAD, each with its content's blob hash; undefined when deleted or not a regular file. */
@@ -89,7 +112,14 @@ async function uncommitted(root: string): Promise<Map<string, string | undefined
 /** The paths that differ from HEAD (modified, added, deleted, untracked but not ignored), as git status lists them. */
 export async function uncommittedPaths(root: string): Promise<{ path: string; deleted: boolean }[]> {
   // --no-optional-locks: a plain `git status` refreshes git's stat cache and so rewrites .git/index; reading must not write.
-  const listing = await gitListing(root, ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+  const listing = await gitListing(root, [
+    '--no-optional-locks',
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    '--no-renames',
+  ]);
   const paths: { path: string; deleted: boolean }[] = [];
   for (const entry of listing) {
     if (entry.length < 4) continue;

@@ -1,0 +1,51 @@
+// readWorktree while commits land: HEAD and what is uncommitted are read as
+// one snapshot. Read apart, a commit landing between them paired the new
+// commit with the changes it already holds, and `sextant watch`, restarted,
+// took that index's fingerprint for a worktree that had moved and indexed
+// again (seen in CI: the watch test failed twice in one run).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { readWorktree } from '../src/freshness/worktree.js';
+import { git, gitRepoOf, removeDir } from './support/repos.js';
+
+const root = gitRepoOf('commits-landing', { 'src/a.ts': 'export const a = 0;\n' });
+after(() => removeDir(join(root, '..')));
+
+test('a file read as uncommitted always differs from the HEAD it is reported with, while commits land', async () => {
+  // Another process edits and commits in a loop, as an editor and git would.
+  const committer = spawn(
+    'bash',
+    [
+      '-c',
+      'for i in $(seq 1 60); do echo "export const v$i = $i;" >> src/a.ts; git add -A; git commit -q -m "commit $i"; sleep 0.02; done',
+    ],
+    {
+      cwd: root,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t.invalid',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t.invalid',
+      },
+    },
+  );
+  const exited = new Promise<number | null>((resolve) => committer.on('exit', resolve));
+  let running = true;
+  void exited.then(() => (running = false));
+
+  const seen: { head: string; path: string; sha: string }[] = [];
+  let reads = 0;
+  while (running) {
+    const worktree = await readWorktree(root);
+    reads++;
+    for (const f of worktree.files) if (f.dirty) seen.push({ head: worktree.head, path: f.path, sha: f.sha });
+  }
+  assert.equal(await exited, 0, 'the committer ran through');
+  assert.ok(reads >= 20, `only ${reads} reads overlapped the commits`);
+  const torn = seen.filter((s) => git(root, 'rev-parse', `${s.head}:${s.path}`).trim() === s.sha);
+  assert.deepEqual(torn, [], `${torn.length} of ${seen.length} uncommitted files were the content of their HEAD (${reads} reads)`);
+});
