@@ -39,6 +39,7 @@ describe('sextant watch', () => {
 
   test('publishes HEAD at start, then uncommitted edits and new commits by themselves; SIGINT stops it with the lock released', async (t) => {
     const watch = new Watch(root, env);
+    let again: Watch | undefined;
     try {
       const watching = await watch.next((e) => e.kind === 'watching');
       assert.equal(watching.published, null);
@@ -82,7 +83,7 @@ describe('sextant watch', () => {
         db.close();
       }
       // Restarted on a published HEAD, it does not index again.
-      const again = new Watch(root, env);
+      again = new Watch(root, env);
       const w = await again.next((e) => e.kind === 'watching');
       assert.equal(w.published, head2);
       await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -90,7 +91,8 @@ describe('sextant watch', () => {
       assert.equal(await again.stop('SIGKILL'), null);
       assert.equal((await watcherOf(env, s.repo)).watcher, 'none', 'a killed watcher is not reported watching');
     } finally {
-      await watch.stop('SIGKILL');
+      // Both, whatever failed: a watcher left running would index the next test's commits.
+      await Promise.all([watch.stop('SIGKILL'), again?.stop('SIGKILL')]);
     }
   });
 
