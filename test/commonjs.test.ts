@@ -262,12 +262,51 @@ describe('CommonJS exports', () => {
     const next = { base: at(root, CURSOR, 3, 'next'), override: at(root, COUNTING, 5, 'next') };
     const skip = `method Cursor.skip ${where(at(root, CURSOR, 7, 'skip'))} ×2`;
     const counting = `method CountingCursor.next ${where(next.override)} ×1`;
-    // `this.next()` in the base's skip and `super.next()` in the override, from either method, as TypeScript counts them.
-    assert.deepEqual(await callers(next.base), [counting, skip]);
-    assert.deepEqual(await callers(next.override), [counting, skip]);
+    // `this.next()` in the base's skip and `super.next()` in the overrides, from either method, as TypeScript counts them.
+    const skipping = `method SkippingCursor.next ${where(at(root, 'lib/skipping-cursor.js', 5, 'next'))} ×1`;
+    assert.deepEqual(await callers(next.base), [counting, skip, skipping]);
+    assert.deepEqual(await callers(next.override), [counting, skip, skipping]);
     assert.deepEqual((await definitionsAt(at(root, COUNTING, 7, 'next'))).map(item), [`method Cursor.next ${where(next.base)}`]);
     const supertypes = await session.ok('typeHierarchy', { repo, ...at(root, COUNTING, 4, 'CountingCursor'), direction: 'supertypes' });
     assert.deepEqual(supertypes.types.map(item), [`class Cursor ${where(at(root, CURSOR, 2, 'Cursor'))}`]);
+  });
+
+  test('a class declared by name that extends a class a module assigns whole (`class SkippingCursor extends Cursor`, undici’s handlers) overrides its methods: references, callers and `super` as TypeScript answers', async () => {
+    const CURSOR = 'lib/cursor.js';
+    const SKIPPING = 'lib/skipping-cursor.js';
+    const item = (x: any) => `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${where(x)}`;
+    const callers = async (p: Position) =>
+      (await session.ok('callHierarchy', { repo, ...p, direction: 'incoming' })).calls.map(
+        (c: any) => `${item(c.from)} ×${c.ranges.length}`,
+      );
+    const next = { base: at(root, CURSOR, 3, 'next'), override: at(root, SKIPPING, 5, 'next') };
+    // Every call of the base's `next` (its own `this.next()`, each subclass's `super.next()`) is one of the override's.
+    const all = [
+      `method CountingCursor.next ${where(at(root, 'lib/counting-cursor.js', 5, 'next'))} ×1`,
+      `method Cursor.skip ${where(at(root, CURSOR, 7, 'skip'))} ×2`,
+      `method SkippingCursor.next ${where(next.override)} ×1`,
+    ];
+    assert.deepEqual(await callers(next.override), all);
+    assert.deepEqual(await callers(next.base), all);
+    // The seven TypeScript lists from either method: both declarations and the base's, and every call.
+    const expected = [
+      next.base,
+      next.override,
+      at(root, 'lib/counting-cursor.js', 5, 'next'),
+      at(root, CURSOR, 8, 'next'),
+      at(root, CURSOR, 8, 'next', { nth: 1 }),
+      at(root, 'lib/counting-cursor.js', 7, 'next'),
+      at(root, SKIPPING, 6, 'next'),
+    ]
+      .map(where)
+      .sort();
+    for (const from of [next.override, next.base]) {
+      const refs = await session.ok('findReferences', { repo, ...from });
+      assert.deepEqual(refs.references.map(where).sort(), expected, `from ${where(from)}`);
+    }
+    assert.deepEqual((await definitionsAt(at(root, SKIPPING, 10, 'skip'))).map(item), [
+      `method Cursor.skip ${where(at(root, CURSOR, 7, 'skip'))}`,
+    ]);
   });
 
   test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {

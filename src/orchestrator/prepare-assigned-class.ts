@@ -78,20 +78,64 @@ export function declareAssignedClass(
     const memberSymbol = `${symbol}${descriptorName(memberName)}().`;
     rename(occurrences, symbols, symbolIndex, member.symbol, memberSymbol);
     containers.set(memberSymbol, className);
-    if (base) {
-      const target = `${base}${descriptorName(memberName)}().`;
-      relationships.push({
-        symbol: memberSymbol,
-        target,
-        isImplementation: true,
-        isReference: true,
-        isTypeDefinition: false,
-        isDefinition: false,
-      });
-    }
+    if (base) relationships.push(overriding(memberSymbol, base, memberName));
   }
   if (base) superMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
   return { relationships, containers };
+}
+
+/**
+ * A class declared by name that extends the class another module assigns
+ * whole (`class DumpHandler extends DecoratorHandler`, with
+ * `const DecoratorHandler = require('./decorator-handler')`, undici's
+ * handlers). scip-typescript names its methods but relates them to nothing
+ * (the base's are locals of their file), and gives its `super.name` a local
+ * nothing defines. As TypeScript relates them, each method overrides the
+ * base's method of its name, and `super.name` is that method.
+ */
+export function relateSubclassMethods(
+  occurrences: readonly Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+): PreparedRelationship[] {
+  const relationships: PreparedRelationship[] = [];
+  const defined = new Set<number>();
+  for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+  for (const o of occurrences) {
+    const classSymbol = symbols[o.symbol]!;
+    if (!(o.roles & SymbolRole.Definition) || !classSymbol.endsWith('#') || isLocalSymbol(classSymbol)) continue;
+    const declaration = facts.declarationAt(o.range[0], o.range[1]);
+    const base = declaration && baseClass(declaration, occurrences, symbols);
+    if (!base || base === classSymbol) continue;
+    for (const m of occurrences) {
+      const memberSymbol = symbols[m.symbol]!;
+      if (!(m.roles & SymbolRole.Definition) || !rangeContains(declaration.extent, m.range)) continue;
+      if (!memberSymbol.startsWith(classSymbol) || !METHOD_DESCRIPTOR.test(memberSymbol.slice(classSymbol.length))) continue;
+      const memberName = nameInSource(lines, m.range);
+      // A constructor overrides nothing; a private method (`#fail`) is its class's alone.
+      if (!memberName || memberName === 'constructor' || memberName.startsWith('#')) continue;
+      relationships.push(overriding(memberSymbol, base, memberName));
+    }
+    superMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
+  }
+  return relationships;
+}
+
+/** A method's own descriptor, directly of its class (`next().`, `` `a-b`(). ``), not a member of something in it. */
+const METHOD_DESCRIPTOR = /^(?:[\w$+-]+|`(?:[^`]|``)+`)\(\)\.$/;
+
+/** The method `memberSymbol` (named `memberName`) overrides the base class's method of that name. */
+function overriding(memberSymbol: string, base: string, memberName: string): PreparedRelationship {
+  return {
+    symbol: memberSymbol,
+    target: `${base}${descriptorName(memberName)}().`,
+    isImplementation: true,
+    isReference: true,
+    isTypeDefinition: false,
+    isDefinition: false,
+  };
 }
 
 /** The class a module assigns whole, for the module a class's `extends` names (a `require` binding of it). */

@@ -27,7 +27,7 @@ import {
   linkModuleNames,
   relateExportNames,
 } from './prepare-exports.js';
-import { assignedClassOf, NO_ASSIGNED_CLASS } from './prepare-assigned-class.js';
+import { assignedClassOf, NO_ASSIGNED_CLASS, relateSubclassMethods } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
 import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
 
@@ -35,7 +35,7 @@ import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenA
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 52;
+export const DERIVATION_VERSION = 53;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -82,6 +82,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   const assignedClass = facts
     ? defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
     : NO_ASSIGNED_CLASS;
+  const subclassRelationships =
+    facts && JAVASCRIPT.test(document.relativePath) ? relateSubclassMethods(occurrences, symbols, symbolIndex, facts, lines) : [];
   const commonJsRelationships = facts ? defineCommonJsExports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   const thisProperties = JAVASCRIPT.test(document.relativePath)
     ? defineThisProperties(occurrences, symbols, lines, facts)
@@ -191,6 +193,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         ...relateExportNames(occurrences, symbols, facts, lines, document.relativePath),
         ...commonJsRelationships,
         ...assignedClass.relationships,
+        ...subclassRelationships,
       ]
     : [];
   for (const r of derived) {
@@ -340,7 +343,9 @@ function defineComputedMethods(
     const owner = innermostClass(classes, line, character);
     if (!owner) continue;
     const symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
-    added.push(derivedOccurrence([line, character - 1, line, close + 1], internSymbol(symbols, symbolIndex, symbol), SymbolRole.Definition));
+    added.push(
+      derivedOccurrence([line, character - 1, line, close + 1], internSymbol(symbols, symbolIndex, symbol), SymbolRole.Definition),
+    );
   }
   occurrences.push(...added);
 }
