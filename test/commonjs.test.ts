@@ -309,6 +309,25 @@ describe('CommonJS exports', () => {
     ]);
   });
 
+  test('a class a module assigns whole that extends a class another module assigns by its name (`module.exports = Store`, knex’s style) overrides its methods: references, callers and `super` as TypeScript answers', async () => {
+    const STORE = 'lib/store.js';
+    const MEMORY = 'lib/memory-store.js';
+    const item = (x: any) => `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${where(x)}`;
+    const connect = { base: at(root, STORE, 7, 'connect'), override: at(root, MEMORY, 5, 'connect') };
+    const expected = [connect.base, connect.override, at(root, STORE, 4, 'connect'), at(root, MEMORY, 6, 'connect')].map(where).sort();
+    for (const from of [connect.override, connect.base]) {
+      const refs = await session.ok('findReferences', { repo, ...from });
+      assert.deepEqual(refs.references.map(where).sort(), expected, `from ${where(from)}`);
+      const callers = await session.ok('callHierarchy', { repo, ...from, direction: 'incoming' });
+      assert.deepEqual(
+        callers.calls.map((c: any) => `${item(c.from)} ×${c.ranges.length}`),
+        [`method MemoryStore.connect ${where(connect.override)} ×1`, `method Store.open ${where(at(root, STORE, 3, 'open'))} ×1`],
+        `from ${where(from)}`,
+      );
+    }
+    assert.deepEqual((await definitionsAt(at(root, MEMORY, 6, 'connect'))).map(item), [`method Store.connect ${where(connect.base)}`]);
+  });
+
   test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {
     const CHECKS = 'lib/checks.mjs';
     const USE = 'lib/use-checks.mjs';

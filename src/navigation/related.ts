@@ -98,7 +98,9 @@ export async function referenceFamilies(
       const next: string[] = [];
       for (const s of f.frontier) {
         for (const t of related.get(s) ?? []) {
-          if (!f.family.has(t)) {
+          // A local is its document's alone, but the index relates a method to the local of a base in another file
+          // (`module.exports = class Cursor {...}`'s): followed, `local 3` would bridge to every file's `local 3`.
+          if (!f.family.has(t) && !isLocalSymbol(t)) {
             f.family.add(t);
             next.push(t);
           }

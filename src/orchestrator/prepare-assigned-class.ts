@@ -32,8 +32,9 @@ export const NO_ASSIGNED_CLASS: AssignedClass = { relationships: [], containers:
  * and the export is defined as it, for definitions only (TypeScript's
  * findReferences at `exports` does not list the class). Its methods become
  * `<module>default#name().`, named by the class's name as their container.
- * Where it extends such a class of another module, each method overrides the
- * base's method of its name, and `super.name` is that method.
+ * Where it extends such a class of another module, or a class the index
+ * resolved its base to, each method overrides the base's method of its name,
+ * and `super.name` is that method.
  */
 export function declareAssignedClass(
   occurrences: readonly Occurrence[],
@@ -71,7 +72,7 @@ export function declareAssignedClass(
   const containers = new Map<string, string>();
   const declaration = facts.declarationAt(line, character);
   if (!declaration) return { relationships, containers };
-  const base = baseClass(declaration, occurrences, symbols);
+  const base = baseClass(declaration, occurrences, symbols, true);
   for (const member of methods(occurrences, symbols, facts, declaration.extent)) {
     const memberName = nameInSource(lines, member.range);
     if (!memberName || memberName === 'constructor') continue;
@@ -107,7 +108,8 @@ export function relateSubclassMethods(
     const classSymbol = symbols[o.symbol]!;
     if (!(o.roles & SymbolRole.Definition) || !classSymbol.endsWith('#') || isLocalSymbol(classSymbol)) continue;
     const declaration = facts.declarationAt(o.range[0], o.range[1]);
-    const base = declaration && baseClass(declaration, occurrences, symbols);
+    // A base the index resolved to a class is related by the index already.
+    const base = declaration && baseClass(declaration, occurrences, symbols, false);
     if (!base || base === classSymbol) continue;
     for (const m of occurrences) {
       const memberSymbol = symbols[m.symbol]!;
@@ -143,12 +145,26 @@ export function assignedClassOf(moduleSymbol: string): string {
   return `${moduleSymbol}default#`;
 }
 
-/** The base class, where the class extends a name for a module (`const Base = require('./base')`). */
-function baseClass(declaration: Declaration, occurrences: readonly Occurrence[], symbols: readonly string[]): string | undefined {
+/**
+ * The base class, where the class extends a name for a module (`const Base =
+ * require('./base')`): the class that module assigns whole. With `named`, also
+ * where the index resolved the name to a class (the module assigns a class
+ * declared by name, `module.exports = Transaction`, knex's style).
+ */
+function baseClass(
+  declaration: Declaration,
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  named: boolean,
+): string | undefined {
   const [heritage] = declaration.heritage;
   if (!heritage || declaration.heritage.length !== 1) return undefined;
-  const at = occurrences.find((o) => o.range[0] === heritage[0] && o.range[1] === heritage[1] && isModuleSymbol(symbols[o.symbol]!));
-  return at && assignedClassOf(symbols[at.symbol]!);
+  const at = occurrences.filter((o) => o.range[0] === heritage[0] && o.range[1] === heritage[1]).map((o) => symbols[o.symbol]!);
+  // The index's class first: a use it resolved also carries the module's symbol (see requireBindingsAsModules).
+  const resolved = at.find((s) => s.endsWith('#') && !isLocalSymbol(s));
+  if (resolved) return named ? resolved : undefined;
+  const module = at.find(isModuleSymbol);
+  return module && assignedClassOf(module);
 }
 
 /** The class's own methods: local definitions of functions directly in its body (not in one of its methods). */
