@@ -328,6 +328,28 @@ describe('CommonJS exports', () => {
     assert.deepEqual((await definitionsAt(at(root, MEMORY, 6, 'connect'))).map(item), [`method Store.connect ${where(connect.base)}`]);
   });
 
+  test('a call through an export that names a function (`Utils.isConnectionError(err)`, `module.exports = { isConnectionError }`, knex’s style) is a call of the function, both ways of the call hierarchy', async () => {
+    const retry = at(root, 'lib/use-errors.js', 4, 'retry');
+    const callees = await session.ok('callHierarchy', { repo, ...retry, direction: 'outgoing' });
+    // TypeScript's call hierarchy lists the two functions as callees (it gives each both calls' ranges).
+    assert.deepEqual(
+      callees.calls.map((c: any) => `${c.to.kind} ${c.to.name} ${where(c.to)} ×${c.ranges.length}`),
+      [
+        `function isConnectionError ${where(at(root, 'lib/errors.js', 2, 'isConnectionError'))} ×1`,
+        `function describe ${where(at(root, 'lib/errors.js', 6, 'describe'))} ×1`,
+      ],
+    );
+    const callers = await session.ok('callHierarchy', {
+      repo,
+      ...at(root, 'lib/errors.js', 2, 'isConnectionError'),
+      direction: 'incoming',
+    });
+    assert.deepEqual(
+      callers.calls.map((c: any) => `${c.from.name} ${where(c.from)}`),
+      [`retry ${where(retry)}`],
+    );
+  });
+
   test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {
     const CHECKS = 'lib/checks.mjs';
     const USE = 'lib/use-checks.mjs';

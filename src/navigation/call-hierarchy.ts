@@ -14,7 +14,7 @@ import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.
 import type { IndexRow } from '../registry/schema.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
 import type { RepoContext } from './context.js';
-import { definitionsForHierarchy, definitionsOfGroups, whatItIs } from './definitions.js';
+import { calledThroughExports, definitionsForHierarchy, definitionsOfGroups, whatItIs } from './definitions.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
 import { constructorsOf, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
@@ -126,7 +126,12 @@ function pickCallable(definitions: readonly DefinitionRow[]): DefinitionRow | un
   if (!largest) return undefined;
   let last = largest;
   for (const d of candidates) {
-    if (d.repo === largest.repo && d.path === largest.path && comparePositions(d.start_line, d.start_char, last.start_line, last.start_char) > 0) last = d;
+    if (
+      d.repo === largest.repo &&
+      d.path === largest.path &&
+      comparePositions(d.start_line, d.start_char, last.start_line, last.start_char) > 0
+    )
+      last = d;
   }
   return last;
 }
@@ -284,9 +289,7 @@ class CallWalker {
       const place = this.ctx.adjust.placeIn(indexedFile(file), edit, use.range);
       if (place) group.placed.push({ use, place });
     }
-    const kept = [...groups.values()].filter(
-      (g): g is Group & { caller: CallItem } => g.caller !== undefined && g.placed.length > 0,
-    );
+    const kept = [...groups.values()].filter((g): g is Group & { caller: CallItem } => g.caller !== undefined && g.placed.length > 0);
     const sorted = sortGroups(kept, (g) => g.caller);
     // The callers of the next level, in the order they are walked: their uses are read a batch at a time.
     const next = depth > 1 ? sorted.filter((g) => g.definition && !ancestry.has(g.definition.symbol)) : [];
@@ -427,7 +430,9 @@ class CallWalker {
     const out = new Map<string, DefinitionRow>();
     for (const symbol of symbols) {
       const own = bySymbol.get(symbol) ?? [];
-      const definition = pickCallable(own) ?? own[0];
+      // An export that names a function (`Utils.isConnectionError(err)`) is called as it; its callers list this call too.
+      const held = own.length > 0 && own.every((d) => d.kind === 'property') ? await calledThroughExports(this.lookups, this.ctx, own) : [];
+      const definition = pickCallable(own) ?? held[0] ?? own[0];
       const constructor =
         definition?.kind === 'class'
           ? constructorsOf(symbol)
@@ -494,7 +499,8 @@ class CallWalker {
       }
       // A member of an unnamed type (a method of the object a factory returns) is used from other files by name.
       const elsewhere = await usesElsewhere(this.lookups, target, this.askedIn);
-      for (const use of elsewhere) if (keep(use.roles, use.refKind)) out[i]!.push(useAt(use.file, use.range, target.symbol, use.refKind, true));
+      for (const use of elsewhere)
+        if (keep(use.roles, use.refKind)) out[i]!.push(useAt(use.file, use.range, target.symbol, use.refKind, true));
       if (elsewhere.length > 0) this.notes.add(usesByNameNote(target, elsewhere));
       const overridden = await this.lookups.localReferenceTargets(target.document_id, target.symbol);
       if (overridden.length > 0) shared.push({ i, symbols: overridden, local: true });

@@ -522,6 +522,28 @@ async function calledThroughProperties(lookups: Lookups, ctx: RepoContext, rows:
 }
 
 /**
+ * The functions called through `properties` that are the exports of a
+ * CommonJS module (`module.exports = { isConnectionError }`), as TypeScript's
+ * call hierarchy resolves a call through one (`Utils.isConnectionError(err)`):
+ * it binds such a property as an alias of what it names. A property of any
+ * other object literal (`export default { isObject }`) is called as itself,
+ * which is no call hierarchy item.
+ */
+export async function calledThroughExports(
+  lookups: Lookups,
+  ctx: RepoContext,
+  properties: readonly DefinitionRow[],
+): Promise<DefinitionRow[]> {
+  const exported: DefinitionRow[] = [];
+  for (const d of properties) {
+    if (languageOf(d.path) !== 'javascript') continue;
+    const line = exportAssignmentLine(await lookups.lines(d.blob_sha));
+    if (line >= 0 && line <= d.start_line) exported.push(d);
+  }
+  return exported.length > 0 ? calledThroughProperties(lookups, ctx, exported) : [];
+}
+
+/**
  * A JavaScript module that assigns its exports whole (`module.exports =
  * ...`) is, to TypeScript, what it assigns: goToDefinition at a name bound to
  * the module (`const m = require('./m')`) goes to the assignment (`= {...}`),
