@@ -350,6 +350,17 @@ describe('CommonJS exports', () => {
     );
   });
 
+  test('`this.client` in a subclass in another file, one class down or two, goes to the base’s `this.client = client`, as TypeScript answers (knex’s compilers)', async () => {
+    const declared = where(at(root, 'lib/compiler.js', 4, 'client'));
+    for (const use of [at(root, 'lib/pg-compiler.js', 6, 'client'), at(root, 'lib/pg10-compiler.js', 6, 'client')]) {
+      assert.deepEqual(
+        (await definitionsAt(use)).map((d: any) => `${d.kind} ${where(d)}`),
+        [`property ${declared}`],
+        where(use),
+      );
+    }
+  });
+
   test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {
     const CHECKS = 'lib/checks.mjs';
     const USE = 'lib/use-checks.mjs';

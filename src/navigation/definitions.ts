@@ -21,6 +21,7 @@ import type { SymbolItem } from '../protocol/common.js';
 import { checkPosition, namesOnLine, occurrencesAt, openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { definitionPartners } from './related.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, useFile, type MemberUseFile } from './unnamed-members.js';
+import { inheritedThisMember } from './inherited-members.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, preview, range1 } from './locations.js';
 import { isReservedWord, nameAt, type NameSyntax } from './words.js';
 
@@ -460,6 +461,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
     rows.push(...(await exportAssignmentAt(lookups, ctx, at.file, at.range)));
+  if (rows.length === 0 && at.memberAccess) rows.push(...(await inheritedThisMember(lookups, ctx, useFile(at.file), at.memberAccess)));
   const member =
     rows.length === 0 && at.memberAccess
       ? await memberDeclaredElsewhere(

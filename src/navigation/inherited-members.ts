@@ -1,0 +1,75 @@
+// `this.client` in a JavaScript subclass, for a property its base class
+// declares by assignment in another file (`this.client = client` in the
+// base's constructor: knex's compilers, undici's handlers). scip-typescript
+// gives such a property a local symbol of the base's file, and each use in a
+// subclass's file a local of its own that nothing defines: goToDefinition
+// there found nothing, where TypeScript goes to the base's assignment. The
+// subclass's supertypes are in the index (its class relates to its base's), so
+// the property is looked for in each base class in turn, nearest first, among
+// the members of that name the base's file declares inside the class.
+import type { Range } from '../scip/range.js';
+import { rangeContains } from '../scip/range.js';
+import { isLocalSymbol } from '../scip/symbol.js';
+import type { DefinitionRow, Lookups } from '../registry/lookups.js';
+import type { RepoContext } from './context.js';
+import { enclosingRange } from './locations.js';
+
+/** Base classes walked up from the subclass at most: inheritance chains are shallow. */
+const MAX_ANCESTORS = 8;
+/** `this.` right before the name. */
+const THIS_MEMBER = /(?<![\w$.])this\s*\.\s*$/;
+
+/**
+ * The members named as the use at `range` of `file` (`this.name`, a local
+ * nothing in the file defines) that the nearest base class declaring one
+ * declares; none where the use is not `this.name` inside a class.
+ */
+export async function inheritedThisMember(
+  lookups: Lookups,
+  ctx: RepoContext,
+  file: Pick<DefinitionRow, 'index_id' | 'document_id' | 'path' | 'blob_sha'>,
+  range: Range,
+): Promise<DefinitionRow[]> {
+  if (range[0] !== range[2] || file.index_id !== ctx.index.id) return [];
+  const line = (await lookups.lines(file.blob_sha))?.[range[0]] ?? '';
+  const name = line.slice(range[1], range[3]);
+  if (!name || !THIS_MEMBER.test(line.slice(0, range[1]))) return [];
+  const inFile = await lookups.definitionsInFile(file.index_id, file.document_id, file.path);
+  const owner = innermostClass(inFile, range);
+  if (!owner || isLocalSymbol(owner.symbol)) return [];
+
+  const members = (await lookups.localMembersNamed(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
+  if (members.length === 0) return [];
+  const seen = new Set([owner.symbol]);
+  let frontier = [owner.symbol];
+  for (let depth = 0; depth < MAX_ANCESTORS && frontier.length > 0; depth++) {
+    const supertypes = (await lookups.supertypesOf([file.index_id], frontier)).filter((s) => !seen.has(s) && s.endsWith('#'));
+    for (const s of supertypes) seen.add(s);
+    const bases = (await lookups.definitionsOf([file.index_id], supertypes)).filter((d) => d.kind === 'class');
+    const found = members.filter((m) => bases.some((b) => declaredIn(m, b)));
+    if (found.length > 0) return found;
+    frontier = supertypes;
+  }
+  return [];
+}
+
+/** The innermost class whose extent holds `range`. */
+function innermostClass(definitions: readonly DefinitionRow[], range: Range): DefinitionRow | undefined {
+  let best: { d: DefinitionRow; extent: Range } | undefined;
+  for (const d of definitions) {
+    const extent = enclosingRange(d);
+    if (d.kind !== 'class' || !extent || !rangeContains(extent, range)) continue;
+    if (!best || rangeContains(best.extent, extent)) best = { d, extent };
+  }
+  return best?.d;
+}
+
+/** Whether `member` is declared inside the class `base`. */
+function declaredIn(member: DefinitionRow, base: DefinitionRow): boolean {
+  const extent = enclosingRange(base);
+  return (
+    member.document_id === base.document_id &&
+    extent !== undefined &&
+    rangeContains(extent, [member.start_line, member.start_char, member.end_line, member.end_char])
+  );
+}
