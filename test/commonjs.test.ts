@@ -358,6 +358,10 @@ describe('CommonJS exports', () => {
         [`property ${declared}`],
         where(use),
       );
+      // Its references from there: the declaration and this file's uses (TypeScript adds the other subclass's), said so.
+      const refs = await session.ok('findReferences', { repo, ...use, include_declaration: true });
+      assert.deepEqual(refs.references.map(where).sort(), [declared, where(use)].sort(), where(use));
+      assert.match(refs.message, /in a base class of this one/);
     }
   });
 

@@ -73,3 +73,11 @@ function declaredIn(member: DefinitionRow, base: DefinitionRow): boolean {
     rangeContains(extent, [member.start_line, member.start_char, member.end_line, member.end_char])
   );
 }
+
+/** What findReferences says of the uses it lists of an inherited member. */
+export function inheritedMemberNote(member: DefinitionRow): string {
+  return (
+    `${member.name} is declared by ${member.path}:${member.start_line + 1}, in a base class of this one: its uses there and ` +
+    'in this file are listed, not those in other subclasses (the index gives each file a symbol of its own for it)'
+  );
+}

@@ -13,7 +13,7 @@ import {
   refKindOf,
   rolesOf,
 } from '../registry/payload.js';
-import type { Lookups, RefRowInOrder } from '../registry/lookups.js';
+import type { DefinitionRow, Lookups, RefRowInOrder } from '../registry/lookups.js';
 import { CAP, type Params, type Reference, type Result } from '../protocol/references.js';
 import { openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
 import { moved, type Placement } from './adjust.js';
@@ -37,6 +37,7 @@ import {
   usesElsewhere,
   type MemberUseFile,
 } from './unnamed-members.js';
+import { inheritedMemberNote, inheritedThisMember } from './inherited-members.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
@@ -58,6 +59,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const notes: string[] = [];
   /** The file of the use asked about, when its member was found by name. */
   let askedIn: MemberUseFile | undefined;
+  /** A base class's member `this.name` stands for (see inheritedThisMember). */
+  let inherited: DefinitionRow | undefined;
   /** Asked at a name that stands for a module: the name, and the files of the module, whose own uses of it are not the name's. */
   let alias: { name: string; moduleFiles: Set<string> } | undefined;
   /** Modules whose `require` bindings are references too (those alone, not their specifiers): see modulesAssigningWhole. */
@@ -104,11 +107,19 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     if (at.memberAccess && symbols.every(isLocalSymbol) && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
       const asked = useFile(file);
       const member = await memberDeclaredElsewhere(lookups, asked, at.memberAccess);
+      const [base, ...others] = member ? [] : await inheritedThisMember(lookups, ctx, asked, at.memberAccess);
+      if (base && others.length === 0) inherited = base;
       if (member) {
         symbols = [member.symbol];
         file = await openFile(lookups, ctx, member.path);
         askedIn = asked;
         notes.push(resolvedByNameNote(member));
+      } else if (inherited) {
+        // `this.client` of a base class's `this.client = client`: its uses in the base's file and in this one.
+        symbols = [inherited.symbol];
+        file = await openFile(lookups, ctx, inherited.path);
+        askedIn = asked;
+        notes.push(inheritedMemberNote(inherited));
       }
     }
   }
@@ -204,7 +215,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
         }
         group.records.push({ range: use.range, kind, symbol: member.symbol, derived: false });
       }
-      if (uses.length > 0) notes.push(usesByNameNote(member, uses));
+      // An inherited member's uses here are by its class, not by its name: its own note says so.
+      if (uses.length > 0 && !inherited) notes.push(usesByNameNote(member, uses));
     }
   }
   // References are walked group by group (a file of a repository), in the
