@@ -365,6 +365,25 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('`this.skip()` in a subclass that inherits `skip` from a class a module assigns whole is a call of the base’s method: definition, references and callers as TypeScript answers', async () => {
+    const CURSOR = 'lib/cursor.js';
+    const use = at(root, 'lib/rewinding-cursor.js', 6, 'skip');
+    const skip = at(root, CURSOR, 7, 'skip');
+    assert.deepEqual((await definitionsAt(use)).map(where), [where(skip)]);
+    const expected = [skip, use, at(root, 'lib/skipping-cursor.js', 9, 'skip'), at(root, 'lib/skipping-cursor.js', 10, 'skip')]
+      .map(where)
+      .sort();
+    for (const from of [use, skip]) {
+      const refs = await session.ok('findReferences', { repo, ...from });
+      assert.deepEqual(refs.references.map(where).sort(), expected, `from ${where(from)}`);
+    }
+    const callers = await session.ok('callHierarchy', { repo, ...skip, direction: 'incoming' });
+    assert.deepEqual(
+      callers.calls.map((c: any) => `${c.from.name} ${where(c.from)}`),
+      [`rewind ${where(at(root, 'lib/rewinding-cursor.js', 5, 'rewind'))}`, `skip ${where(at(root, 'lib/skipping-cursor.js', 9, 'skip'))}`],
+    );
+  });
+
   test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {
     const CHECKS = 'lib/checks.mjs';
     const USE = 'lib/use-checks.mjs';

@@ -8,7 +8,7 @@
 import { SymbolRole } from '../scip/schema.js';
 import { rangeContains, type Range } from '../scip/range.js';
 import { isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
-import { DERIVED_ROLE, type Occurrence } from '../registry/payload.js';
+import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { Declaration, SyntaxFacts } from '../syntax/facts.js';
 import { descriptorName, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
@@ -81,7 +81,7 @@ export function declareAssignedClass(
     containers.set(memberSymbol, className);
     if (base) relationships.push(overriding(memberSymbol, base, memberName));
   }
-  if (base) superMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
+  if (base) inheritedMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
   return { relationships, containers };
 }
 
@@ -120,7 +120,7 @@ export function relateSubclassMethods(
       if (!memberName || memberName === 'constructor' || memberName.startsWith('#')) continue;
       relationships.push(overriding(memberSymbol, base, memberName));
     }
-    superMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
+    inheritedMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
   }
   return relationships;
 }
@@ -178,8 +178,15 @@ function methods(occurrences: readonly Occurrence[], symbols: readonly string[],
   return found.filter((m) => !found.some((other) => other !== m && rangeContains(other.extent, m.extent))).map((m) => m.o);
 }
 
-/** `super.name` in the class's methods, which scip-typescript gives a local nothing defines: the base's method. */
-function superMembers(
+/**
+ * `super.name` and a call `this.name(...)` in the class's methods, which
+ * scip-typescript gives a local nothing defines where the class does not
+ * declare `name` itself (`this.skip()` of a subclass that inherits `skip`):
+ * the base's method. (A use of the class's own member is resolved by the
+ * index; a read `this.name` may be a property the base assigns: see
+ * navigation/inherited-members.ts.)
+ */
+function inheritedMembers(
   occurrences: readonly Occurrence[],
   symbols: string[],
   symbolIndex: Map<string, number>,
@@ -191,11 +198,15 @@ function superMembers(
   for (const o of occurrences) {
     const [line, start] = o.range;
     if (defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!) || !rangeContains(extent, o.range)) continue;
-    if (!/\bsuper\s*\.\s*$/.test(lines[line]?.slice(0, start) ?? '')) continue;
+    const before = lines[line]?.slice(0, start) ?? '';
+    if (!SUPER_MEMBER.test(before) && !(o.refKind === RefKindCode.call && THIS_MEMBER.test(before))) continue;
     const name = nameInSource(lines, o.range);
-    if (name) o.symbol = internSymbol(symbols, symbolIndex, `${base}${descriptorName(name)}().`);
+    if (name && !name.startsWith('#')) o.symbol = internSymbol(symbols, symbolIndex, `${base}${descriptorName(name)}().`);
   }
 }
+
+const SUPER_MEMBER = /\bsuper\s*\.\s*$/;
+const THIS_MEMBER = /(?<![\w$.])this\s*\.\s*$/;
 
 /** Every occurrence of `local` becomes `symbol` (merged into it where the document holds it already). */
 function rename(
