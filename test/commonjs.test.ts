@@ -358,10 +358,13 @@ describe('CommonJS exports', () => {
         [`property ${declared}`],
         where(use),
       );
-      // Its references from there: the declaration and this file's uses (TypeScript adds the other subclass's), said so.
-      const refs = await session.ok('findReferences', { repo, ...use, include_declaration: true });
-      assert.deepEqual(refs.references.map(where).sort(), [declared, where(use)].sort(), where(use));
-      assert.match(refs.message, /in a base class of this one/);
+    }
+    // Its references, from the declaration or from either use: the three TypeScript lists, not `Connection`'s.
+    const uses = [at(root, 'lib/pg-compiler.js', 6, 'client'), at(root, 'lib/pg10-compiler.js', 6, 'client')];
+    for (const from of [at(root, 'lib/compiler.js', 4, 'client'), ...uses]) {
+      const refs = await session.ok('findReferences', { repo, ...from, include_declaration: true });
+      assert.deepEqual(refs.references.map(where).sort(), [declared, ...uses.map(where)].sort(), where(from));
+      assert.match(refs.message, /in the classes that extend/, where(from));
     }
   });
 

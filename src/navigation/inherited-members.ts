@@ -6,16 +6,21 @@
 // there found nothing, where TypeScript goes to the base's assignment. The
 // subclass's supertypes are in the index (its class relates to its base's), so
 // the property is looked for in each base class in turn, nearest first, among
-// the members of that name the base's file declares inside the class.
+// the members of that name the base's file declares inside the class. From
+// the member, its uses are the same accesses in each subclass, found through
+// the index's subtypes of its class.
 import type { Range } from '../scip/range.js';
 import { rangeContains } from '../scip/range.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { RepoContext } from './context.js';
 import { enclosingRange } from './locations.js';
+import { usesIn, type MemberUse } from './unnamed-members.js';
 
 /** Base classes walked up from the subclass at most: inheritance chains are shallow. */
 const MAX_ANCESTORS = 8;
+/** Files of subclasses searched for a member's uses at most, as unnamed-members.ts bounds its search. */
+const SEARCHED_FILES = 2_000;
 /** `this.` right before the name. */
 const THIS_MEMBER = /(?<![\w$.])this\s*\.\s*$/;
 
@@ -74,10 +79,56 @@ function declaredIn(member: DefinitionRow, base: DefinitionRow): boolean {
   );
 }
 
+/**
+ * The uses of `member`, a property or method a class declares with a local
+ * symbol (`this.client = client`), in the classes that extend that class,
+ * however far down: `this.client` where such a class, which declares no
+ * `client` of its own, reads it (a local its file defines nowhere).
+ */
+export async function subclassUses(lookups: Lookups, member: DefinitionRow): Promise<MemberUse[]> {
+  if (!isLocalSymbol(member.symbol) || (member.kind !== 'property' && member.kind !== 'method')) return [];
+  const inFile = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
+  const owner = innermostClass(inFile, [member.start_line, member.start_char, member.end_line, member.end_char]);
+  if (!owner || isLocalSymbol(owner.symbol)) return [];
+  const seen = new Set([owner.symbol]);
+  let frontier = [owner.symbol];
+  const subclasses: string[] = [];
+  for (let depth = 0; depth < MAX_ANCESTORS && frontier.length > 0; depth++) {
+    frontier = (await lookups.subtypesOf([member.index_id], frontier)).filter((s) => !seen.has(s) && s.endsWith('#'));
+    for (const s of frontier) seen.add(s);
+    subclasses.push(...frontier);
+  }
+  const classes = (await lookups.definitionsOf([member.index_id], subclasses)).filter(
+    (d) => d.kind === 'class' && d.document_id !== member.document_id,
+  );
+  const uses: MemberUse[] = [];
+  const read = new Map<number, Promise<MemberUse[]>>();
+  for (const c of classes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const extent = enclosingRange(c);
+    if (!extent) continue;
+    if (!read.has(c.document_id)) {
+      if (read.size >= SEARCHED_FILES) break;
+      read.set(c.document_id, usesIn(lookups, c, member.name));
+    }
+    const lines = await lookups.lines(c.blob_sha);
+    for (const use of await read.get(c.document_id)!) {
+      if (!rangeContains(extent, use.range) || !THIS_MEMBER.test(lines?.[use.range[0]]?.slice(0, use.range[1]) ?? '')) continue;
+      if (!uses.some((u) => u.file.document_id === use.file.document_id && u.range.join() === use.range.join())) uses.push(use);
+    }
+  }
+  return uses;
+}
+
 /** What findReferences says of the uses it lists of an inherited member. */
 export function inheritedMemberNote(member: DefinitionRow): string {
+  return `${member.name} is declared by ${member.path}:${member.start_line + 1}, in a base class of this one: its uses in the classes that extend that one are listed with it`;
+}
+
+/** What findReferences says of a member's uses it found in the classes that extend the member's class. */
+export function subclassUsesNote(member: DefinitionRow, uses: readonly MemberUse[]): string {
+  const files = new Set(uses.map((u) => u.file.path)).size;
   return (
-    `${member.name} is declared by ${member.path}:${member.start_line + 1}, in a base class of this one: its uses there and ` +
-    'in this file are listed, not those in other subclasses (the index gives each file a symbol of its own for it)'
+    `${member.name}'s uses in ${files} other file${files === 1 ? '' : 's'} were found in the classes that extend its class ` +
+    '(the index gives each file a symbol of its own for it)'
   );
 }

@@ -37,7 +37,7 @@ import {
   usesElsewhere,
   type MemberUseFile,
 } from './unnamed-members.js';
-import { inheritedMemberNote, inheritedThisMember } from './inherited-members.js';
+import { inheritedMemberNote, inheritedThisMember, subclassUses, subclassUsesNote } from './inherited-members.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
@@ -115,7 +115,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
         askedIn = asked;
         notes.push(resolvedByNameNote(member));
       } else if (inherited) {
-        // `this.client` of a base class's `this.client = client`: its uses in the base's file and in this one.
+        // `this.client` of a base class's `this.client = client`: its uses there and in every class extending it (below).
         symbols = [inherited.symbol];
         file = await openFile(lookups, ctx, inherited.path);
         askedIn = asked;
@@ -203,7 +203,11 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const elsewhere: Group[] = [];
   if (local && file) {
     for (const member of await definitionsOf(lookups, ctx, locals, file)) {
-      const uses = await usesElsewhere(lookups, member, askedIn);
+      const byName = await usesElsewhere(lookups, member, askedIn);
+      const bySubclass = (await subclassUses(lookups, member)).filter(
+        (u) => !byName.some((n) => n.file.document_id === u.file.document_id && n.range.join() === u.range.join()),
+      );
+      const uses = [...byName, ...bySubclass].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
       for (const use of uses) {
         const kind = wanted(use.roles, use.refKind, member.symbol);
         if (!kind) continue;
@@ -216,7 +220,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
         group.records.push({ range: use.range, kind, symbol: member.symbol, derived: false });
       }
       // An inherited member's uses here are by its class, not by its name: its own note says so.
-      if (uses.length > 0 && !inherited) notes.push(usesByNameNote(member, uses));
+      if (byName.length > 0 && !inherited) notes.push(usesByNameNote(member, byName));
+      if (bySubclass.length > 0 && !inherited) notes.push(subclassUsesNote(member, bySubclass));
     }
   }
   // References are walked group by group (a file of a repository), in the

@@ -142,7 +142,7 @@ async function findUses(lookups: Lookups, member: DefinitionRow): Promise<Member
 }
 
 /** The member accesses named `name` in a file, to local symbols it does not declare. */
-async function usesIn(lookups: Lookups, file: MemberUseFile, name: string): Promise<MemberUse[]> {
+export async function usesIn(lookups: Lookups, file: MemberUseFile, name: string): Promise<MemberUse[]> {
   const found = orphanAccesses(await lookups.document(file.document_id), name.length);
   if (found.length === 0) return [];
   const lines = await lookups.lines(file.blob_sha);
