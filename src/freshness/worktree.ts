@@ -81,8 +81,12 @@ export async function worktreeState(root: string): Promise<{ head: string | unde
   return { head, fingerprint: fingerprintOf(changes) };
 }
 
-/** How often a read is tried again when HEAD moved under it, before the last one is taken as it is. */
-const STEADY_HEAD_TRIES = 5;
+/**
+ * How often a read is tried again when HEAD moved under it, before the last
+ * one is taken as it is (HEAD moving for that long is a rebase or a script
+ * committing in a loop: the next look sees it settled).
+ */
+const STEADY_HEAD_TRIES = 10;
 
 /**
  * `read` (what is uncommitted, the index's listing) together with the HEAD it
@@ -92,7 +96,7 @@ const STEADY_HEAD_TRIES = 5;
  * moved. So HEAD is read before and after, and the read repeated until HEAD
  * held still across it (a seqlock's reader).
  */
-async function atSteadyHead<T>(root: string, read: () => Promise<T>): Promise<{ head: string | undefined; value: T }> {
+export async function atSteadyHead<T>(root: string, read: () => Promise<T>): Promise<{ head: string | undefined; value: T }> {
   let head = await headCommit(root);
   for (let attempt = 1; ; attempt++) {
     const value = await read();
