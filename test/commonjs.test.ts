@@ -46,6 +46,11 @@ describe('CommonJS exports', () => {
     twice: at(root, MATH, 18, 'twice'),
   });
   const definitionsAt = async (p: Position) => (await session.ok('goToDefinition', { repo, ...p })).definitions as any[];
+  /** An item of an answer as a line: kind, container, name and place. */
+  const item = (x: any) => `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${where(x)}`;
+  /** The callers of the function at `p`, each with its number of calls. */
+  const callers = async (p: Position) =>
+    (await session.ok('callHierarchy', { repo, ...p, direction: 'incoming' })).calls.map((c: any) => `${item(c.from)} ×${c.ranges.length}`);
 
   test('goToDefinition at an importer’s name for an export lands on the assignment that declares it, with its kind', async () => {
     const d = declared();
@@ -254,11 +259,6 @@ describe('CommonJS exports', () => {
   test('a class a module assigns whole has methods of its own: a subclass in another module overrides them, and shares the calls through its base and `super`', async () => {
     const CURSOR = 'lib/cursor.js';
     const COUNTING = 'lib/counting-cursor.js';
-    const item = (x: any) => `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${where(x)}`;
-    const callers = async (p: Position) =>
-      (await session.ok('callHierarchy', { repo, ...p, direction: 'incoming' })).calls.map(
-        (c: any) => `${item(c.from)} ×${c.ranges.length}`,
-      );
     const next = { base: at(root, CURSOR, 3, 'next'), override: at(root, COUNTING, 5, 'next') };
     const skip = `method Cursor.skip ${where(at(root, CURSOR, 7, 'skip'))} ×2`;
     const counting = `method CountingCursor.next ${where(next.override)} ×1`;
@@ -274,11 +274,6 @@ describe('CommonJS exports', () => {
   test('a class declared by name that extends a class a module assigns whole (`class SkippingCursor extends Cursor`, undici’s handlers) overrides its methods: references, callers and `super` as TypeScript answers', async () => {
     const CURSOR = 'lib/cursor.js';
     const SKIPPING = 'lib/skipping-cursor.js';
-    const item = (x: any) => `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${where(x)}`;
-    const callers = async (p: Position) =>
-      (await session.ok('callHierarchy', { repo, ...p, direction: 'incoming' })).calls.map(
-        (c: any) => `${item(c.from)} ×${c.ranges.length}`,
-      );
     const next = { base: at(root, CURSOR, 3, 'next'), override: at(root, SKIPPING, 5, 'next') };
     // Every call of the base's `next` (its own `this.next()`, each subclass's `super.next()`) is one of the override's.
     const all = [
@@ -312,15 +307,13 @@ describe('CommonJS exports', () => {
   test('a class a module assigns whole that extends a class another module assigns by its name (`module.exports = Store`, knex’s style) overrides its methods: references, callers and `super` as TypeScript answers', async () => {
     const STORE = 'lib/store.js';
     const MEMORY = 'lib/memory-store.js';
-    const item = (x: any) => `${x.kind} ${x.container ? `${x.container}.` : ''}${x.name} ${where(x)}`;
     const connect = { base: at(root, STORE, 7, 'connect'), override: at(root, MEMORY, 5, 'connect') };
     const expected = [connect.base, connect.override, at(root, STORE, 4, 'connect'), at(root, MEMORY, 6, 'connect')].map(where).sort();
     for (const from of [connect.override, connect.base]) {
       const refs = await session.ok('findReferences', { repo, ...from });
       assert.deepEqual(refs.references.map(where).sort(), expected, `from ${where(from)}`);
-      const callers = await session.ok('callHierarchy', { repo, ...from, direction: 'incoming' });
       assert.deepEqual(
-        callers.calls.map((c: any) => `${item(c.from)} ×${c.ranges.length}`),
+        await callers(from),
         [`method MemoryStore.connect ${where(connect.override)} ×1`, `method Store.open ${where(at(root, STORE, 3, 'open'))} ×1`],
         `from ${where(from)}`,
       );

@@ -10,7 +10,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { atSteadyHead, readWorktree } from '../src/freshness/worktree.js';
-import { commitAll, git, gitRepoOf, removeDir } from './support/repos.js';
+import { commitAll, git, GIT_ENV, gitRepoOf, removeDir } from './support/repos.js';
 
 const root = gitRepoOf('commits-landing', { 'src/a.ts': 'export const a = 0;\n' });
 after(() => removeDir(join(root, '..')));
@@ -45,13 +45,7 @@ test('a file read as uncommitted always differs from the HEAD it is reported wit
     {
       cwd: root,
       stdio: 'ignore',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@t.invalid',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@t.invalid',
-      },
+      env: { ...process.env, ...GIT_ENV },
     },
   );
   const exited = new Promise<number | null>((resolve) => committer.on('exit', resolve));

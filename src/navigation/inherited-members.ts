@@ -17,7 +17,7 @@ import type { RepoContext } from './context.js';
 import { enclosingRange } from './locations.js';
 import { usesIn, type MemberUse } from './unnamed-members.js';
 
-/** Base classes walked up from the subclass at most: inheritance chains are shallow. */
+/** Levels of base classes or subclasses walked at most: inheritance chains are shallow. */
 const MAX_ANCESTORS = 8;
 /** Files of subclasses searched for a member's uses at most, as unnamed-members.ts bounds its search. */
 const SEARCHED_FILES = 2_000;
@@ -45,17 +45,27 @@ export async function inheritedThisMember(
 
   const members = (await lookups.localMembersNamed(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
   if (members.length === 0) return [];
-  const seen = new Set([owner.symbol]);
-  let frontier = [owner.symbol];
-  for (let depth = 0; depth < MAX_ANCESTORS && frontier.length > 0; depth++) {
-    const supertypes = (await lookups.supertypesOf([file.index_id], frontier)).filter((s) => !seen.has(s) && s.endsWith('#'));
-    for (const s of supertypes) seen.add(s);
+  for await (const supertypes of classLevels(owner.symbol, (symbols) => lookups.supertypesOf([file.index_id], symbols))) {
     const bases = (await lookups.definitionsOf([file.index_id], supertypes)).filter((d) => d.kind === 'class');
     const found = members.filter((m) => bases.some((b) => declaredIn(m, b)));
     if (found.length > 0) return found;
-    frontier = supertypes;
   }
   return [];
+}
+
+/**
+ * The classes `related` gives for `start`, then for those, and so on: one
+ * level at a time, nearest first, each class once, at most MAX_ANCESTORS deep.
+ */
+async function* classLevels(start: string, related: (symbols: string[]) => Promise<string[]>): AsyncGenerator<string[]> {
+  const seen = new Set([start]);
+  let level = [start];
+  for (let depth = 0; depth < MAX_ANCESTORS; depth++) {
+    level = (await related(level)).filter((s) => !seen.has(s) && s.endsWith('#'));
+    if (level.length === 0) return;
+    for (const s of level) seen.add(s);
+    yield level;
+  }
 }
 
 /** The innermost class whose extent holds `range`. */
@@ -90,14 +100,9 @@ export async function subclassUses(lookups: Lookups, member: DefinitionRow): Pro
   const inFile = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
   const owner = innermostClass(inFile, [member.start_line, member.start_char, member.end_line, member.end_char]);
   if (!owner || isLocalSymbol(owner.symbol)) return [];
-  const seen = new Set([owner.symbol]);
-  let frontier = [owner.symbol];
   const subclasses: string[] = [];
-  for (let depth = 0; depth < MAX_ANCESTORS && frontier.length > 0; depth++) {
-    frontier = (await lookups.subtypesOf([member.index_id], frontier)).filter((s) => !seen.has(s) && s.endsWith('#'));
-    for (const s of frontier) seen.add(s);
-    subclasses.push(...frontier);
-  }
+  for await (const level of classLevels(owner.symbol, (symbols) => lookups.subtypesOf([member.index_id], symbols)))
+    subclasses.push(...level);
   const classes = (await lookups.definitionsOf([member.index_id], subclasses)).filter(
     (d) => d.kind === 'class' && d.document_id !== member.document_id,
   );

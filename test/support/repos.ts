@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FIXTURES } from './paths.js';
 
-const GIT_ENV = {
+/** A git identity for the commits tests make. */
+export const GIT_ENV = {
   GIT_AUTHOR_NAME: 'sextant tests',
   GIT_AUTHOR_EMAIL: 'tests@sextant.invalid',
   GIT_COMMITTER_NAME: 'sextant tests',
