@@ -380,6 +380,22 @@ describe('CommonJS exports', () => {
     );
   });
 
+  test('in a subclass of a class a module assigns whole, a call `this.tick()` of a function the base assigns to a property, and a read `this.stop` of a method it inherits, go to the base’s member; references from either end list both, as TypeScript answers', async () => {
+    const TIMER = 'lib/timer.js';
+    const LAP = 'lib/lap-timer.js';
+    const cases: [Position, Position][] = [
+      [at(root, LAP, 7, 'tick'), at(root, TIMER, 4, 'tick')],
+      [at(root, LAP, 6, 'stop', { nth: 1 }), at(root, TIMER, 7, 'stop')],
+    ];
+    for (const [use, member] of cases) {
+      assert.deepEqual((await definitionsAt(use)).map(where), [where(member)], where(use));
+      for (const from of [use, member]) {
+        const refs = await session.ok('findReferences', { repo, ...from });
+        assert.deepEqual(refs.references.map(where).sort(), [where(member), where(use)].sort(), `from ${where(from)}`);
+      }
+    }
+  });
+
   test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {
     const CHECKS = 'lib/checks.mjs';
     const USE = 'lib/use-checks.mjs';

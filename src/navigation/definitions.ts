@@ -39,6 +39,8 @@ export async function symbolsAtPosition(
   argumentCounts: Map<string, number>;
   /** The range of a local symbol's use named in a member access there (`res.unwrap`), for memberDeclaredElsewhere. */
   memberAccess?: Range;
+  /** The range of a use named in a member access there, whatever its symbol, for inheritedThisMember. */
+  access?: Range;
   /** The range of the name there, when the index has symbols for it. */
   range?: Range;
   /** The name there is called (`f()`, `new C()`). */
@@ -72,7 +74,8 @@ export async function symbolsAtPosition(
         : `no symbol at ${at} (whitespace, a keyword, a literal or a comment)${namesOnLine(file, line, p.line)}`,
     };
   }
-  const access = hits.find((o) => o.memberAccess && !(o.roles & SymbolRole.Definition) && isLocalSymbol(file.document.symbols[o.symbol]!));
+  const accesses = hits.filter((o) => o.memberAccess && !(o.roles & SymbolRole.Definition));
+  const access = accesses.find((o) => isLocalSymbol(file.document.symbols[o.symbol]!));
   const called = hits.some((o) => o.refKind === RefKindCode.call);
   return {
     file,
@@ -83,6 +86,7 @@ export async function symbolsAtPosition(
     called,
     range: hits[0]!.range,
     ...(access ? { memberAccess: access.range } : {}),
+    ...(accesses.length ? { access: accesses[0]!.range } : {}),
   };
 }
 
@@ -344,6 +348,8 @@ export async function definitionsForHierarchy(
   const member =
     hierarchy === 'call hierarchy' && at.memberAccess ? await memberDeclaredElsewhere(lookups, askedIn, at.memberAccess) : undefined;
   if (member) return { definitions: [member], foundByName: { member, askedIn } };
+  const inherited = at.access ? await inheritedThisMember(lookups, ctx, askedIn, at.access) : [];
+  if (inherited.length) return { definitions: inherited };
   const external = externalOfSuffix(at.symbols, hierarchy === 'call hierarchy' ? 'method' : 'type');
   if (external.length) return { definitions: [], external: { symbols: external, path: at.file.file.path } };
   throw new UserError(`cannot build a ${hierarchy}: ${undefinedSymbolMessage(at.symbols)}`);
@@ -461,7 +467,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
     rows.push(...(await exportAssignmentAt(lookups, ctx, at.file, at.range)));
-  if (rows.length === 0 && at.memberAccess) rows.push(...(await inheritedThisMember(lookups, ctx, useFile(at.file), at.memberAccess)));
+  if (rows.length === 0 && at.access) rows.push(...(await inheritedThisMember(lookups, ctx, useFile(at.file), at.access)));
   const member =
     rows.length === 0 && at.memberAccess
       ? await memberDeclaredElsewhere(

@@ -1,17 +1,20 @@
-// `this.client` in a JavaScript subclass, for a property its base class
-// declares by assignment in another file (`this.client = client` in the
-// base's constructor: knex's compilers, undici's handlers). scip-typescript
-// gives such a property a local symbol of the base's file, and each use in a
-// subclass's file a local of its own that nothing defines: goToDefinition
-// there found nothing, where TypeScript goes to the base's assignment. The
-// subclass's supertypes are in the index (its class relates to its base's), so
-// the property is looked for in each base class in turn, nearest first, among
-// the members of that name the base's file declares inside the class. From
+// `this.client` in a JavaScript subclass, for a member its base class
+// declares in another file: a property by assignment (`this.client = client`
+// in the base's constructor: knex's compilers, undici's handlers), or a method
+// of a class a module assigns whole (`this.skip` read, not called). scip-
+// typescript gives such a use in a subclass's file a local of its own that
+// nothing defines, and prepare-assigned-class.ts makes a call `this.run()`
+// the base's method `run().`, which a base assigning `this.run = fn` declares
+// nowhere: goToDefinition there found nothing, where TypeScript goes to the
+// base's member. The subclass's supertypes are in the index (its class relates
+// to its base's), so the member is looked for in each base class in turn,
+// nearest first, among what the base's file declares inside the class. From
 // the member, its uses are the same accesses in each subclass, found through
 // the index's subtypes of its class.
 import type { Range } from '../scip/range.js';
 import { rangeContains } from '../scip/range.js';
-import { isLocalSymbol } from '../scip/symbol.js';
+import { descriptorName, isLocalSymbol } from '../scip/symbol.js';
+import { languageOf } from '../languages.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { RepoContext } from './context.js';
 import { enclosingRange } from './locations.js';
@@ -25,8 +28,8 @@ const SEARCHED_FILES = 2_000;
 const THIS_MEMBER = /(?<![\w$.])this\s*\.\s*$/;
 
 /**
- * The members named as the use at `range` of `file` (`this.name`, a local
- * nothing in the file defines) that the nearest base class declaring one
+ * The members named as the use at `range` of `file` (`this.name`, whose
+ * symbol the index defines nowhere) that the nearest base class declaring one
  * declares; none where the use is not `this.name` inside a class.
  */
 export async function inheritedThisMember(
@@ -43,15 +46,18 @@ export async function inheritedThisMember(
   const owner = innermostClass(inFile, range);
   if (!owner || isLocalSymbol(owner.symbol)) return [];
 
-  const members = (await lookups.localMembersNamed(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
-  if (members.length === 0) return [];
   for await (const supertypes of classLevels(owner.symbol, (symbols) => lookups.supertypesOf([file.index_id], symbols))) {
-    const bases = (await lookups.definitionsOf([file.index_id], supertypes)).filter((d) => d.kind === 'class');
-    const found = members.filter((m) => bases.some((b) => declaredIn(m, b)));
+    const found: DefinitionRow[] = [];
+    for (const base of (await lookups.definitionsOf([file.index_id], supertypes)).filter((d) => d.kind === 'class')) {
+      const declared = await lookups.definitionsInFile(base.index_id, base.document_id, base.path);
+      found.push(...declared.filter((m) => m.name === name && MEMBER_KINDS.has(m.kind) && declaredIn(m, base)));
+    }
     if (found.length > 0) return found;
   }
   return [];
 }
+
+const MEMBER_KINDS = new Set(['method', 'property']);
 
 /**
  * The classes `related` gives for `start`, then for those, and so on: one
@@ -90,13 +96,13 @@ function declaredIn(member: DefinitionRow, base: DefinitionRow): boolean {
 }
 
 /**
- * The uses of `member`, a property or method a class declares with a local
- * symbol (`this.client = client`), in the classes that extend that class,
- * however far down: `this.client` where such a class, which declares no
+ * The uses of `member`, a property or method a JavaScript class declares
+ * (`this.client = client`, `skip(n) {...}`), in the classes that extend that
+ * class, however far down: `this.client` where such a class, which declares no
  * `client` of its own, reads it (a local its file defines nowhere).
  */
 export async function subclassUses(lookups: Lookups, member: DefinitionRow): Promise<MemberUse[]> {
-  if (!isLocalSymbol(member.symbol) || (member.kind !== 'property' && member.kind !== 'method')) return [];
+  if (!MEMBER_KINDS.has(member.kind) || languageOf(member.path) !== 'javascript') return [];
   const inFile = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
   const owner = innermostClass(inFile, [member.start_line, member.start_char, member.end_line, member.end_char]);
   if (!owner || isLocalSymbol(owner.symbol)) return [];
@@ -122,6 +128,21 @@ export async function subclassUses(lookups: Lookups, member: DefinitionRow): Pro
     }
   }
   return uses;
+}
+
+/**
+ * The method a call `this.name()` in a subclass names (prepare-assigned-class.ts
+ * makes such a call its base's method) where `member` is a property its class
+ * assigns (`this.tick = () => 1`), not a method the class declares: such calls
+ * are the property's. None where the class declares a method of that name.
+ */
+export async function calledAsMethod(lookups: Lookups, member: DefinitionRow): Promise<string | undefined> {
+  if (!isLocalSymbol(member.symbol) || member.kind !== 'property' || languageOf(member.path) !== 'javascript') return undefined;
+  const inFile = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
+  const owner = innermostClass(inFile, [member.start_line, member.start_char, member.end_line, member.end_char]);
+  if (!owner || isLocalSymbol(owner.symbol)) return undefined;
+  const method = `${owner.symbol}${descriptorName(member.name)}().`;
+  return (await lookups.definitionsOf([member.index_id], [method])).length === 0 ? method : undefined;
 }
 
 /** What findReferences says of the uses it lists of an inherited member. */

@@ -37,7 +37,7 @@ import {
   usesElsewhere,
   type MemberUseFile,
 } from './unnamed-members.js';
-import { inheritedMemberNote, inheritedThisMember, subclassUses, subclassUsesNote } from './inherited-members.js';
+import { calledAsMethod, inheritedMemberNote, inheritedThisMember, subclassUses, subclassUsesNote } from './inherited-members.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location } from './locations.js';
 import type { Range } from '../scip/range.js';
@@ -104,10 +104,11 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       bindingsOf = new Set(assigning.filter((m) => !symbols.includes(m)));
     }
     // At a use of a member of an unnamed type declared in another file: that member's references, as from its declaration.
-    if (at.memberAccess && symbols.every(isLocalSymbol) && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
+    if (at.access && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
       const asked = useFile(file);
-      const member = await memberDeclaredElsewhere(lookups, asked, at.memberAccess);
-      const [base, ...others] = member ? [] : await inheritedThisMember(lookups, ctx, asked, at.memberAccess);
+      const member =
+        at.memberAccess && symbols.every(isLocalSymbol) ? await memberDeclaredElsewhere(lookups, asked, at.memberAccess) : undefined;
+      const [base, ...others] = member ? [] : await inheritedThisMember(lookups, ctx, asked, at.access);
       if (base && others.length === 0) inherited = base;
       if (member) {
         symbols = [member.symbol];
@@ -199,11 +200,14 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       if (kind) local.records.push({ range: occ.range(i), kind, symbol, derived: (occ.roles(i) & DERIVED_ROLE) !== 0 });
     }
   }
-  // A member of an unnamed type (a method of the object a factory returns) is used from other files by name.
+  // A member of an unnamed type (a method of the object a factory returns) is used from other files by name; a
+  // JavaScript class's member, by the classes that extend it.
   const elsewhere: Group[] = [];
-  if (local && file) {
-    for (const member of await definitionsOf(lookups, ctx, locals, file)) {
-      const byName = await usesElsewhere(lookups, member, askedIn);
+  if (file && (local || languageOf(file.file.path) === 'javascript')) {
+    for (const member of await definitionsOf(lookups, ctx, symbols, file)) {
+      const byName = isLocalSymbol(member.symbol) ? await usesElsewhere(lookups, member, askedIn) : [];
+      const called = await calledAsMethod(lookups, member);
+      if (called && !symbols.includes(called)) symbols.push(called);
       const bySubclass = (await subclassUses(lookups, member)).filter(
         (u) => !byName.some((n) => n.file.document_id === u.file.document_id && n.range.join() === u.range.join()),
       );
@@ -230,7 +234,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   // object with a preview; the rest is counted in place, so a symbol with
   // thousands of references costs little more than one with two hundred.
   const globals = symbols.filter((s) => !isLocalSymbol(s));
-  const groups: Group[] = local ? [local, ...elsewhere] : [];
+  const groups: Group[] = local ? [local, ...elsewhere] : elsewhere;
   if (globals.length) {
     // The same global symbol is the same entity in every repository of the registry.
     const indexes = [ctx.index.id, ...ctx.others];
@@ -238,7 +242,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     // The modules alone, not what relates to them (their exports' names).
     if (bindingsOf.size) family = { ...family, symbols: [...new Set([...family.symbols, ...bindingsOf])] };
     const rows = await lookups.symbolRefsInOrder(indexes, family.symbols);
-    if (!local && !ctx.adjust.followsEdits && !alias) {
+    if (groups.length === 0 && !ctx.adjust.followsEdits && !alias) {
       // Rows come in answer order: each file's group is taken when the next
       // begins, and a counted one is dropped; without edits to follow, a
       // group needs nothing more from the registry (no await per file).
@@ -252,13 +256,19 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       }
       if (group) take(group, undefined);
     } else {
-      // The file of the local symbols joins its place among the others', and
-      // each file's edits are looked up: all rows first, then the groups.
+      // The files of the local symbols and of the uses found in subclasses join
+      // their places among the others', and each file's edits are looked up:
+      // all rows first, then the groups.
+      const byFile = new Map(groups.map((g) => [`${g.index}:${g.path}`, g]));
       for (const row of rows) {
-        const last = groups.at(-1);
-        if (last && last !== local && row.index_id === last.index && row.path === last.path) last.rows.push(row);
-        else if (local && row.index_id === local.index && row.path === local.path) local.rows.push(row);
-        else groups.push({ repo: row.repo, path: row.path, blob: row.blob_sha, index: row.index_id, rows: [row], records: [] });
+        const key = `${row.index_id}:${row.path}`;
+        const group = byFile.get(key);
+        if (group) group.rows.push(row);
+        else {
+          const added = { repo: row.repo, path: row.path, blob: row.blob_sha, index: row.index_id, rows: [row], records: [] };
+          groups.push(added);
+          byFile.set(key, added);
+        }
       }
     }
   }

@@ -7,11 +7,11 @@
 // binds such a class as the module's export, and its methods as members.
 import { SymbolRole } from '../scip/schema.js';
 import { rangeContains, type Range } from '../scip/range.js';
-import { isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
+import { descriptorName, isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { Declaration, SyntaxFacts } from '../syntax/facts.js';
-import { descriptorName, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
+import { internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
 
 /** What the module's class derives: relationships, and the container each member names (its class's name). */
 export interface AssignedClass {

@@ -8,12 +8,12 @@
 // Each becomes a global symbol `<module>name.` that the module defines or
 // relates to what it exports.
 import { SymbolRole } from '../scip/schema.js';
-import { isLocalSymbol } from '../scip/symbol.js';
+import { descriptorName, isLocalSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
 import { declareAssignedClass, NO_ASSIGNED_CLASS, type AssignedClass } from './prepare-assigned-class.js';
-import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
+import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
 function exportSymbol(moduleSymbol: string, name: string): string {

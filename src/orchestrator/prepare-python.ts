@@ -4,10 +4,10 @@
 import { posix } from 'node:path';
 import type { Range } from '../scip/range.js';
 import { SymbolRole } from '../scip/schema.js';
-import { displayName, isLocalSymbol, parseSymbol } from '../scip/symbol.js';
+import { descriptorName, displayName, isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 import { derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
-import { descriptorName, internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
+import { internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
 
 /** Python's derivations, in order, on a document's occurrences and symbols (renamed in place). */
 export function derivePython(

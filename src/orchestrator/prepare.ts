@@ -6,7 +6,7 @@ import { posix } from 'node:path';
 import { signatureOf, symbolKind, unresolvedImportSignature, type SymbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, rangeTouches, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
-import { displayName, isLocalSymbol, isModuleSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
+import { descriptorName, displayName, isLocalSymbol, isModuleSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import {
   DERIVED_ROLE,
   derivedOccurrence,
@@ -29,7 +29,7 @@ import {
 } from './prepare-exports.js';
 import { assignedClassOf, NO_ASSIGNED_CLASS, relateSubclassMethods } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
-import { descriptorName, fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
+import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload

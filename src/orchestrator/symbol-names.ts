@@ -42,11 +42,6 @@ export function fileNamespace(symbols: readonly string[], path: string): string 
   return undefined;
 }
 
-/** A name as a SCIP descriptor writes it: backquoted unless it is a plain identifier. */
-export function descriptorName(name: string): string {
-  return /^[\w$+-]+$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``;
-}
-
 /** The position of `symbol` in a document's table, added at the end when the table lacks it. */
 export function internSymbol(symbols: string[], symbolIndex: Map<string, number>, symbol: string): number {
   let index = symbolIndex.get(symbol);

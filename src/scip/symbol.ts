@@ -218,3 +218,8 @@ class Parser {
     this.i++;
   }
 }
+
+/** A name as a SCIP descriptor writes it: backquoted unless it is a plain identifier. */
+export function descriptorName(name: string): string {
+  return /^[\w$+-]+$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``;
+}
