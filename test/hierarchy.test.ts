@@ -532,6 +532,18 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(calls(callees.calls), [{ to: def(members, 'function', F, 4, 'step'), ranges: [range(members, F, 10, 'step')] }]);
   });
 
+  test('in a class a function declares (a local of the index), a computed-name method is the caller of the calls in it, and `new` of the class with a constructor of its own is a call of the class', async () => {
+    const F = 'src/local-frames.ts';
+    const iterator = def(members, 'method', F, 12, '[Symbol.iterator]');
+    const r = await incoming('ts-members', members, F, 8, 'values2');
+    assert.deepEqual(calls(r.calls), [{ from: iterator, ranges: [range(members, F, 13, 'values2')] }]);
+    const klass = def(members, 'class', F, 3, 'LocalFrame');
+    const frameOf = def(members, 'function', F, 18, 'frameOf');
+    const construction = range(members, F, 19, 'LocalFrame');
+    assert.deepEqual(calls((await incoming('ts-members', members, F, 3, 'LocalFrame')).calls), [{ from: frameOf, ranges: [construction] }]);
+    assert.deepEqual(calls((await outgoing('ts-members', members, F, 18, 'frameOf')).calls), [{ to: klass, ranges: [construction] }]);
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

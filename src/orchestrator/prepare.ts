@@ -35,7 +35,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 55;
+export const DERIVATION_VERSION = 56;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -48,6 +48,16 @@ export interface PrepareInput {
   lines: string[];
   facts: SyntaxFacts | undefined;
 }
+
+/**
+ * scip-typescript names `new Draft()` of a class it gives a local (declared in
+ * a function: immer's `DraftMap`) that has a constructor of its own by a
+ * symbol nothing defines (the class's local with a constructor's descriptor
+ * after it; the constructor is another local): it is the class's local, as at
+ * `new` of such a class without one, and TypeScript counts the call as the
+ * class's.
+ */
+const LOCAL_CONSTRUCTOR = /^(local [^\s`]+)`<constructor>`\(\)\.$/;
 
 export function prepareDocument({ document, contentHash, language, lines, facts }: PrepareInput): PreparedDocument {
   const toUtf16 = columnConverter(document.positionEncoding, lines);
@@ -64,7 +74,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const enclosingRaw = o.enclosingRange.length ? normalizeRange(o.enclosingRange) : undefined;
     occurrences.push({
       range,
-      symbol: internSymbol(symbols, symbolIndex, o.symbol),
+      symbol: internSymbol(symbols, symbolIndex, o.symbol.replace(LOCAL_CONSTRUCTOR, '$1')),
       roles: o.symbolRoles,
       refKind: refKindOf(o.symbolRoles, range, facts),
       memberAccess: facts?.memberAccessAt(range[0], range[1]) ?? false,
@@ -77,7 +87,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (facts?.moduleNames.length) linkModuleNames(occurrences, symbols, symbolIndex, facts, lines);
   const memberRelationships = facts ? defineLiteralMembers(occurrences, symbols, symbolIndex, facts, lines, document.relativePath) : [];
   if (facts) defineNamedExpressions(occurrences, symbols, facts);
-  if (facts) defineComputedMethods(occurrences, symbols, symbolIndex, facts, lines);
+  const computedMethods = facts ? defineComputedMethods(occurrences, symbols, symbolIndex, facts, lines) : new Set<Occurrence>();
   if (language === 'python') derivePython(occurrences, symbols, symbolIndex, lines, document.relativePath, facts);
   const assignedClass = facts
     ? defineAnonymousDefaults(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
@@ -145,12 +155,19 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const unresolvedModule = unresolvedImports.get(o);
     const kind = thisProperties.has(o)
       ? 'property'
-      : unresolvedModule !== undefined
-        ? 'unknown'
-        : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
+      : computedMethods.has(o)
+        ? 'method'
+        : unresolvedModule !== undefined
+          ? 'unknown'
+          : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
     definitions.push({
       symbol,
-      name: info?.displayName || nameInSource(lines, o.range) || quotedNameInSource(lines, o.range) || displayName(parsed),
+      name:
+        info?.displayName ||
+        nameInSource(lines, o.range) ||
+        quotedNameInSource(lines, o.range) ||
+        computedNameInSource(lines, o.range) ||
+        displayName(parsed),
       kind,
       // TypeScript's call hierarchy lists no member declared by assignment, as a callee or otherwise.
       callable: !declaration?.assignedMember && (CALLABLE_KINDS.has(kind) || declaration?.callable === true),
@@ -254,11 +271,13 @@ function quotedNameInSource(lines: readonly string[], r: Range): string | undefi
   return text && /^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")$/.test(text) ? text : undefined;
 }
 
-/**
- * Names the indexer did not record (a shorthand property's variable, a name
- * in a doc comment, `super`) refer to what is named at their alias target:
- * they get an occurrence of the symbol found there, marked as derived.
- */
+/** A computed member's name as written, brackets included (`[Symbol.iterator]`), as TypeScript names it. */
+function computedNameInSource(lines: readonly string[], r: Range): string | undefined {
+  if (r[0] !== r[2]) return undefined;
+  const text = lines[r[0]]?.slice(r[1], r[3]);
+  return text && /^\[[^\]]+\]$/.test(text) ? text : undefined;
+}
+
 /** A module's specifier (`'./m'` of an import or a require) is an import of it (MODULE_SPECIFIER). */
 function markModuleSpecifiers(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
   for (const o of occurrences) {
@@ -275,6 +294,11 @@ function aliasKind(alias: Alias): number {
   return alias.write ? RefKindCode.write : RefKindCode.identifier;
 }
 
+/**
+ * Names the indexer did not record (a shorthand property's variable, a name
+ * in a doc comment, `super`) refer to what is named at their alias target:
+ * they get an occurrence of the symbol found there, marked as derived.
+ */
 function addAliasOccurrences(occurrences: Occurrence[], aliases: readonly Alias[]): void {
   const at = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
@@ -317,7 +341,9 @@ function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly str
  * names `[contA]` at its `[`, the caller of the calls in it; scip-typescript
  * records only the names inside the brackets (`contA` as a use of the const),
  * so those calls were the class's. Each gets a definition at its brackets, of
- * the symbol scip-typescript gives its parameters' owner (`Frame#\`[contA]\`().`).
+ * the symbol scip-typescript gives its parameters' owner (`Frame#\`[contA]\`().`),
+ * or, in a class the index gives a local (one declared in a function: immer's
+ * `DraftMap`), a local of its own. Returns the definitions added: methods.
  */
 function defineComputedMethods(
   occurrences: Occurrence[],
@@ -325,10 +351,11 @@ function defineComputedMethods(
   symbolIndex: Map<string, number>,
   facts: SyntaxFacts,
   lines: readonly string[],
-): void {
-  const classes = classesOf(occurrences, symbols, facts);
-  if (classes.length === 0) return;
+): Set<Occurrence> {
+  const classes = classesOf(occurrences, symbols, facts, true);
+  if (classes.length === 0) return new Set();
   const done = new Set<string>();
+  let locals = 0;
   const added: Occurrence[] = [];
   for (const o of occurrences) {
     const [line, character] = o.range;
@@ -342,12 +369,17 @@ function defineComputedMethods(
     if (o.range[2] !== line || close < 0) continue;
     const owner = innermostClass(classes, line, character);
     if (!owner) continue;
-    const symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
+    let symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
+    if (isLocalSymbol(owner.symbol)) {
+      while (symbolIndex.has(`local computed-method-${locals}`)) locals++;
+      symbol = `local computed-method-${locals}`;
+    }
     added.push(
       derivedOccurrence([line, character - 1, line, close + 1], internSymbol(symbols, symbolIndex, symbol), SymbolRole.Definition),
     );
   }
   occurrences.push(...added);
+  return new Set(added);
 }
 
 /** A class of the file: its symbol and extent. */
@@ -356,14 +388,18 @@ interface ClassExtent {
   extent: Range;
 }
 
-/** The file's classes the index names (a class's symbol ends with `#`), from their definitions. */
-function classesOf(occurrences: readonly Occurrence[], symbols: readonly string[], facts: SyntaxFacts): ClassExtent[] {
+/**
+ * The file's classes the index names (a class's symbol ends with `#`), from
+ * their definitions; with `local`, those it gives locals too.
+ */
+function classesOf(occurrences: readonly Occurrence[], symbols: readonly string[], facts: SyntaxFacts, local = false): ClassExtent[] {
   const classes: ClassExtent[] = [];
   for (const o of occurrences) {
     if ((o.roles & SymbolRole.Definition) === 0) continue;
     const declaration = facts.declarationAt(o.range[0], o.range[1]);
     const symbol = symbols[o.symbol]!;
-    if (declaration?.isClass && symbol.endsWith('#')) classes.push({ symbol, extent: declaration.extent });
+    if (declaration?.isClass && (symbol.endsWith('#') || (local && isLocalSymbol(symbol))))
+      classes.push({ symbol, extent: declaration.extent });
   }
   return classes;
 }
