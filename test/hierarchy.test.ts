@@ -544,6 +544,20 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(calls((await outgoing('ts-members', members, F, 18, 'frameOf')).calls), [{ to: klass, ranges: [construction] }]);
   });
 
+  test("a module augmentation (`declare module './logger'`) is one of the definitions of what the module exports, as TypeScript lists it, declared as a module: no callee of a call of the function", async () => {
+    const U = 'src/logger-use.ts';
+    const where = (kind: string, path: string, line: number, needle: string) => {
+      const p = at(members, path, line, needle);
+      return `${kind} ${path}:${p.line}:${p.column}`;
+    };
+    const augmentation = where('module', 'src/logger-augment.ts', 2, "'./logger'");
+    const found = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, U, 4, 'logger') })).definitions;
+    assert.ok(found.map((d: any) => `${d.kind} ${d.path}:${d.line}:${d.column}`).includes(augmentation), JSON.stringify(found));
+    const callees = calls((await outgoing('ts-members', members, U, 3, 'boot')).calls).map((c) => c.to!);
+    assert.ok(callees.includes(def(members, 'function', 'src/logger.d.ts', 7, 'logger')), callees.join(', '));
+    assert.ok(!callees.some((c) => c.includes('logger-augment')), callees.join(', '));
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

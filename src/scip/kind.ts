@@ -84,6 +84,13 @@ export function symbolKind(parsed: ParsedSymbol, info: ScipSymbolInformation | u
   const ownerIsType = descriptors[descriptors.length - 2]?.suffix === 'type';
   switch (last.suffix) {
     case 'namespace':
+      // A module declared by its specifier (`declare module '../../'`, an
+      // augmentation) shows the signature of what the module exports (a
+      // function, for pino's `export = pino`): it declares a module all the
+      // same, which no one calls. (A namespace merged with a function keeps
+      // the function's kind: TypeScript's call hierarchy names a call of the
+      // function by the namespace, its first declaration.)
+      if (/^['"]/.test(last.name)) return 'module';
       return said === 'module' || !said ? 'module' : said;
     case 'meta':
       // scip-python names a module `pkg/__init__:`; scip-typescript names the
