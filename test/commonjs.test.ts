@@ -396,6 +396,11 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('the calls in an anonymous function (or arrow function) a module assigns whole to `module.exports` are the module’s, as TypeScript’s call hierarchy counts them', async () => {
+    const module = (path: string) => `module ${path.slice('lib/'.length)} ${path}:1:1 ×1`;
+    assert.deepEqual(await callers(at(root, 'lib/format.js', 2, 'format')), [module('lib/format-all.js'), module('lib/format-one.js')]);
+  });
+
   test('a call through a property that holds a function (`utils.isObject(x)`, `export default { isObject, isText: isString }`) goes to the property and to the function, as TypeScript answers; a read of the property to the property', async () => {
     const CHECKS = 'lib/checks.mjs';
     const USE = 'lib/use-checks.mjs';

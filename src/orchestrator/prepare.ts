@@ -35,7 +35,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 57;
+export const DERIVATION_VERSION = 58;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -150,7 +150,8 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     // assigned as the module's (a named function expression's as its own), so it contains no calls of its own. A
     // method of `module.exports = {...}` is a function of its own. So for a member declared by assignment
     // (`A.prototype.m = function`): its calls are those of the function or module around it.
-    const assigned = (declaration?.commonJsExport && !declaration.callable) || declaration?.assignedMember;
+    const assigned =
+      (declaration?.commonJsExport && !declaration.callable) || declaration?.assignedMember || (declaration?.moduleExports && declaration.callable);
     const syntacticExtent = o.enclosing || assigned ? undefined : declaration?.extent;
     const unresolvedModule = unresolvedImports.get(o);
     const kind = thisProperties.has(o)

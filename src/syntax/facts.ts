@@ -35,6 +35,13 @@ export interface Declaration {
    * TypeScript names it `default`, scip-typescript defines nothing for it.
    */
   anonymousDefault?: boolean | undefined;
+  /**
+   * The value of a JavaScript module's `module.exports = value` (an
+   * anonymousDefault too, declared at `module.exports`). TypeScript's call
+   * hierarchy counts the calls in an anonymous function assigned so as the
+   * module's, where it names `export default function () {...}` `default`.
+   */
+  moduleExports?: boolean | undefined;
   /** A class declaration or expression. */
   isClass?: boolean | undefined;
   /**
@@ -157,6 +164,7 @@ export class SyntaxFacts {
       const isClass = (d[j]! & 16) !== 0;
       const commonJsExport = (d[j]! & 32) !== 0;
       const assignedMember = (d[j]! & 64) !== 0;
+      const moduleExports = (d[j]! & 128) !== 0;
       this.declarations.set(key, {
         extent,
         callable,
@@ -170,6 +178,7 @@ export class SyntaxFacts {
         isStatic,
         commonJsExport,
         assignedMember,
+        moduleExports,
       });
       i = j + 5;
     }
@@ -229,7 +238,8 @@ export class SyntaxFacts {
         (d.isStatic ? 8 : 0) |
         (d.isClass ? 16 : 0) |
         (d.commonJsExport ? 32 : 0) |
-        (d.assignedMember ? 64 : 0);
+        (d.assignedMember ? 64 : 0) |
+        (d.moduleExports ? 128 : 0);
       declarations[i++] = d.member?.owner?.[0] ?? NaN;
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;

@@ -93,6 +93,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
       isStatic: declared.isStatic,
       commonJsExport: declared.commonJsExport,
       assignedMember: declared.assignedMember,
+      moduleExports: declared.moduleExports,
     });
   };
   // `A.m = value` in a JavaScript file, declared once the walk knows what A is (see ownMemberAssignment): a function
@@ -439,6 +440,7 @@ interface DeclarationOf {
   isStatic?: boolean;
   commonJsExport?: boolean;
   assignedMember?: boolean;
+  moduleExports?: boolean;
 }
 
 function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefined {
@@ -547,7 +549,13 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
   if (!value || tsc.isIdentifier(value)) return undefined;
   if (tsc.isObjectLiteralExpression(value) && value.properties.every(tsc.isShorthandPropertyAssignment)) return undefined;
   const name = node.left;
-  return { name, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+  return {
+    name,
+    value,
+    callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value),
+    anonymousDefault: true,
+    moduleExports: true,
+  };
 }
 
 /** What `module.exports = <value>` at the top of a JavaScript module assigns. */
