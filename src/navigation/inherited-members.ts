@@ -85,6 +85,13 @@ function innermostClass(definitions: readonly DefinitionRow[], range: Range): De
   return best?.d;
 }
 
+/** The class `member` is declared inside, where the index names it (a class of a function's has a local). */
+async function namedClassOf(lookups: Lookups, member: DefinitionRow): Promise<DefinitionRow | undefined> {
+  const inFile = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
+  const owner = innermostClass(inFile, [member.start_line, member.start_char, member.end_line, member.end_char]);
+  return owner && !isLocalSymbol(owner.symbol) ? owner : undefined;
+}
+
 /** Whether `member` is declared inside the class `base`. */
 function declaredIn(member: DefinitionRow, base: DefinitionRow): boolean {
   const extent = enclosingRange(base);
@@ -103,9 +110,8 @@ function declaredIn(member: DefinitionRow, base: DefinitionRow): boolean {
  */
 export async function subclassUses(lookups: Lookups, member: DefinitionRow): Promise<MemberUse[]> {
   if (!MEMBER_KINDS.has(member.kind) || languageOf(member.path) !== 'javascript') return [];
-  const inFile = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
-  const owner = innermostClass(inFile, [member.start_line, member.start_char, member.end_line, member.end_char]);
-  if (!owner || isLocalSymbol(owner.symbol)) return [];
+  const owner = await namedClassOf(lookups, member);
+  if (!owner) return [];
   const subclasses: string[] = [];
   for await (const level of classLevels(owner.symbol, (symbols) => lookups.subtypesOf([member.index_id], symbols)))
     subclasses.push(...level);
@@ -138,9 +144,8 @@ export async function subclassUses(lookups: Lookups, member: DefinitionRow): Pro
  */
 export async function calledAsMethod(lookups: Lookups, member: DefinitionRow): Promise<string | undefined> {
   if (!isLocalSymbol(member.symbol) || member.kind !== 'property' || languageOf(member.path) !== 'javascript') return undefined;
-  const inFile = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
-  const owner = innermostClass(inFile, [member.start_line, member.start_char, member.end_line, member.end_char]);
-  if (!owner || isLocalSymbol(owner.symbol)) return undefined;
+  const owner = await namedClassOf(lookups, member);
+  if (!owner) return undefined;
   const method = `${owner.symbol}${descriptorName(member.name)}().`;
   return (await lookups.definitionsOf([member.index_id], [method])).length === 0 ? method : undefined;
 }
