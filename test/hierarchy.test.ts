@@ -558,6 +558,16 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.ok(!callees.some((c) => c.includes('logger-augment')), callees.join(', '));
   });
 
+  test("an object literal's method with a computed name is the caller of the calls in it, named by its brackets, not the module", async () => {
+    const F = 'src/table.ts';
+    const method = (line: number, name: string) => def(members, 'method', F, line, name);
+    const r = await incoming('ts-members', members, F, 4, 'lookup');
+    assert.deepEqual(calls(r.calls), [
+      { from: method(9, '[key]'), ranges: [range(members, F, 10, 'lookup')] },
+      { from: method(12, '[Symbol.iterator]'), ranges: [range(members, F, 13, 'lookup')] },
+    ]);
+  });
+
   test('a class field holding an arrow function is the caller of the calls in it, not its class', async () => {
     const r = await incoming('ts-members', members, C, 65, 'measure');
     assert.deepEqual(calls(r.calls), [{ from: T('property', 73, 'record', 'Recorder'), ranges: [R(75, 'measure')] }]);

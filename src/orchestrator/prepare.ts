@@ -35,7 +35,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 58;
+export const DERIVATION_VERSION = 59;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -151,7 +151,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     // method of `module.exports = {...}` is a function of its own. So for a member declared by assignment
     // (`A.prototype.m = function`): its calls are those of the function or module around it.
     const assigned =
-      (declaration?.commonJsExport && !declaration.callable) || declaration?.assignedMember || (declaration?.moduleExports && declaration.callable);
+      (declaration?.commonJsExport && !declaration.callable) ||
+      declaration?.assignedMember ||
+      (declaration?.moduleExports && declaration.callable);
     const syntacticExtent = o.enclosing || assigned ? undefined : declaration?.extent;
     const unresolvedModule = unresolvedImports.get(o);
     const kind = thisProperties.has(o)
@@ -337,14 +339,16 @@ function defineNamedExpressions(occurrences: Occurrence[], symbols: readonly str
 }
 
 /**
- * A class's method named by a computed name (`[contA](response) {...}`,
- * `[Symbol.iterator]() {...}`) is a function TypeScript's call hierarchy
- * names `[contA]` at its `[`, the caller of the calls in it; scip-typescript
- * records only the names inside the brackets (`contA` as a use of the const),
- * so those calls were the class's. Each gets a definition at its brackets, of
+ * A class's or an object literal's method named by a computed name
+ * (`[contA](response) {...}`, `[Symbol.iterator]() {...}`) is a function
+ * TypeScript's call hierarchy names `[contA]` at its `[`, the caller of the
+ * calls in it; scip-typescript records only the names inside the brackets
+ * (`contA` as a use of the const), so those calls were the class's or the
+ * module's. Each gets a definition at its brackets, of
  * the symbol scip-typescript gives its parameters' owner (`Frame#\`[contA]\`().`),
  * or, in a class the index gives a local (one declared in a function: immer's
- * `DraftMap`), a local of its own. Returns the definitions added: methods.
+ * `DraftMap`) and in an object literal (`{ [key]() {...} }`), a local of its
+ * own. Returns the definitions added: methods.
  */
 function defineComputedMethods(
   occurrences: Occurrence[],
@@ -354,7 +358,6 @@ function defineComputedMethods(
   lines: readonly string[],
 ): Set<Occurrence> {
   const classes = classesOf(occurrences, symbols, facts, true);
-  if (classes.length === 0) return new Set();
   const done = new Set<string>();
   let locals = 0;
   const added: Occurrence[] = [];
@@ -363,15 +366,15 @@ function defineComputedMethods(
     const text = lines[line] ?? '';
     if (o.roles & SymbolRole.Definition || character === 0 || text[character - 1] !== '[' || done.has(`${line}:${character}`)) continue;
     done.add(`${line}:${character}`);
-    // An object literal's computed member (`{ [key]() {...} }`) is no method of the class around the literal.
     const declaration = facts.declarationAt(line, character - 1);
-    if (!declaration?.callable || declaration.member) continue;
+    if (!declaration?.callable) continue;
     const close = text.indexOf(']', o.range[3]);
     if (o.range[2] !== line || close < 0) continue;
-    const owner = innermostClass(classes, line, character);
-    if (!owner) continue;
-    let symbol = `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`;
-    if (isLocalSymbol(owner.symbol)) {
+    // An object literal's computed member (`{ [key]() {...} }`) is no method of the class around the literal.
+    const owner = declaration.member ? undefined : innermostClass(classes, line, character);
+    if (!owner && !declaration.member) continue;
+    let symbol = owner ? `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().` : '';
+    if (!owner || isLocalSymbol(owner.symbol)) {
       while (symbolIndex.has(`local computed-method-${locals}`)) locals++;
       symbol = `local computed-method-${locals}`;
     }
