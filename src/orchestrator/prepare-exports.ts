@@ -13,7 +13,7 @@ import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '.
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
 import { declareAssignedClass, NO_ASSIGNED_CLASS, type AssignedClass } from './prepare-assigned-class.js';
-import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
+import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges, unusedLocal } from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
 function exportSymbol(moduleSymbol: string, name: string): string {
@@ -153,9 +153,7 @@ function privatizeNamesake(
   const declaration = occurrences.find((o) => o.symbol === index && o.roles & SymbolRole.Definition);
   // Declared by an export assignment already (sextant's own, or the index's), or not declared here at all.
   if (!declaration || declaration.roles & DERIVED_ROLE || exportAt.has(declaration.range[0] * 0x100000 + declaration.range[1])) return;
-  let n = 0;
-  while (symbolIndex.has(`local module-variable-${n}`)) n++;
-  renameSymbol(symbols, symbolIndex, index, `local module-variable-${n}`);
+  renameSymbol(symbols, symbolIndex, index, unusedLocal(symbolIndex, 'module-variable'));
 }
 
 /**

@@ -29,7 +29,7 @@ import {
 } from './prepare-exports.js';
 import { assignedClassOf, NO_ASSIGNED_CLASS, relateSubclassMethods } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
-import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges } from './symbol-names.js';
+import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges, unusedLocal } from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
@@ -359,7 +359,6 @@ function defineComputedMethods(
 ): Set<Occurrence> {
   const classes = classesOf(occurrences, symbols, facts, true);
   const done = new Set<string>();
-  let locals = 0;
   const added: Occurrence[] = [];
   for (const o of occurrences) {
     const [line, character] = o.range;
@@ -373,11 +372,10 @@ function defineComputedMethods(
     // An object literal's computed member (`{ [key]() {...} }`) is no method of the class around the literal.
     const owner = declaration.member ? undefined : innermostClass(classes, line, character);
     if (!owner && !declaration.member) continue;
-    let symbol = owner ? `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().` : '';
-    if (!owner || isLocalSymbol(owner.symbol)) {
-      while (symbolIndex.has(`local computed-method-${locals}`)) locals++;
-      symbol = `local computed-method-${locals}`;
-    }
+    const symbol =
+      owner && !isLocalSymbol(owner.symbol)
+        ? `${owner.symbol}${descriptorName(text.slice(character - 1, close + 1))}().`
+        : unusedLocal(symbolIndex, 'computed-method');
     added.push(
       derivedOccurrence([line, character - 1, line, close + 1], internSymbol(symbols, symbolIndex, symbol), SymbolRole.Definition),
     );

@@ -42,6 +42,13 @@ export function fileNamespace(symbols: readonly string[], path: string): string 
   return undefined;
 }
 
+/** A local symbol the document does not hold yet (`local computed-method-0`), for something sextant declares. */
+export function unusedLocal(symbolIndex: ReadonlyMap<string, number>, label: string): string {
+  let n = 0;
+  while (symbolIndex.has(`local ${label}-${n}`)) n++;
+  return `local ${label}-${n}`;
+}
+
 /** The position of `symbol` in a document's table, added at the end when the table lacks it. */
 export function internSymbol(symbols: string[], symbolIndex: Map<string, number>, symbol: string): number {
   let index = symbolIndex.get(symbol);
