@@ -331,13 +331,19 @@ function rawProjects(repo: string, dir: string): string[] {
   const tracked = git(repo, 'ls-files', '-z').split('\0').filter(Boolean);
   const configs = tracked.filter((p) => /(^|\/)(tsconfig|jsconfig)\.json$/.test(p) && !p.split('/').includes('node_modules'));
   const included = new Set<string>();
-  for (const c of configs) {
-    const path = join(repo, c);
+  // scip-typescript indexes the projects a config references as well (a solution's tsconfig.app.json).
+  const seen = new Set<string>();
+  const include = (path: string): void => {
+    if (seen.has(path) || !existsSync(path)) return;
+    seen.add(path);
     const read = ts.readConfigFile(path, ts.sys.readFile);
-    if (read.error) continue;
-    const options = basename(c) === 'jsconfig.json' ? { allowJs: true } : {};
-    for (const f of ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(path), options, path).fileNames) included.add(f);
-  }
+    if (read.error) return;
+    const options = basename(path) === 'jsconfig.json' ? { allowJs: true } : {};
+    const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(path), options, path);
+    for (const f of parsed.fileNames) included.add(f);
+    for (const r of parsed.projectReferences ?? []) include(ts.resolveProjectReferencePath(r));
+  };
+  for (const c of configs) include(join(repo, c));
   const rest = tracked.filter((p) => SOURCE.test(p) && !included.has(join(repo, p)));
   const projects = configs.map((c) => join(repo, c));
   if (rest.length > 0) {

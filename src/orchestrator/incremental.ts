@@ -78,8 +78,10 @@ export function planCarryOver(
   const changed = new Set<string>();
   for (const [path, sha] of files) if (previous.files.get(path)?.blob !== sha) changed.add(path);
   for (const path of previous.files.keys()) if (!files.has(path)) return { reason: `${path} was deleted or renamed` };
+  // A config by its name (one may have appeared), any config the plan read (a referenced or extended one), or a manifest.
   const shaping = new Set([...manifest.projects.configFiles, 'package.json']);
-  for (const path of changed) if (shaping.has(posix.basename(path))) return { reason: `${path} changed` };
+  const read = new Set(plan.configInputs);
+  for (const path of changed) if (shaping.has(posix.basename(path)) || read.has(path)) return { reason: `${path} changed` };
 
   const run = new Set<number>();
   const changedIn = new Map<number, string[]>();

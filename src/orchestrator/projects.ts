@@ -1,8 +1,10 @@
 // Which projects an indexer is given, chosen the way a language server picks
 // the project of a file: each tracked file belongs to the nearest config
 // (tsconfig.json before jsconfig.json in one folder) whose own file list
-// includes it, and the files no config includes belong to an inferred project.
-// Every config that owns files is indexed, each file by its owner only.
+// includes it, or, where that config is a solution (`"files": []` with
+// `references`, as Vite's and Nx's templates write them), to the first project
+// it references that does; the files no config includes belong to an inferred
+// project. Every config that owns files is indexed, each file by its owner only.
 import { posix } from 'node:path';
 import type * as ts from 'typescript';
 import { loadTypescript } from '../syntax/load-typescript.js';
@@ -36,6 +38,12 @@ export interface ProjectPlan {
   /** Every project that owns files, in the order they are indexed; the inferred one last. */
   planned: PlannedProject[];
   gaps: ProjectGap[];
+  /**
+   * Every config the plan read inside the repository (repository-relative):
+   * found by name, referenced, or extended. A change to any of them can move
+   * files between projects or change how they compile.
+   */
+  configInputs: string[];
 }
 
 // Loaded only when a repository has configs to read.
@@ -51,6 +59,8 @@ interface ReadConfig {
   fileNames: Set<string>;
   /** Absolute files of its list, tracked or not. */
   absoluteFileNames: string[];
+  /** The tracked configs it references, repository-relative, in its order. */
+  references: string[];
   hasReferences: boolean;
   setsTypeRoots: boolean;
 }
@@ -61,27 +71,65 @@ export function planProjects(
   allFiles: readonly string[],
   languageFiles: readonly string[],
 ): ProjectPlan {
-  const plan: ProjectPlan = { projects: [], generatedConfigs: [], planned: [], gaps: [] };
+  const plan: ProjectPlan = { projects: [], generatedConfigs: [], planned: [], gaps: [], configInputs: [] };
   const spec = manifest.projects;
   if (!spec) return plan;
-  const rank = (c: string) => spec.configFiles.indexOf(posix.basename(c));
-  const configPaths = allFiles
+  const tracked = new Set(allFiles);
+  const rank = (c: string) => {
+    const i = spec.configFiles.indexOf(posix.basename(c));
+    return i < 0 ? spec.configFiles.length : i;
+  };
+  const named = allFiles
     .filter((f) => spec.configFiles.includes(posix.basename(f)) && !f.split('/').includes('node_modules'))
     .sort((a, b) => depth(b) - depth(a) || rank(a) - rank(b) || a.localeCompare(b));
 
-  const configs: ReadConfig[] = [];
-  for (const path of configPaths) {
-    const read = readConfig(root, path);
-    if ('reason' in read) plan.gaps.push({ config: path, reason: read.reason });
-    else configs.push(read);
+  // The configs found by name, then those they reference (`tsconfig.app.json`), each read once.
+  const read = new Map<string, ReadConfig>();
+  const inputs = new Set<string>();
+  const extendedCache = new Map<string, ts.ExtendedConfigCacheEntry>();
+  const pending = [...named];
+  for (let path = pending.shift(); path !== undefined; path = pending.shift()) {
+    if (read.has(path) || plan.gaps.some((g) => g.config === path)) continue;
+    inputs.add(path);
+    const config = readConfig(root, path, tracked, extendedCache);
+    if ('reason' in config) plan.gaps.push({ config: path, reason: config.reason });
+    else {
+      read.set(path, config);
+      pending.push(...config.references);
+    }
   }
+  const prefix = `${root}/`;
+  for (const extended of extendedCache.keys()) {
+    const path = extended.startsWith(prefix) ? extended.slice(prefix.length) : null;
+    if (path !== null && tracked.has(path)) inputs.add(path);
+  }
+  plan.configInputs = [...inputs].sort();
+  const configs = [...read.values()].sort(
+    (a, b) => depth(b.path) - depth(a.path) || rank(a.path) - rank(b.path) || a.path.localeCompare(b.path),
+  );
 
-  // Owner of each file: the nearest enclosing config listing it (configs are sorted deepest first),
-  // else any config listing it from elsewhere (`include: ["../shared"]`).
+  // Where a language server looks for a file's project from each config found by name: the config
+  // itself, then the projects it references, depth first.
+  const searched = new Map<ReadConfig, ReadConfig[]>();
+  const searchOrder = (config: ReadConfig, seen = new Set<ReadConfig>()): ReadConfig[] => {
+    if (seen.has(config)) return [];
+    seen.add(config);
+    return [config, ...config.references.flatMap((r) => (read.has(r) ? searchOrder(read.get(r)!, seen) : []))];
+  };
+  for (const path of named) if (read.has(path)) searched.set(read.get(path)!, searchOrder(read.get(path)!));
+
+  // Owner of each file: the nearest enclosing config found by name that lists it, itself or through
+  // its references (configs are sorted deepest first), else any config listing it from elsewhere
+  // (`include: ["../shared"]`).
   const owner = new Map<string, ReadConfig>();
   for (const file of languageFiles) {
-    const listing = configs.filter((c) => c.fileNames.has(file));
-    const chosen = listing.find((c) => c.dir === '.' || file.startsWith(`${c.dir}/`)) ?? listing[0];
+    let chosen: ReadConfig | undefined;
+    for (const [config, order] of searched) {
+      if (config.dir !== '.' && !file.startsWith(`${config.dir}/`)) continue;
+      chosen = order.find((c) => c.fileNames.has(file));
+      if (chosen) break;
+    }
+    chosen ??= configs.find((c) => c.fileNames.has(file));
     if (chosen) owner.set(file, chosen);
   }
   const owned = new Map<ReadConfig, string[]>();
@@ -132,23 +180,44 @@ export function planProjects(
 }
 
 /** A config's file list by the compiler's own rules, or why it cannot be used. */
-function readConfig(root: string, path: string): ReadConfig | { reason: string } {
+function readConfig(
+  root: string,
+  path: string,
+  tracked: ReadonlySet<string>,
+  extendedCache: Map<string, ts.ExtendedConfigCacheEntry>,
+): ReadConfig | { reason: string } {
   const tsc = typescript();
   const absolute = posix.join(root, path);
   const read = tsc.readConfigFile(absolute, tsc.sys.readFile);
   if (read.error) return { reason: `${path} cannot be read: ${message(read.error)}` };
   const options = posix.basename(path) === 'jsconfig.json' ? JSCONFIG_DEFAULTS : {};
-  const parsed = tsc.parseJsonConfigFileContent(read.config, tsc.sys, posix.dirname(absolute), options, absolute);
+  const parsed = tsc.parseJsonConfigFileContent(
+    read.config,
+    tsc.sys,
+    posix.dirname(absolute),
+    options,
+    absolute,
+    undefined,
+    undefined,
+    extendedCache,
+  );
   // No inputs (TS18003) only means the config owns nothing; any other error stops scip-typescript from indexing it.
   const error = parsed.errors.find((e) => e.code !== 18003);
   if (error) return { reason: `${path} has an error: ${message(error)}` };
   const prefix = `${root}/`;
   const fileNames = new Set(parsed.fileNames.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length)));
+  // A reference names a config or the folder of its tsconfig.json; one outside the repository or not
+  // tracked is not read (never outside the root).
+  const references = (parsed.projectReferences ?? [])
+    .map((r) => posix.normalize(tsc.resolveProjectReferencePath(r)))
+    .filter((f) => f.startsWith(prefix) && tracked.has(f.slice(prefix.length)))
+    .map((f) => f.slice(prefix.length));
   return {
     path,
     dir: posix.dirname(path),
     fileNames,
     absoluteFileNames: parsed.fileNames,
+    references,
     hasReferences: (parsed.projectReferences?.length ?? 0) > 0,
     setsTypeRoots: parsed.options.typeRoots !== undefined,
   };

@@ -1,0 +1,143 @@
+// Solution configs: a tsconfig.json that lists no files of its own and
+// references the projects that do (`"files": []` with `references`, as Vite's
+// templates write it at the root and Nx's in each library). A language server
+// gives a file the first referenced project that includes it, with that
+// project's options (`paths` aliases among them); so does sextant, and the
+// referenced configs, and the configs they extend, shape a reindex as a
+// tsconfig.json does. The answers are checked against typescript-language-server
+// on the same tree.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { commitAll, git, removeDir, tempDir } from './support/repos.js';
+import { sextant, testHome } from './support/sextant.js';
+import { TypeScriptLanguageServer, type LspLocation } from './support/typescript-language-server.js';
+
+const repo = 'solution';
+const { home, env } = testHome();
+let root: string;
+
+const BASE = (strict: boolean) =>
+  JSON.stringify({ compilerOptions: { strict, lib: ['es2022'], baseUrl: '.', paths: { '@acme/ui': ['libs/ui/src/index.ts'] } } }) + '\n';
+
+const FILES: Record<string, string> = {
+  'tsconfig.json':
+    '{\n  "files": [],\n  "references": [{ "path": "./tsconfig.app.json" }, { "path": "./tsconfig.tools.json" }, { "path": "libs/ui" }]\n}\n',
+  'tsconfig.base.json': BASE(true),
+  // `paths` replaces the base's: the app adds its own alias for src.
+  'tsconfig.app.json':
+    '{ "extends": "./tsconfig.base.json", "compilerOptions": { "paths": { "@acme/ui": ["libs/ui/src/index.ts"], "@/*": ["./src/*"] } }, "include": ["src"] }\n',
+  'tsconfig.tools.json': '{ "extends": "./tsconfig.base.json", "include": ["tools"] }\n',
+  'src/lib/format.ts': 'export function formatCount(n: number): string {\n  return n === 1 ? "1 item" : `${n} items`;\n}\n',
+  'src/main.ts':
+    "import { formatCount } from '@/lib/format';\nimport { button } from '@acme/ui';\n\nexport const label = button(formatCount(3));\n",
+  'tools/build.ts': "import { formatCount } from '../src/lib/format';\n\nexport const summary = formatCount(2);\n",
+  'libs/ui/tsconfig.json': '{ "files": [], "references": [{ "path": "./tsconfig.lib.json" }, { "path": "./tsconfig.spec.json" }] }\n',
+  'libs/ui/tsconfig.lib.json': '{ "extends": "../../tsconfig.base.json", "include": ["src/**/*.ts"], "exclude": ["src/**/*.spec.ts"] }\n',
+  'libs/ui/tsconfig.spec.json': '{ "extends": "../../tsconfig.base.json", "include": ["src/**/*.spec.ts"] }\n',
+  'libs/ui/src/index.ts': "export { button } from './button';\n",
+  'libs/ui/src/button.ts': 'export function button(label: string): string {\n  return `[${label}]`;\n}\n',
+  'libs/ui/src/button.spec.ts': "import { button } from './button';\n\nexport const shown = button('ok');\n",
+  // Under no config: the inferred project's.
+  'scripts/clean.js': "const { rmSync } = require('node:fs');\n\nrmSync('dist', { recursive: true, force: true });\n",
+};
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+function cli(...args: string[]): any {
+  const r = sextant([...args, '--json'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const scip = (report: any) => report.indexers.find((i: any) => i.name === 'scip-typescript');
+/** A location as `path:line:column` (1-based), from sextant's answer or the server's. */
+const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
+const lspAt = (l: LspLocation) => `${l.path}:${l.line + 1}:${l.character + 1}`;
+
+before(() => {
+  root = join(tempDir(), repo);
+  mkdirSync(root);
+  for (const [path, text] of Object.entries(FILES)) write(path, text);
+  git(root, 'init', '-q', '-b', 'main');
+  commitAll(root, 'initial');
+  cli('index', root);
+});
+
+after(() => {
+  removeDir(dirname(root));
+  removeDir(home);
+});
+
+describe('a solution config and the projects it references', () => {
+  test('each referenced project owns the files it includes; status lists each with its files, the inferred project only what no config includes', () => {
+    const status = cli('status', repo);
+    const projects = status.projects.map((p: any) => [p.config, p.files, p.indexed_files, p.problem]);
+    assert.deepEqual(projects, [
+      ['libs/ui/tsconfig.lib.json', 2, 2, null],
+      ['libs/ui/tsconfig.spec.json', 1, 1, null],
+      ['tsconfig.app.json', 2, 2, null],
+      ['tsconfig.tools.json', 1, 1, null],
+      [null, 1, 1, null],
+    ]);
+  });
+
+  test("goToDefinition and findReferences through the referenced projects' `paths` aliases answer as typescript-language-server does", async () => {
+    // src/main.ts: `button(formatCount(3))` on line 4; libs/ui/src/button.ts: `button` on line 1.
+    const positions: [string, number, number][] = [
+      ['src/main.ts', 4, 22],
+      ['src/main.ts', 4, 30],
+      ['src/main.ts', 1, 12],
+      ['libs/ui/src/button.ts', 1, 19],
+      ['tools/build.ts', 3, 25],
+    ];
+    const server = await TypeScriptLanguageServer.start(root);
+    try {
+      // A file of every project is open, so that the server has loaded each (its references search only those).
+      for (const path of new Set([...positions.map(([p]) => p), 'libs/ui/src/button.spec.ts'])) await server.open(path);
+      for (const [path, line, column] of positions) {
+        const where = `${path}:${line}:${column}`;
+        const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
+        const def = cli('def', `${where}`, '--repo', repo);
+        assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
+        assert.ok(
+          expected.every((l) => !l.startsWith('/')),
+          `the server resolves ${where} inside the repository`,
+        );
+        const expectedRefs = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+        const refs = cli('refs', `${where}`, '--repo', repo);
+        assert.deepEqual(refs.references.map(at).sort(), expectedRefs, `references at ${where}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('an edit to a referenced config, or to a config it extends, makes every project run', () => {
+    write('tsconfig.base.json', BASE(false));
+    commitAll(root, 'loosen the base');
+    let report = cli('reindex', root).report;
+    assert.equal(scip(report).projects_reused, 0);
+    assert.ok(
+      scip(report).projects.every((p: any) => p.granularity === 'project' && p.fallback === 'tsconfig.base.json changed'),
+      JSON.stringify(scip(report).projects),
+    );
+    write(
+      'libs/ui/tsconfig.spec.json',
+      '{ "extends": "../../tsconfig.base.json", "include": ["src/**/*.spec.ts"], "compilerOptions": { "noEmit": true } }\n',
+    );
+    commitAll(root, 'spec: no emit');
+    report = cli('reindex', root).report;
+    assert.equal(scip(report).projects_reused, 0);
+    assert.ok(scip(report).projects.every((p: any) => p.fallback === 'libs/ui/tsconfig.spec.json changed'));
+    // An edit to a source file still runs its own project only.
+    write('libs/ui/src/button.spec.ts', "import { button } from './button';\n\nexport const shown = button('yes');\n");
+    commitAll(root, 'spec: yes');
+    report = cli('reindex', root).report;
+    assert.equal(scip(report).projects_reused, 4);
+  });
+});
