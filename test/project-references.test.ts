@@ -73,6 +73,16 @@ after(() => {
   removeDir(home);
 });
 
+/** A second repository: references the planner must not follow, and one it cannot read. */
+const BROKEN: Record<string, string> = {
+  'tsconfig.json':
+    '{ "files": [], "references": [{ "path": "./tsconfig.app.json" }, { "path": "./tsconfig.lib.json" }, { "path": "../outside" }, { "path": "./missing.json" }] }\n',
+  'tsconfig.app.json': '{ "include": ["src"\n',
+  'tsconfig.lib.json': '{ "include": ["lib"], "references": [{ "path": "./tsconfig.json" }] }\n',
+  'src/a.ts': 'export const a = 1;\n',
+  'lib/b.ts': 'export const b = 2;\n',
+};
+
 describe('a solution config and the projects it references', () => {
   test('each referenced project owns the files it includes; status lists each with its files, the inferred project only what no config includes', () => {
     const status = cli('status', repo);
@@ -115,6 +125,25 @@ describe('a solution config and the projects it references', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  test('a referenced config that cannot be read is named with its error; a reference outside the repository, to no file, or back to the solution is not followed', () => {
+    const broken = join(dirname(root), 'broken');
+    mkdirSync(broken);
+    for (const [path, text] of Object.entries(BROKEN)) {
+      mkdirSync(dirname(join(broken, path)), { recursive: true });
+      writeFileSync(join(broken, path), text);
+    }
+    writeFileSync(join(dirname(root), 'outside'), 'not a config\n');
+    git(broken, 'init', '-q', '-b', 'main');
+    commitAll(broken, 'initial');
+    cli('index', broken);
+    const projects = cli('status', 'broken').projects.map((p: any) => [p.config, p.files, p.problem]);
+    assert.deepEqual(projects, [
+      ['tsconfig.lib.json', 1, null],
+      [null, 1, null],
+      ['tsconfig.app.json', 0, "tsconfig.app.json cannot be read: ']' expected."],
+    ]);
   });
 
   test('an edit to a referenced config, or to a config it extends, makes every project run', () => {
