@@ -22,6 +22,7 @@ import { checkPosition, namesOnLine, occurrencesAt, openFile, requirePrecise, ty
 import { definitionPartners } from './related.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, useFile, type MemberUseFile } from './unnamed-members.js';
 import { inheritedThisMember } from './inherited-members.js';
+import { withAssignments } from './assignments.js';
 import { asSymbolKind, definitionRange, enclosingRange, location, preview, range1 } from './locations.js';
 import { isReservedWord, nameAt, type NameSyntax } from './words.js';
 
@@ -477,7 +478,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
         )
       : undefined;
   if (member) rows.push(member);
-  const definitions = await toDefinitions(lookups, ctx, rows);
+  const definitions = await toDefinitions(lookups, ctx, await withAssignments(lookups, rows));
   const fields = ctx.adjust.fields();
   const message = definitions.length
     ? member && resolvedByNameNote(member)
