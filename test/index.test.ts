@@ -308,13 +308,20 @@ describe('py-shapes', () => {
     );
   });
 
-  test('a module imported relatively (`from . import base`, `from .polygon import`) is defined in its file', async () => {
+  test('a module imported relatively (`from . import base`, `from .polygon import`) is defined in its file, and used at its name', async () => {
     // scip-python names it `base/__init__:`, where shapes/base.py defines `shapes.base`.
     const P = 'shapes/point.py';
     const base = { path: 'shapes/base.py', line: 1, column: 1 };
     assert.deepEqual(await definitionsAt(repo, at(root(), P, 3, 'base')), [base]);
     assert.deepEqual(await definitionsAt(repo, at(root(), P, 22, 'base.')), [base]);
-    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, '.polygon')), [{ path: 'shapes/polygon.py', line: 1, column: 1 }]);
+    assert.deepEqual(await definitionsAt(repo, at(root(), P, 4, 'polygon')), [{ path: 'shapes/polygon.py', line: 1, column: 1 }]);
+    // Its use starts at its name, as pyright's reference does (and it answers nothing at the dot), not at the dot
+    // scip-python's occurrence spans.
+    const polygon = await ok('findReferences', { repo, ...at(root(), P, 4, 'polygon') });
+    assert.deepEqual(
+      polygon.references.filter((r: any) => r.path === P).map((r: any) => [r.line, r.column, r.end_column]),
+      [[4, at(root(), P, 4, 'polygon').column, at(root(), P, 4, 'polygon').column + 'polygon'.length]],
+    );
     // One module for both spellings: the relative import's references include the absolute imports elsewhere.
     const refs = await ok('findReferences', { repo, ...at(root(), P, 3, 'base') });
     const found = refs.references.map(where);

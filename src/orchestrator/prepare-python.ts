@@ -22,6 +22,7 @@ export function derivePython(
   splitImportAliases(occurrences, lines);
   nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
   nameRelativeModules(occurrences, symbols, symbolIndex, lines, path);
+  startRelativeModulesAtNames(occurrences, symbols, lines);
   referExportedNames(occurrences, symbols, lines);
 }
 
@@ -190,6 +191,21 @@ function nameRelativeModules(
       continue;
     }
     renameSymbol(symbols, symbolIndex, o.symbol, target);
+  }
+}
+
+/**
+ * scip-python's occurrence of a module imported relatively spans its dots
+ * (`.exceptions` in `from .exceptions import Abort`); pyright's references
+ * and definitions start at the name, as an absolute import's do. Every such
+ * occurrence starts at its name (read after nameRelativeModules, which
+ * counts the dots).
+ */
+function startRelativeModulesAtNames(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  for (const o of occurrences) {
+    if (o.range[0] !== o.range[2] || !isModuleSymbol(symbols[o.symbol]!)) continue;
+    const dots = /^\.+(?=[\p{L}_])/u.exec((lines[o.range[0]] ?? '').slice(o.range[1], o.range[3]));
+    if (dots) o.range = [o.range[0], o.range[1] + dots[0].length, o.range[2], o.range[3]];
   }
 }
 
