@@ -83,6 +83,16 @@ class A:
         return self.it + self.n + self.m
 `;
 
+const BUILTINS = `def sizes(items):
+    if isinstance(items, dict):
+        return len(items.keys())
+    return len(items)
+
+
+def named(x):
+    return hasattr(x, "name") and len(x.name) > 0
+`;
+
 /** 1-based positions, and the definitions they must have (what pyright gave when this was written). */
 const CASES: [string, string, number, number, string[]][] = [
   ['`total` after `total += ...`', 'tally.py', 15, 12, ['5:5', '7:9']],
@@ -104,6 +114,7 @@ before(() => {
   mkdirSync(root);
   writeFileSync(join(root, 'tally.py'), TALLY);
   writeFileSync(join(root, 'members.py'), MEMBERS);
+  writeFileSync(join(root, 'builtins_use.py'), BUILTINS);
   git(root, 'init', '-q', '-b', 'main');
   commitAll(root, 'initial');
   const r = sextant(['index', root, '--json'], { env });
@@ -127,6 +138,36 @@ test('goToDefinition of a Python name gives every assignment declaring it (of an
         .definitions.map((d: any) => `${d.line}:${d.column}`)
         .sort();
       assert.deepEqual(definitions, [...expected].sort(), `sextant at ${path}:${line}:${column}, ${what}`);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a builtin function scip-python gives a local of its own (`len`, `isinstance`) is the standard library's: its references are every use, as pyright's", async () => {
+  const server = await Pyright.start(root);
+  try {
+    // pyright searches the files a client has open for the uses of what the standard library declares: all of them.
+    for (const path of ['tally.py', 'members.py', 'builtins_use.py']) await server.definition(path, 0, 0);
+    for (const [path, line, column, name] of [
+      ['builtins_use.py', 3, 16, 'len'],
+      ['builtins_use.py', 2, 8, 'isinstance'],
+      ['builtins_use.py', 8, 12, 'hasattr'],
+    ] as const) {
+      const def = sextant(['def', `${path}:${line}:${column}`, '--repo', 'tally', '--json'], { env });
+      assert.equal(def.code, 1, `${name}: nothing in the repository defines it`);
+      assert.match(JSON.parse(def.stdout).message, /defined outside the indexed code \(package python-stdlib@/, name);
+      const expected = (await server.references(path, line - 1, column - 1, true))
+        .filter((l) => !l.path.startsWith('/'))
+        .map((l) => `${l.path}:${l.line + 1}:${l.character + 1}`)
+        .sort();
+      const refs = sextant(['refs', `${path}:${line}:${column}`, '--repo', 'tally', '--json'], { env });
+      assert.equal(refs.code, 0, refs.stderr);
+      const found = JSON.parse(refs.stdout)
+        .references.map((r: any) => `${r.path}:${r.line}:${r.column}`)
+        .sort();
+      assert.deepEqual(found, expected, name);
+      assert.ok(found.length > 1 || name !== 'len', `${name}: every use, not the one asked at`);
     }
   } finally {
     await server.stop();

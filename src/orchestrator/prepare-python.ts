@@ -1,6 +1,6 @@
 // What prepare.ts derives for Python documents beyond what scip-python
-// records: overload groups, `from m import A as B`, `__slots__` attributes,
-// relatively imported modules and the names of `__all__`.
+// records: overload groups, builtin functions, `from m import A as B`, `__slots__` attributes, relatively
+// imported modules and the names of `__all__`.
 import { posix } from 'node:path';
 import type { Range } from '../scip/range.js';
 import { SymbolRole } from '../scip/schema.js';
@@ -21,6 +21,7 @@ export function derivePython(
   if (facts) defineRedefinitions(occurrences, facts);
   splitImportAliases(occurrences, lines);
   nameSlotAttributes(occurrences, symbols, symbolIndex, lines);
+  nameBuiltinFunctions(occurrences, symbols, symbolIndex, lines);
   nameRelativeModules(occurrences, symbols, symbolIndex, lines, path);
   startRelativeModulesAtNames(occurrences, symbols, lines);
   referExportedNames(occurrences, symbols, lines);
@@ -191,6 +192,52 @@ function nameRelativeModules(
       continue;
     }
     renameSymbol(symbols, symbolIndex, o.symbol, target);
+  }
+}
+
+/** Python's builtin functions (its builtin classes scip-python names as `builtins/str#` already). */
+const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(
+  (
+    'abs aiter all anext any ascii bin breakpoint callable chr compile delattr dir divmod eval exec exit format getattr ' +
+    'globals hasattr hash help hex id input isinstance issubclass iter len locals max min next oct open ord pow print ' +
+    'quit repr round setattr sorted sum vars __import__'
+  ).split(' '),
+);
+const STDLIB_VERSION = /^scip-python python python-stdlib (\S+) /;
+
+/**
+ * scip-python gives some uses of builtin functions (`len`, `isinstance`,
+ * `hasattr`, `id`) a local of their own that nothing defines, where it names
+ * others (`sorted`, `getattr`) `builtins/sorted().` of the standard library:
+ * goToDefinition at `len(x)` said a local had no declaration, and its
+ * references were that one use. Such a local, named a builtin function at
+ * every occurrence, becomes the builtin, in the standard library's version
+ * the document's other standard-library symbols carry (none: left as it is).
+ */
+function nameBuiltinFunctions(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  lines: readonly string[],
+): void {
+  const version = symbols.map((s) => STDLIB_VERSION.exec(s)?.[1]).find((v) => v !== undefined);
+  if (!version) return;
+  const defined = new Set<number>();
+  // Each local's name where every occurrence spells the same builtin function, else null.
+  const names = new Map<number, string | null>();
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
+    if (!isLocalSymbol(symbols[o.symbol]!)) continue;
+    const text = o.range[0] === o.range[2] ? (lines[o.range[0]] ?? '').slice(o.range[1], o.range[3]) : '';
+    const seen = names.get(o.symbol);
+    names.set(o.symbol, BUILTIN_FUNCTIONS.has(text) && (seen === undefined || seen === text) ? text : null);
+  }
+  for (const [index, name] of names) {
+    if (name === null || defined.has(index)) continue;
+    const target = `scip-python python python-stdlib ${version} builtins/${name}().`;
+    const held = symbolIndex.get(target);
+    if (held === undefined) renameSymbol(symbols, symbolIndex, index, target);
+    else for (const o of occurrences) if (o.symbol === index) o.symbol = held;
   }
 }
 
