@@ -267,7 +267,10 @@ class CallWalker {
       }
       const { repo, path } = file;
       const caller = innermostCaller(definitions, use.range);
-      const key = caller ? `${caller.repo}\0${caller.symbol}\0${caller.path}` : `${repo}\0\0${path}`;
+      // One caller per definition: a function defined in each branch of an `if` is two callers, as for a language server.
+      const key = caller
+        ? `${caller.repo}\0${caller.symbol}\0${caller.path}\0${caller.start_line}:${caller.start_char}`
+        : `${repo}\0\0${path}`;
       let group = groups.get(key);
       if (!group) {
         // A caller whose name is on a line changed since the index is left out (adjust.ts counts it), with its calls.

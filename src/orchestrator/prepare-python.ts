@@ -1,5 +1,6 @@
 // What prepare.ts derives for Python documents beyond what scip-python
-// records: overload groups, builtin functions, `from m import A as B`, `__slots__` attributes, relatively
+// records: overload groups and functions defined per branch, builtin
+// functions, `from m import A as B`, `__slots__` attributes, relatively
 // imported modules and the names of `__all__`.
 import { posix } from 'node:path';
 import type { Range } from '../scip/range.js';
@@ -28,13 +29,14 @@ export function derivePython(
 }
 
 /**
- * Python's overloads (`@overload` stubs, then the implementation) share one
- * symbol, which scip-python defines once, at its first `def`: the others are
- * recorded as uses, so the calls in the implementation were the class's or
- * the file's. Each `def` of an overload group (python_refs.py finds them)
- * becomes a definition of its own, its extent the parse's, as TypeScript's
- * overloads are, and the call hierarchy takes the implementation, the
- * largest and last, for its item.
+ * Python's overloads (`@overload` stubs, then the implementation), and a
+ * function defined in each branch of an `if` or `try`, share one symbol,
+ * which scip-python defines once, at its first `def`: the others are
+ * recorded as uses, so the calls in the implementation (or in the `else`
+ * branch's function) were the class's or the file's. Each `def` of such a
+ * group (python_refs.py finds them) becomes a definition of its own, its
+ * extent the parse's, as TypeScript's overloads are, and the call hierarchy
+ * takes the largest and last, the implementation, for its item.
  */
 function defineRedefinitions(occurrences: Occurrence[], facts: SyntaxFacts): void {
   const defined = new Set<number>();

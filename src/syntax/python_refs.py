@@ -8,9 +8,10 @@ kind: 1 call, 2 type, 3 import, 4 write (reads are not listed).
 modules: each name an import statement binds, and the module it names as
 written (`thing` in `from .pkg import thing`: ".pkg"; `am` in `import a.m as
 am`: "a.m").
-defs: the defs of an overload group (`@overload` stubs and their implementation,
-one name in one body), each its name and its extent from its first decorator
-to its end.
+defs: the defs of a name defined more than once in one scope: an overload group
+(`@overload` stubs and their implementation) or a function defined in each
+branch of an `if` or `try` (`if WIN: def getchar ... else: def getchar`), each
+its name and its extent from its first decorator to its end.
 A file that does not parse is written with "error" instead of "kinds".
 """
 import re
@@ -20,15 +21,6 @@ import sys
 
 CALL, TYPE, IMPORT, WRITE = 1, 2, 3, 4
 
-
-def is_overload(node):
-    """`@overload`, `@typing.overload`, `@t.overload`."""
-    for d in node.decorator_list:
-        if isinstance(d, ast.Name) and d.id == "overload":
-            return True
-        if isinstance(d, ast.Attribute) and d.attr == "overload":
-            return True
-    return False
 
 
 def utf16_column(line_bytes, byte_col):
@@ -117,24 +109,31 @@ class Collector(ast.NodeVisitor):
             node.end_lineno - 1, self.column(node.end_lineno, node.end_col_offset),
         ])
 
-    def overload_groups(self, body):
-        """The defs of each name of `body` that has an `@overload` among them."""
+    def redefinition_groups(self, body):
+        """The defs of each name `body` defines more than once, in its blocks too (not in nested scopes)."""
         groups = {}
-        for stmt in body:
+        pending = list(body)
+        while pending:
+            stmt = pending.pop(0)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 groups.setdefault(stmt.name, []).append(stmt)
+            elif not isinstance(stmt, ast.ClassDef):
+                # if/else, try/except/finally, with, for, while, match: blocks of the same scope.
+                for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    for child in getattr(stmt, field, None) or []:
+                        pending.extend(child.body if isinstance(child, (ast.ExceptHandler, getattr(ast, "match_case", ()))) else [child])
         for defs in groups.values():
-            if len(defs) > 1 and any(is_overload(d) for d in defs):
+            if len(defs) > 1:
                 for d in defs:
                     self.add_def(d)
 
     def visit_Module(self, node):
-        self.overload_groups(node.body)
+        self.redefinition_groups(node.body)
         for stmt in node.body:
             self.visit(stmt)
 
     def visit_FunctionDef(self, node):
-        self.overload_groups(node.body)
+        self.redefinition_groups(node.body)
         for decorator in node.decorator_list:
             self.decorator(decorator)
         self.visit(node.args)
@@ -145,7 +144,7 @@ class Collector(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node):
-        self.overload_groups(node.body)
+        self.redefinition_groups(node.body)
         for decorator in node.decorator_list:
             self.decorator(decorator)
         for base in node.bases:

@@ -1,8 +1,9 @@
-// A Python variable is declared by each of its assignments, as pyright's
-// goToDefinition answers (an attribute whose type is declared, by that
-// declaration alone): scip-python defines a name at its first assignment only.
-// Every position here is asked of sextant and of pyright itself, on the same
-// files, and the answers must be the same places.
+// Python's declarations as pyright counts them, where scip-python records
+// fewer: a variable is declared by each of its assignments (an attribute whose
+// type is declared, by that declaration alone), a builtin function is the
+// standard library's, and a function defined in each branch of an `if` is a
+// function twice. Every position here is asked of sextant and of pyright
+// itself, on the same files, and the answers must be the same.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -83,6 +84,24 @@ class A:
         return self.it + self.n + self.m
 `;
 
+const PLATFORMS = `import os
+
+
+def slash():
+    return "/"
+
+
+if os.environ.get("WINDOWS"):
+
+    def home():
+        return "C:" + slash()
+
+else:
+
+    def home():
+        return slash()
+`;
+
 const BUILTINS = `def sizes(items):
     if isinstance(items, dict):
         return len(items.keys())
@@ -115,6 +134,7 @@ before(() => {
   writeFileSync(join(root, 'tally.py'), TALLY);
   writeFileSync(join(root, 'members.py'), MEMBERS);
   writeFileSync(join(root, 'builtins_use.py'), BUILTINS);
+  writeFileSync(join(root, 'platforms.py'), PLATFORMS);
   git(root, 'init', '-q', '-b', 'main');
   commitAll(root, 'initial');
   const r = sextant(['index', root, '--json'], { env });
@@ -148,7 +168,7 @@ test("a builtin function scip-python gives a local of its own (`len`, `isinstanc
   const server = await Pyright.start(root);
   try {
     // pyright searches the files a client has open for the uses of what the standard library declares: all of them.
-    for (const path of ['tally.py', 'members.py', 'builtins_use.py']) await server.definition(path, 0, 0);
+    for (const path of ['tally.py', 'members.py', 'builtins_use.py', 'platforms.py']) await server.definition(path, 0, 0);
     for (const [path, line, column, name] of [
       ['builtins_use.py', 3, 16, 'len'],
       ['builtins_use.py', 2, 8, 'isinstance'],
@@ -169,6 +189,25 @@ test("a builtin function scip-python gives a local of its own (`len`, `isinstanc
       assert.deepEqual(found, expected, name);
       assert.ok(found.length > 1 || name !== 'len', `${name}: every use, not the one asked at`);
     }
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a function defined in each branch of an `if` is the caller of the calls in its own body, in either branch, as pyright's call hierarchy says", async () => {
+  const server = await Pyright.start(root);
+  try {
+    const [item] = await server.prepareCallHierarchy('platforms.py', 3, 4);
+    const expected = (await server.incomingCalls(item!))
+      .map((c) => `${c.from.name}@${c.from.selectionRange.start.line + 1}:${c.from.selectionRange.start.character + 1}`)
+      .sort();
+    assert.deepEqual(expected, ['home@10:9', 'home@15:9'], 'pyright');
+    const r = sextant(['calls', 'platforms.py:4:5', '--repo', 'tally', '--json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const callers = JSON.parse(r.stdout)
+      .calls.map((c: any) => `${c.from.name}@${c.from.line}:${c.from.column}`)
+      .sort();
+    assert.deepEqual(callers, expected);
   } finally {
     await server.stop();
   }
