@@ -122,7 +122,10 @@ export interface IndexerReport {
 }
 
 export interface ProjectReport {
-  /** Repository-relative tsconfig.json/jsconfig.json, or a config one references (tsconfig.app.json); null for the project inferred for files no config includes. */
+  /**
+   * Repository-relative tsconfig.json/jsconfig.json, or a config one references
+   * (tsconfig.app.json); null for the project inferred for files no config includes.
+   */
   config: string | null;
   files: number;
   indexed_files: number;

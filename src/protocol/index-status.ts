@@ -58,7 +58,10 @@ export const MAX_PROJECTS = 100;
 
 export const ProjectStatus = z.object({
   indexer: z.string(),
-  /** Repository-relative tsconfig.json/jsconfig.json, or a config one references (tsconfig.app.json); null for the project inferred for files no config includes. */
+  /**
+   * Repository-relative tsconfig.json/jsconfig.json, or a config one references
+   * (tsconfig.app.json); null for the project inferred for files no config includes.
+   */
   config: z.string().nullable(),
   files: z.int(),
   indexed_files: z.int(),
