@@ -28,12 +28,12 @@ async function statusAt(engine: Engine, db: Kysely<Database>, version: string): 
   const indexing = new Set(await currentLocks(db));
   const watched = await watchedRepos(db);
   const { scanState } = await repositoriesInScope(db, { include_offline: true });
-  const repos: Result['repos'] = [];
-  for (const r of registered) {
+  // Each repository's freshness runs git in its worktree: a few at a time, so that their processes overlap.
+  const repos = await mapPooled(registered, FRESHNESS_CHECKS_AT_ONCE, async (r): Promise<Result['repos'][number]> => {
     const index = indexes.get(r.slug);
     if (!index) {
       const run = await lastRun(db, r.id);
-      repos.push({
+      return {
         repo: r.slug,
         root: r.root_path,
         online: false,
@@ -46,13 +46,12 @@ async function statusAt(engine: Engine, db: Kysely<Database>, version: string): 
         state: indexing.has(r.slug) ? 'indexing' : run?.outcome === 'failed' ? 'failed' : 'missing',
         ...watcherOf(watched.get(r.slug)),
         searchable_files: 0,
-      });
-      continue;
+      };
     }
     const entries = await repoEntries(db, index);
     const freshness = entries.online ? await freshnessOf(db, index.indexId, index.root!) : 'unknown';
     const coverage = await textCoverage(db, index.indexId, 0);
-    repos.push({
+    return {
       repo: r.slug,
       root: r.root_path,
       online: entries.online,
@@ -65,8 +64,8 @@ async function statusAt(engine: Engine, db: Kysely<Database>, version: string): 
       state: indexing.has(r.slug) ? 'indexing' : freshness === 'stale' ? 'stale' : 'ready',
       ...watcherOf(watched.get(r.slug)),
       searchable_files: coverage.withText,
-    });
-  }
+    };
+  });
   const sum = (f: (r: Result['repos'][number]) => number) => repos.reduce((n, r) => n + f(r), 0);
   return {
     version,
@@ -90,6 +89,20 @@ async function statusAt(engine: Engine, db: Kysely<Database>, version: string): 
     repos,
     scan_state: scanState,
   };
+}
+
+/** Repositories whose freshness is checked at once: each check runs git processes in its worktree. */
+const FRESHNESS_CHECKS_AT_ONCE = 4;
+
+/** `fn` over `items`, at most `limit` running at a time; the results in the items' order. */
+async function mapPooled<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 /** Fresh or stale against the worktree, by the same evidence getIndexStatus uses. */
