@@ -22,7 +22,6 @@ import sys
 CALL, TYPE, IMPORT, WRITE = 1, 2, 3, 4
 
 
-
 def utf16_column(line_bytes, byte_col):
     return len(line_bytes[:byte_col].decode("utf-8", "replace").encode("utf-16-le")) // 2
 
@@ -121,7 +120,9 @@ class Collector(ast.NodeVisitor):
                 # if/else, try/except/finally, with, for, while, match: blocks of the same scope.
                 for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                     for child in getattr(stmt, field, None) or []:
-                        pending.extend(child.body if isinstance(child, (ast.ExceptHandler, getattr(ast, "match_case", ()))) else [child])
+                        # An `except` clause or a `case` holds its statements; the other fields are statements.
+                        block = isinstance(child, (ast.ExceptHandler, getattr(ast, "match_case", ())))
+                        pending.extend(child.body if block else [child])
         for defs in groups.values():
             if len(defs) > 1:
                 for d in defs:
