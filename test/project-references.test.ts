@@ -7,16 +7,17 @@
 // tsconfig.json does. The answers are checked against typescript-language-server
 // on the same tree.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { commitAll, git, removeDir, tempDir } from './support/repos.js';
+import { commitAll, gitRepoOf, removeDir } from './support/repos.js';
 import { sextant, testHome } from './support/sextant.js';
 import { TypeScriptLanguageServer, type LspLocation } from './support/typescript-language-server.js';
 
 const repo = 'solution';
 const { home, env } = testHome();
 let root: string;
+const cleanup: string[] = [];
 
 const BASE = (strict: boolean) =>
   JSON.stringify({ compilerOptions: { strict, lib: ['es2022'], baseUrl: '.', paths: { '@acme/ui': ['libs/ui/src/index.ts'] } } }) + '\n';
@@ -43,8 +44,8 @@ const FILES: Record<string, string> = {
   'scripts/clean.js': "const { rmSync } = require('node:fs');\n\nrmSync('dist', { recursive: true, force: true });\n",
 };
 
+/** Overwrites a file of the solution repository (its folder exists). */
 function write(path: string, text: string): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
   writeFileSync(join(root, path), text);
 }
 
@@ -60,17 +61,12 @@ const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l
 const lspAt = (l: LspLocation) => `${l.path}:${l.line + 1}:${l.character + 1}`;
 
 before(() => {
-  root = join(tempDir(), repo);
-  mkdirSync(root);
-  for (const [path, text] of Object.entries(FILES)) write(path, text);
-  git(root, 'init', '-q', '-b', 'main');
-  commitAll(root, 'initial');
+  root = gitRepoOf(repo, FILES);
   cli('index', root);
 });
 
 after(() => {
-  removeDir(dirname(root));
-  removeDir(home);
+  for (const dir of [dirname(root), ...cleanup, home]) removeDir(dir);
 });
 
 /** A second repository: references the planner must not follow, and one it cannot read. */
@@ -128,15 +124,10 @@ describe('a solution config and the projects it references', () => {
   });
 
   test('a referenced config that cannot be read is named with its error; a reference outside the repository, to no file, or back to the solution is not followed', () => {
-    const broken = join(dirname(root), 'broken');
-    mkdirSync(broken);
-    for (const [path, text] of Object.entries(BROKEN)) {
-      mkdirSync(dirname(join(broken, path)), { recursive: true });
-      writeFileSync(join(broken, path), text);
-    }
-    writeFileSync(join(dirname(root), 'outside'), 'not a config\n');
-    git(broken, 'init', '-q', '-b', 'main');
-    commitAll(broken, 'initial');
+    const broken = gitRepoOf('broken', BROKEN);
+    cleanup.push(dirname(broken));
+    // What `../outside` names, beside the repository: never read.
+    writeFileSync(join(dirname(broken), 'outside'), 'not a config\n');
     cli('index', broken);
     const projects = cli('status', 'broken').projects.map((p: any) => [p.config, p.files, p.problem]);
     assert.deepEqual(projects, [

@@ -5,11 +5,10 @@
 // function twice. Every position here is asked of sextant and of pyright
 // itself, on the same files, and the answers must be the same.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Pyright } from './support/pyright.js';
-import { commitAll, git, removeDir, tempDir } from './support/repos.js';
+import { gitRepoOf, removeDir } from './support/repos.js';
 import { sextant, testHome } from './support/sextant.js';
 
 const { home, env } = testHome();
@@ -129,14 +128,7 @@ const CASES: [string, string, number, number, string[]][] = [
 ];
 
 before(() => {
-  root = join(tempDir(), 'tally');
-  mkdirSync(root);
-  writeFileSync(join(root, 'tally.py'), TALLY);
-  writeFileSync(join(root, 'members.py'), MEMBERS);
-  writeFileSync(join(root, 'builtins_use.py'), BUILTINS);
-  writeFileSync(join(root, 'platforms.py'), PLATFORMS);
-  git(root, 'init', '-q', '-b', 'main');
-  commitAll(root, 'initial');
+  root = gitRepoOf('tally', { 'tally.py': TALLY, 'members.py': MEMBERS, 'builtins_use.py': BUILTINS, 'platforms.py': PLATFORMS });
   const r = sextant(['index', root, '--json'], { env });
   assert.equal(r.code, 0, r.stderr);
 });

@@ -11,7 +11,7 @@ import { descriptorName, isLocalSymbol, isModuleSymbol } from '../scip/symbol.js
 import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { Declaration, SyntaxFacts } from '../syntax/facts.js';
-import { internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
+import { internSymbol, nameInSource, renameOrMerge, renameSymbol } from './symbol-names.js';
 
 /** What the module's class derives: relationships, and the container each member names (its class's name). */
 export interface AssignedClass {
@@ -77,7 +77,7 @@ export function declareAssignedClass(
     const memberName = nameInSource(lines, member.range);
     if (!memberName || memberName === 'constructor') continue;
     const memberSymbol = `${symbol}${descriptorName(memberName)}().`;
-    rename(occurrences, symbols, symbolIndex, member.symbol, memberSymbol);
+    renameOrMerge(occurrences, symbols, symbolIndex, member.symbol, memberSymbol);
     containers.set(memberSymbol, className);
     if (base) relationships.push(overriding(memberSymbol, base, memberName));
   }
@@ -207,16 +207,3 @@ function inheritedMembers(
 
 const SUPER_MEMBER = /\bsuper\s*\.\s*$/;
 const THIS_MEMBER = /(?<![\w$.])this\s*\.\s*$/;
-
-/** Every occurrence of `local` becomes `symbol` (merged into it where the document holds it already). */
-function rename(
-  occurrences: readonly Occurrence[],
-  symbols: string[],
-  symbolIndex: Map<string, number>,
-  local: number,
-  symbol: string,
-): void {
-  const held = symbolIndex.get(symbol);
-  if (held === undefined) renameSymbol(symbols, symbolIndex, local, symbol);
-  else for (const o of occurrences) if (o.symbol === local) o.symbol = held;
-}

@@ -8,7 +8,7 @@ import { SymbolRole } from '../scip/schema.js';
 import { descriptorName, displayName, isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 import { derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
-import { internSymbol, nameInSource, renameSymbol } from './symbol-names.js';
+import { internSymbol, nameInSource, renameOrMerge } from './symbol-names.js';
 
 /** Python's derivations, in order, on a document's occurrences and symbols (renamed in place). */
 export function derivePython(
@@ -187,13 +187,8 @@ function nameRelativeModules(
     const target = symbol.slice(0, symbol.length - `${descriptorName(name)}/__init__:`.length) + `${descriptorName(resolved)}/__init__:`;
     if (target === symbol || !symbol.endsWith(`${descriptorName(name)}/__init__:`)) continue;
     renamed.add(o.symbol);
-    const held = symbolIndex.get(target);
-    if (held !== undefined) {
-      // The document names the module absolutely too: one symbol for both.
-      for (const other of occurrences) if (other.symbol === o.symbol) other.symbol = held;
-      continue;
-    }
-    renameSymbol(symbols, symbolIndex, o.symbol, target);
+    // Where the document names the module absolutely too: one symbol for both.
+    renameOrMerge(occurrences, symbols, symbolIndex, o.symbol, target);
   }
 }
 
@@ -236,10 +231,7 @@ function nameBuiltinFunctions(
   }
   for (const [index, name] of names) {
     if (name === null || defined.has(index)) continue;
-    const target = `scip-python python python-stdlib ${version} builtins/${name}().`;
-    const held = symbolIndex.get(target);
-    if (held === undefined) renameSymbol(symbols, symbolIndex, index, target);
-    else for (const o of occurrences) if (o.symbol === index) o.symbol = held;
+    renameOrMerge(occurrences, symbols, symbolIndex, index, `scip-python python python-stdlib ${version} builtins/${name}().`);
   }
 }
 

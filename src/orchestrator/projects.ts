@@ -75,13 +75,15 @@ export function planProjects(
   const spec = manifest.projects;
   if (!spec) return plan;
   const tracked = new Set(allFiles);
+  // Deepest first; in one folder, tsconfig.json before jsconfig.json before a referenced config.
   const rank = (c: string) => {
     const i = spec.configFiles.indexOf(posix.basename(c));
     return i < 0 ? spec.configFiles.length : i;
   };
+  const nearestFirst = (a: string, b: string) => depth(b) - depth(a) || rank(a) - rank(b) || a.localeCompare(b);
   const named = allFiles
     .filter((f) => spec.configFiles.includes(posix.basename(f)) && !f.split('/').includes('node_modules'))
-    .sort((a, b) => depth(b) - depth(a) || rank(a) - rank(b) || a.localeCompare(b));
+    .sort(nearestFirst);
 
   // The configs found by name, then those they reference (`tsconfig.app.json`), each read once.
   const read = new Map<string, ReadConfig>();
@@ -104,9 +106,7 @@ export function planProjects(
     if (path !== null && tracked.has(path)) inputs.add(path);
   }
   plan.configInputs = [...inputs].sort();
-  const configs = [...read.values()].sort(
-    (a, b) => depth(b.path) - depth(a.path) || rank(a.path) - rank(b.path) || a.path.localeCompare(b.path),
-  );
+  const configs = [...read.values()].sort((a, b) => nearestFirst(a.path, b.path));
 
   // Where a language server looks for a file's project from each config found by name: the config
   // itself, then the projects it references, depth first.

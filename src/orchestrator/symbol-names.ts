@@ -66,3 +66,16 @@ export function renameSymbol(symbols: string[], symbolIndex: Map<string, number>
   symbolIndex.set(symbol, index);
   symbols[index] = symbol;
 }
+
+/** Every occurrence of the symbol at `index` becomes `symbol` (merged into it where the document holds it already). */
+export function renameOrMerge(
+  occurrences: readonly { symbol: number }[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  index: number,
+  symbol: string,
+): void {
+  const held = symbolIndex.get(symbol);
+  if (held === undefined) renameSymbol(symbols, symbolIndex, index, symbol);
+  else for (const o of occurrences) if (o.symbol === index) o.symbol = held;
+}
