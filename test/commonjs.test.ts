@@ -163,7 +163,7 @@ describe('CommonJS exports', () => {
     }
     assert.deepEqual(
       (await definitionsAt(at(root, NAMESPACE, 2, 'math'))).map((x) => `${x.kind} ${where(x)}`),
-      [`module ${MATH}:1:1`],
+      [`module ${MATH}:2:1`], // its first token, past the comment above it
     );
     // Its references and callers, from the declaration, are in the test above.
   });
@@ -192,9 +192,9 @@ describe('CommonJS exports', () => {
       [at(root, 'lib/cursor.js', 2, 'exports'), cursor],
       [at(root, USE, 3, 'request'), request],
       [at(root, USE, 7, 'request'), request],
-      // `module.exports = { first }`: an export list, not a value.
-      [at(root, USE, 5, 'list'), `module ${LIST}:1:1`],
-      [at(root, LIST, 6, 'exports'), `module ${LIST}:1:1`],
+      // `module.exports = { first }`: an export list, not a value; the module, at its first token.
+      [at(root, USE, 5, 'list'), `module ${LIST}:2:1`],
+      [at(root, LIST, 6, 'exports'), `module ${LIST}:2:1`],
     ];
     for (const [p, expected] of cases) {
       assert.deepEqual(

@@ -13,7 +13,7 @@ import {
 } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { unresolvedImportModule } from '../scip/kind.js';
-import { RefKindCode } from '../registry/payload.js';
+import { MODULE_SPECIFIER, RefKindCode } from '../registry/payload.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
@@ -46,6 +46,8 @@ export async function symbolsAtPosition(
   range?: Range;
   /** The name there is called (`f()`, `new C()`). */
   called?: boolean;
+  /** The position is a module's specifier (`'./m'` of an import or a require). */
+  specifier?: boolean;
   /** With no symbols: the name written at the position, which the index resolved to nothing (see unresolvedName). */
   name?: UnresolvedName;
   message?: string;
@@ -85,6 +87,7 @@ export async function symbolsAtPosition(
     declared,
     argumentCounts,
     called,
+    specifier: hits.some((o) => o.refKind === MODULE_SPECIFIER),
     range: hits[0]!.range,
     ...(access ? { memberAccess: access.range } : {}),
     ...(accesses.length ? { access: accesses[0]!.range } : {}),
@@ -459,11 +462,15 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   // declarations: a function's merged name `f.` declares nothing, and what it is defined as, where it is the name the
   // module exports (a shorthand `{ f }` of `module.exports`), is no declaration of the function.
   const [own, partnered] = await definitionsOfGroups(lookups, ctx, [at.symbols, partners], at.file);
-  const rows = narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol))]), {
-    ...at,
-    path: at.file.file.path,
-    column: params.column! - 1,
-  });
+  const rows = usedNotDeclared(
+    at,
+    used,
+    narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol))]), {
+      ...at,
+      path: at.file.file.path,
+      column: params.column! - 1,
+    }),
+  );
   if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
@@ -478,7 +485,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
         )
       : undefined;
   if (member) rows.push(member);
-  const definitions = await toDefinitions(lookups, ctx, await withAssignments(lookups, rows));
+  const definitions = await toDefinitions(lookups, ctx, await withAssignments(lookups, at.specifier ? rows.map(fileStart) : rows));
   const fields = ctx.adjust.fields();
   const message = definitions.length
     ? member && resolvedByNameNote(member)
@@ -493,6 +500,33 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     symbols: at.symbols,
     ...(message ? { message } : {}),
   };
+}
+
+/**
+ * At a module's specifier TypeScript's goToDefinition answers the file
+ * itself, at its start; at a name for the module (`import * as m`), the
+ * module, at its first token, where prepare defines it.
+ */
+function fileStart(d: DefinitionRow): DefinitionRow {
+  return isModuleSymbol(d.symbol) ? { ...d, start_line: 0, start_char: 0, end_line: 0, end_char: 0 } : d;
+}
+
+/**
+ * A name that declares one symbol and uses another (a shorthand property
+ * `{ f }`, a destructured `const { a } = o`) is, to TypeScript's
+ * goToDefinition, what it uses: the value `f`, the property `a` of `o`'s type,
+ * not the name itself. Kept when nothing else is known.
+ */
+function usedNotDeclared(
+  at: { file: FileContext; declared: Set<string>; range?: Range },
+  used: readonly string[],
+  rows: DefinitionRow[],
+): DefinitionRow[] {
+  const language = languageOf(at.file.file.path);
+  if (used.length === 0 || at.declared.size === 0 || !at.range || (language !== 'typescript' && language !== 'javascript')) return rows;
+  const [line, character] = at.range;
+  const elsewhere = rows.filter((d) => d.document_id !== at.file.document.id || d.start_line !== line || d.start_char !== character);
+  return elsewhere.length ? elsewhere : rows;
 }
 
 /**

@@ -35,7 +35,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 62;
+export const DERIVATION_VERSION = 63;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -104,6 +104,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   }
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   markModuleSpecifiers(occurrences, symbols, lines);
+  if (language !== 'python') defineModulesAtFirstToken(occurrences, symbols, lines);
   occurrences.sort(byPosition);
   const unresolvedImports = facts
     ? defineUnresolvedImports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
@@ -288,6 +289,46 @@ function markModuleSpecifiers(occurrences: Occurrence[], symbols: readonly strin
     const quote = lines[o.range[0]]?.[o.range[1]];
     if (quote === "'" || quote === '"' || quote === '`') o.refKind = MODULE_SPECIFIER;
   }
+}
+
+/**
+ * scip-typescript defines a module at the start of its file; TypeScript's
+ * goToDefinition answers its first token, past the comments and blank lines
+ * before it (a licence header, a JSDoc block of `@import` tags): the module
+ * is defined there.
+ */
+function defineModulesAtFirstToken(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  let first: [number, number] | undefined;
+  for (const o of occurrences) {
+    if (!(o.roles & SymbolRole.Definition) || !isModuleSymbol(symbols[o.symbol]!)) continue;
+    if (o.range[0] !== 0 || o.range[1] !== 0 || o.range[2] !== 0 || o.range[3] !== 0) continue;
+    first ??= firstToken(lines);
+    o.range = [first[0], first[1], first[0], first[1]];
+  }
+}
+
+/** Where a script's first token is: past a leading `#!` line, white space and comments (the end of the text if none). */
+function firstToken(lines: readonly string[]): [number, number] {
+  let inComment = false;
+  for (let line = 0; line < lines.length; line++) {
+    const text = lines[line]!;
+    let column = line === 0 && text.startsWith('#!') ? text.length : 0;
+    while (column < text.length) {
+      if (inComment) {
+        const end = text.indexOf('*/', column);
+        if (end < 0) break;
+        inComment = false;
+        column = end + 2;
+      } else if (/\s/.test(text[column]!)) column++;
+      else if (text.startsWith('//', column)) break;
+      else if (text.startsWith('/*', column)) {
+        inComment = true;
+        column += 2;
+      } else return [line, column];
+    }
+  }
+  const last = Math.max(0, lines.length - 1);
+  return [last, lines[last]?.length ?? 0];
 }
 
 /** The reference kind of the occurrence an alias adds. */
