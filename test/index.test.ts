@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PROJECT_ROOT } from './support/paths.js';
 import { at, byPosition, find, linesOf, trackedFiles, where, type Position } from './support/positions.js';
-import { commitAll, filesUnder, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { commitAll, filesUnder, fixtureRepo, git, gitRepoOf, removeDir, tempDir } from './support/repos.js';
 import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
 const { home, env } = testHome();
@@ -186,7 +187,10 @@ describe('ts-shapes', () => {
       const r = await ok('documentSymbols', { repo, path });
       const walk = (symbols: any[]): void => {
         for (const s of symbols) {
-          assert.ok(inside(s.range, s.selection_range), `${path} ${s.name}: ${JSON.stringify(s.range)} holds ${JSON.stringify(s.selection_range)}`);
+          assert.ok(
+            inside(s.range, s.selection_range),
+            `${path} ${s.name}: ${JSON.stringify(s.range)} holds ${JSON.stringify(s.selection_range)}`,
+          );
           walk(s.children);
         }
       };
@@ -220,6 +224,28 @@ describe('ts-shapes', () => {
     // One line per reference, then the count.
     const listed = refs.stdout.split('\n').filter((l) => /^src\/\S+:\d+:\d+ /.test(l));
     assert.match(refs.stdout, new RegExp(`^${listed.length} references$`, 'm'));
+  });
+
+  test('the CLI takes a path inside the repository for --repo, as `sextant index` takes it', () => {
+    const expected = [at(root(), 'src/geometry.ts', 4, 'totalArea')];
+    // Inside the worktree, positions are typed relative to the current directory, as without --repo.
+    for (const [repo, cwd, position] of [
+      [root(), tmpdir(), 'src/geometry.ts:4:17'],
+      ['.', join(root(), 'src'), 'geometry.ts:4:17'],
+      [relative(tmpdir(), join(root(), 'src')), tmpdir(), 'src/geometry.ts:4:17'],
+    ] as const) {
+      const r = sextant(['def', position, '--repo', repo, '--json'], { env, cwd });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout).definitions.map(where), expected, `--repo ${repo} from ${cwd}`);
+    }
+    // A repository not indexed: the fix is named; a path to nothing is an unknown name.
+    const plain = gitRepoOf('not-indexed', { 'a.ts': 'export const a = 1;\n' });
+    const unindexed = sextant(['def', 'a.ts:1:14', '--repo', plain], { env, cwd: tmpdir() });
+    assert.equal(unindexed.code, 1);
+    assert.match(unindexed.stderr, /is not indexed yet: run `sextant index .+`, or pass --repo NAME\n$/);
+    const nowhere = sextant(['def', 'a.ts:1:14', '--repo', './no/such/dir'], { env, cwd: tmpdir() });
+    assert.match(nowhere.stderr, /unknown repository "\.\/no\/such\/dir" \(known repositories: /);
+    removeDir(dirname(plain));
   });
 
   test('the CLI asked where there is no symbol, in an edited worktree, answers in one line on stderr and exits 1', () => {
@@ -390,7 +416,10 @@ describe("sextant's own source", () => {
     assert.equal(r.languages.typescript.indexed_files, r.languages.typescript.files);
     const projects = r.indexers.find((i: any) => i.name === 'scip-typescript').projects;
     assert.equal(projects.find((p: any) => p.config === 'tsconfig.json').files, projectTypeScript(root()).length);
-    assert.equal(projects.find((p: any) => p.config === 'test/fixtures/ts-shapes/tsconfig.json').files, filesUnder(root(), 'test/fixtures/ts-shapes/src', /\.ts$/).length);
+    assert.equal(
+      projects.find((p: any) => p.config === 'test/fixtures/ts-shapes/tsconfig.json').files,
+      filesUnder(root(), 'test/fixtures/ts-shapes/src', /\.ts$/).length,
+    );
   });
 
   test('goToDefinition of UserError from an import lands on its class in src/errors.ts', async () => {
@@ -436,7 +465,10 @@ describe('a worktree indexed under a name of its own', () => {
       assert.equal(again.code, 0, again.stderr);
       assert.equal(JSON.parse(again.stdout).repo, 'chosen-name');
       const all = sextant(['status', '--all', '--json'], { env: named.env });
-      assert.deepEqual(JSON.parse(all.stdout).map((s: { repo: string }) => s.repo), ['chosen-name']);
+      assert.deepEqual(
+        JSON.parse(all.stdout).map((s: { repo: string }) => s.repo),
+        ['chosen-name'],
+      );
     } finally {
       removeDir(dir);
       removeDir(named.home);

@@ -30,17 +30,16 @@ export interface RepoChoice {
   root: string | undefined;
 }
 
-/** --repo NAME, else the registered repository whose worktree contains the current directory. */
+/**
+ * --repo NAME (or the path of a directory in the repository, as `sextant
+ * index` takes it), else the registered repository whose worktree contains
+ * the current directory.
+ */
 export async function chooseRepo(nav: Navigation, named: string | undefined, cwd = process.cwd()): Promise<RepoChoice> {
-  let root: string | undefined;
-  try {
-    root = await (await import('../freshness/git.js')).gitRoot(cwd);
-  } catch {
-    root = undefined;
-  }
+  const root = await gitRootOf(cwd);
   if (named) {
-    const repo = await nav.lookups.repo(named);
-    return { slug: named, root: repo && root && repo.root_path === root ? root : undefined };
+    const repo = (await nav.lookups.repo(named)) ?? (PATH_LIKE.test(named) ? await registeredAt(nav, named, cwd) : undefined);
+    return { slug: repo?.slug ?? named, root: repo && root && repo.root_path === root ? root : undefined };
   }
   if (root) {
     const repo = await nav.lookups.db.selectFrom('repos').select('slug').where('root_path', '=', root).executeTakeFirst();
@@ -48,6 +47,26 @@ export async function chooseRepo(nav: Navigation, named: string | undefined, cwd
     throw new UserError(`${root} is not indexed yet: run \`sextant index\` there, or pass --repo NAME`);
   }
   throw new UserError('the current directory is not in a git repository: pass --repo NAME (see `sextant status`)');
+}
+
+/** What a path names rather than a repository's name: `.`, `..`, or anything with a separator. */
+const PATH_LIKE = /^\.\.?$|[/\\]/;
+
+async function gitRootOf(directory: string): Promise<string | undefined> {
+  try {
+    return await (await import('../freshness/git.js')).gitRoot(directory);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The registered repository whose worktree holds the directory `path` (relative to `cwd`); none is no answer. */
+async function registeredAt(nav: Navigation, path: string, cwd: string): Promise<{ slug: string; root_path: string | null } | undefined> {
+  const root = await gitRootOf(resolve(cwd, path));
+  if (!root) return undefined;
+  const repo = await nav.lookups.db.selectFrom('repos').select(['slug', 'root_path']).where('root_path', '=', root).executeTakeFirst();
+  if (!repo) throw new UserError(`${root} is not indexed yet: run \`sextant index ${path}\`, or pass --repo NAME`);
+  return repo;
 }
 
 /** A position typed at a terminal, in the repository the user means (see chooseRepo and repoRelative). */

@@ -15,7 +15,7 @@ export const spec: CommandSpec = {
     '  --outgoing     list what it calls instead of who calls it',
     `  --depth N      follow N levels (default 1, at most ${MAX_DEPTH})`,
     '  --references   also list mentions that are not calls (a function passed as a value)',
-    '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
+    '  --repo NAME    the repository, by name or by a path inside it (default: the one containing the current directory)',
   ],
   options: { outgoing: { type: 'boolean' }, depth: { type: 'string' }, references: { type: 'boolean' }, repo: { type: 'string' } },
   maxPositionals: 1,

@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
   summary: 'Go to definition: by position (PATH:LINE:COL, 1-based) or by exact symbol name.',
   usage: 'sextant def PATH:LINE:COL | SYMBOL [--repo NAME] [--commit SHA] [--json]',
   details: [
-    '  --repo NAME   the repository (default: the indexed repository containing the current directory)',
+    '  --repo NAME   the repository, by name or by a path inside it (default: the one containing the current directory)',
     '  --commit SHA  answer at this commit (its published index, else its nearest published ancestor, flagged)',
   ],
   options: { repo: { type: 'string' }, commit: { type: 'string' } },

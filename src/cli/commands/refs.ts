@@ -13,7 +13,7 @@ export const spec: CommandSpec = {
   summary: 'Find references: by position (PATH:LINE:COL, 1-based) or by exact symbol name.',
   usage: 'sextant refs PATH:LINE:COL | SYMBOL [--repo NAME] [--commit SHA] [--kind KIND] [--limit N] [--no-declaration] [--json]',
   details: [
-    '  --repo NAME        the repository (default: the indexed repository containing the current directory)',
+    '  --repo NAME        the repository, by name or by a path inside it (default: the one containing the current directory)',
     `  --kind KIND        only references of this kind: ${REF_KINDS.join(', ')}`,
     `  --limit N          at most N references (default ${LIMIT}, at most ${CAP})`,
     '  --no-declaration   leave out the declarations',

@@ -15,7 +15,7 @@ export const spec: CommandSpec = {
   details: [
     `  --kind KIND    only this kind: ${SYMBOL_KINDS.join(', ')}`,
     `  --limit N      at most N symbols (default ${LIMIT}, at most ${CAP})`,
-    '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
+    '  --repo NAME    the repository, by name or by a path inside it (default: the one containing the current directory)',
   ],
   options: { kind: { type: 'string' }, limit: { type: 'string' }, repo: { type: 'string' } },
   maxPositionals: 1,

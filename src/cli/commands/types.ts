@@ -14,7 +14,7 @@ export const spec: CommandSpec = {
   details: [
     '  --subtypes     list what extends or implements it instead of what it extends or implements',
     `  --depth N      follow N levels (default 1, at most ${MAX_DEPTH})`,
-    '  --repo NAME    the repository (default: the indexed repository containing the current directory)',
+    '  --repo NAME    the repository, by name or by a path inside it (default: the one containing the current directory)',
   ],
   options: { subtypes: { type: 'boolean' }, depth: { type: 'string' }, repo: { type: 'string' } },
   maxPositionals: 1,
