@@ -1,10 +1,12 @@
-// Where goToDefinition lands for a module and for a name that is two things at
-// once, checked against typescript-language-server on the same tree. A module
-// named by an identifier (`import * as e`, `e.fail`) is defined at its file's
-// first token, past a licence header, JSDoc blocks or a `#!` line; its
-// specifier (`'./errors.js'`) goes to the file's start. A shorthand property
-// (`{ check }`) and a destructured name (`const { kind } = input`) declare one
-// symbol and use another: the server answers what they use, not the name.
+// Where goToDefinition lands, checked against typescript-language-server on
+// the same tree. A module named by an identifier (`import * as e`, `e.fail`)
+// is defined at its file's first token, past a licence header, JSDoc blocks or
+// a `#!` line; its specifier (`'./errors.js'`) goes to the file's start. A
+// shorthand property (`{ check }`) and a destructured name (`const { kind } =
+// input`) declare one symbol and use another: the server answers what they
+// use. A JavaScript class's property is declared by each `this.parent = ...`
+// of its constructor and methods, wherever it is used. A union's discriminant
+// given a literal (`{ type: 'plus', expr }`) is the member it picks out.
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -41,6 +43,56 @@ const USE = [
   '}',
 ];
 
+const ITEM = [
+  'export class Item {',
+  '  /** @param {Item | null} parent */',
+  '  constructor(parent) {',
+  '    /** @type {Item | null} */',
+  '    this.parent = parent;',
+  '  }',
+  '',
+  '  detach() {',
+  '    this.parent = null;',
+  '  }',
+  '',
+  '  /** @param {Item} other */',
+  '  adopt(other) {',
+  '    this.parent = other.parent;',
+  '  }',
+  '}',
+];
+
+const WALK = [
+  "import { Item } from './item.js';",
+  '',
+  '/** @param {Item} item */',
+  'export function depth(item) {',
+  '  let n = 0;',
+  '  for (let at = item.parent; at; at = at.parent) n++;',
+  '  return n;',
+  '}',
+  '',
+  '/** @param {Item} item */',
+  'export function root(item) {',
+  '  return item.parent ? root(item.parent) : item;',
+  '}',
+];
+// A union discriminated by `type`, declared in both quote styles.
+const EXPR = [
+  'type Expr =',
+  "  | { type: 'plus'; expr: Expr }",
+  '  | { type: "star"; expr: Expr }',
+  "  | { type: 'name'; value: string };",
+  '',
+  'export function plus(expr: Expr): Expr {',
+  "  return { type: 'plus', expr };",
+  '}',
+  '',
+  'export function star(expr: Expr): Expr {',
+  "  return { type: 'star', expr };",
+  '}',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -52,27 +104,38 @@ const FILES: Record<string, string> = {
     '// Builders of nodes.\n/*\n * Each returns a fresh object.\n */\n\nexport interface Node { kind: string; name: string }\n\nexport function node(kind: string, name: string): Node {\n  return { kind, name };\n}\n',
   'bin/tool.js': "#!/usr/bin/env node\n// The command line.\nexport const version = '1.0.0';\n",
   'src/use.ts': USE.join('\n') + '\n',
+  'lib/item.js': ITEM.join('\n') + '\n',
+  'lib/walk.js': WALK.join('\n') + '\n',
+  'src/expr.ts': EXPR.join('\n') + '\n',
 };
 
-/** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of src/use.ts. */
-function position(line: number, needle: string, nth = 1): [number, number] {
+const TEXTS: Record<string, string[]> = { 'src/use.ts': USE, 'lib/item.js': ITEM, 'lib/walk.js': WALK, 'src/expr.ts': EXPR };
+
+/** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
+function position(path: string, line: number, needle: string, nth = 1): [string, number, number] {
   let column = -1;
-  for (let i = 0; i < nth; i++) column = USE[line - 1]!.indexOf(needle, column + 1);
-  assert.ok(column >= 0, `${needle} on line ${line}`);
-  return [line, column + 1];
+  for (let i = 0; i < nth; i++) column = TEXTS[path]![line - 1]!.indexOf(needle, column + 1);
+  assert.ok(column >= 0, `${needle} on line ${line} of ${path}`);
+  return [path, line, column + 1];
 }
 
-const POSITIONS: [string, [number, number]][] = [
-  ['a namespace import', position(1, 'e ')],
-  ['a use of it', position(8, 'e.')],
-  ['a namespace import of a module after line and block comments', position(2, 'b ')],
-  ["a namespace import's specifier", position(1, "'")],
-  ["a specifier of a module with a '#!' line", position(3, "'")],
-  ['a name imported from that module', position(3, 'version')],
-  ['a shorthand property', position(11, 'check')],
-  ['a shorthand property of a typed literal', position(12, 'check')],
-  ['a destructured name', position(15, 'kind')],
-  ['a destructured parameter', position(20, 'name')],
+const POSITIONS: [string, [string, number, number]][] = [
+  ['a namespace import', position('src/use.ts', 1, 'e ')],
+  ['a use of it', position('src/use.ts', 8, 'e.')],
+  ['a namespace import of a module after line and block comments', position('src/use.ts', 2, 'b ')],
+  ["a namespace import's specifier", position('src/use.ts', 1, "'")],
+  ["a specifier of a module with a '#!' line", position('src/use.ts', 3, "'")],
+  ['a name imported from that module', position('src/use.ts', 3, 'version')],
+  ['a shorthand property', position('src/use.ts', 11, 'check')],
+  ['a shorthand property of a typed literal', position('src/use.ts', 12, 'check')],
+  ['a destructured name', position('src/use.ts', 15, 'kind')],
+  ['a destructured parameter', position('src/use.ts', 20, 'name')],
+  ["a JavaScript class's property, at its assignment in the constructor", position('lib/item.js', 5, 'parent')],
+  ['at its assignment in a method', position('lib/item.js', 9, 'parent')],
+  ['at a read in a method', position('lib/item.js', 14, 'parent', 2)],
+  ['at a use in another file', position('lib/walk.js', 6, 'parent')],
+  ["a union's discriminant, given a literal", position('src/expr.ts', 7, 'type')],
+  ['given one in the other quotes', position('src/expr.ts', 11, 'type')],
 ];
 
 function cli(...args: string[]): any {
@@ -91,7 +154,7 @@ const lspAt = (l: LspLocation) => `${l.path}:${l.line + 1}:${l.character + 1}`;
 async function followImports(server: TypeScriptLanguageServer, locations: LspLocation[]): Promise<LspLocation[]> {
   const followed: LspLocation[] = [];
   for (const l of locations) {
-    const binding = l.path === 'src/use.ts' && USE[l.line]!.startsWith('import ');
+    const binding = TEXTS[l.path]?.[l.line]?.startsWith('import ') === true;
     followed.push(...(binding ? await server.definition(l.path, l.line, l.character) : [l]));
   }
   return followed;
@@ -110,13 +173,28 @@ describe('goToDefinition at modules and at names that declare one symbol and use
   test('answers as typescript-language-server does', async () => {
     const server = await TypeScriptLanguageServer.start(root);
     try {
-      await server.open('src/use.ts');
-      for (const [what, [line, column]] of POSITIONS) {
-        const where = `src/use.ts:${line}:${column}`;
-        const expected = (await followImports(server, await server.definition('src/use.ts', line - 1, column - 1))).map(lspAt).sort();
+      for (const path of Object.keys(TEXTS)) await server.open(path);
+      for (const [what, [path, line, column]] of POSITIONS) {
+        const where = `${path}:${line}:${column}`;
+        const expected = (await followImports(server, await server.definition(path, line - 1, column - 1))).map(lspAt).sort();
         assert.ok(expected.length > 0, `the server answers at ${what} (${where})`);
         const def = cli('def', where, '--repo', repo);
         assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${what} (${where})`);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("a JavaScript class's property, used in another file: its references are the server's, each once", async () => {
+    const server = await TypeScriptLanguageServer.start(root);
+    try {
+      for (const path of Object.keys(TEXTS)) await server.open(path);
+      for (const [path, line, column] of [position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)]) {
+        const where = `${path}:${line}:${column}`;
+        const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+        const refs = cli('refs', where, '--repo', repo).references.map(at).sort();
+        assert.deepEqual(refs, expected, `references at ${where}`);
       }
     } finally {
       await server.stop();

@@ -273,8 +273,9 @@ function narrowOverloads(
   }
   const kept = new Set<DefinitionRow>(rows);
   for (const group of groups.values()) {
-    if (group.length < 2) continue;
     const symbol = group[0]!.symbol;
+    // Only signatures and their parameters are overloads: a JavaScript property assigned in several methods is declared at each.
+    if (group.length < 2 || !(group.some((d) => d.callable) || isParameterSymbol(symbol) || isTypeParameterSymbol(symbol))) continue;
     // A declaration file's overloads are all signatures: none is an implementation.
     const ambient = DECLARATION_FILE.test(group[0]!.path);
     const signatures = ambient ? group : group.slice(0, -1);
@@ -462,14 +463,18 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   // declarations: a function's merged name `f.` declares nothing, and what it is defined as, where it is the name the
   // module exports (a shorthand `{ f }` of `module.exports`), is no declaration of the function.
   const [own, partnered] = await definitionsOfGroups(lookups, ctx, [at.symbols, partners], at.file);
-  const rows = usedNotDeclared(
+  const rows = await byDiscriminant(
+    lookups,
     at,
-    used,
-    narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol))]), {
-      ...at,
-      path: at.file.file.path,
-      column: params.column! - 1,
-    }),
+    usedNotDeclared(
+      at,
+      used,
+      narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol))]), {
+        ...at,
+        path: at.file.file.path,
+        column: params.column! - 1,
+      }),
+    ),
   );
   if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
@@ -484,7 +489,13 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
           at.memberAccess,
         )
       : undefined;
-  if (member) rows.push(member);
+  // Each of its declarations, as at the member itself (a JavaScript class's property, assigned in several methods).
+  if (member)
+    rows.push(
+      ...(isLocalSymbol(member.symbol)
+        ? await lookups.localDefinitions(member.index_id, member.document_id, member.path, [member.symbol])
+        : [member]),
+    );
   const definitions = await toDefinitions(lookups, ctx, await withAssignments(lookups, at.specifier ? rows.map(fileStart) : rows));
   const fields = ctx.adjust.fields();
   const message = definitions.length
@@ -528,6 +539,30 @@ function usedNotDeclared(
   const elsewhere = rows.filter((d) => d.document_id !== at.file.document.id || d.start_line !== line || d.start_char !== character);
   return elsewhere.length ? elsewhere : rows;
 }
+
+/**
+ * A property an object literal gives a literal (`{ type: "plus", expr }`),
+ * where the members of a union declare the name each with a literal type of
+ * its own (`{ type: "plus"; ... } | { type: "star"; ... }`): TypeScript's
+ * goToDefinition answers the member the literal picks out, not all of them.
+ * Rows that declare another literal are left out when one declares this one.
+ */
+async function byDiscriminant(lookups: Lookups, at: { file: FileContext; range?: Range }, rows: DefinitionRow[]): Promise<DefinitionRow[]> {
+  if (rows.length < 2 || !at.range || at.range[0] !== at.range[2]) return rows;
+  const value = literalAfter(at.file.lines?.[at.range[0]], at.range[3]);
+  if (value === undefined) return rows;
+  const declared = await Promise.all(rows.map(async (d) => literalAfter((await lookups.lines(d.blob_sha))?.[d.end_line], d.end_char)));
+  if (!declared.includes(value)) return rows;
+  return rows.filter((_, i) => declared[i] === undefined || declared[i] === value);
+}
+
+/** A literal after a name and its colon (`: "plus",`, `?: 2;`), a string's in double quotes; undefined when none ends the member there. */
+function literalAfter(line: string | undefined, column: number): string | undefined {
+  const literal = line ? DISCRIMINANT.exec(line.slice(column))?.[1] : undefined;
+  return literal?.startsWith("'") ? `"${literal.slice(1, -1)}"` : literal;
+}
+
+const DISCRIMINANT = /^\s*\??\s*:\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)\s*(?:[,;}|]|\/[/*]|$)/;
 
 /**
  * At a call through a property that holds a function declared elsewhere

@@ -31,6 +31,7 @@ import {
 import { scanCut, textReferences } from './text-references.js';
 import {
   memberDeclaredElsewhere,
+  oneRowPerMember,
   resolvedByNameNote,
   useFile,
   usesByNameNote,
@@ -204,7 +205,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   // JavaScript class's member, by the classes that extend it.
   const elsewhere: Group[] = [];
   if (file && (local || languageOf(file.file.path) === 'javascript')) {
-    for (const member of await definitionsOf(lookups, ctx, symbols, file)) {
+    // A member once, whatever its number of declarations (a JavaScript class's property assigned in several methods).
+    for (const member of oneRowPerMember(await definitionsOf(lookups, ctx, symbols, file))) {
       const byName = isLocalSymbol(member.symbol) ? await usesElsewhere(lookups, member, askedIn) : [];
       const called = await calledAsMethod(lookups, member);
       if (called && !symbols.includes(called)) symbols.push(called);

@@ -158,7 +158,11 @@ function orphanAccesses(document: StoredDocument, length: number): Omit<MemberUs
   for (let i = 0; i < occ.length; i++) {
     if (!occ.memberAccess(i) || declared.has(occ.symbol(i)) || !isLocalSymbol(document.symbols[occ.symbol(i)]!)) continue;
     const range = occ.range(i);
-    if (range[0] === range[2] && range[3] - range[1] === length) out.push({ range, roles: occ.roles(i), refKind: occ.refKind(i) });
+    if (range[0] !== range[2] || range[3] - range[1] !== length) continue;
+    // A name with several locals at one place (scip-typescript gives one per declaration of a JavaScript property) is one use.
+    const last = out.at(-1)?.range;
+    if (last && last[0] === range[0] && last[1] === range[1]) continue;
+    out.push({ range, roles: occ.roles(i), refKind: occ.refKind(i) });
   }
   return out;
 }
@@ -167,6 +171,11 @@ function orphanAccesses(document: StoredDocument, length: number): Omit<MemberUs
 function soleMember(named: readonly DefinitionRow[], documentId: number): DefinitionRow | undefined {
   const outside = named.filter((d) => d.document_id !== documentId);
   return outside.length > 0 && outside.every((d) => sameMember(d, outside[0]!)) ? outside[0] : undefined;
+}
+
+/** The first row of each member among `rows`, in their order. */
+export function oneRowPerMember(rows: readonly DefinitionRow[]): DefinitionRow[] {
+  return rows.filter((d, i) => rows.findIndex((e) => sameMember(d, e)) === i);
 }
 
 function sameMember(a: DefinitionRow, b: DefinitionRow): boolean {
