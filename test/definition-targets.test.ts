@@ -5,7 +5,8 @@
 // shorthand property (`{ check }`) and a destructured name (`const { kind } =
 // input`) declare one symbol and use another: the server answers what they
 // use. A JavaScript class's property is declared by each `this.parent = ...`
-// of its constructor and methods, wherever it is used. A union's discriminant
+// of its constructor and methods, wherever it is used, though another class
+// has a property of that name. A union's discriminant
 // given a literal (`{ type: 'plus', expr }`) is the member it picks out.
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
@@ -62,6 +63,9 @@ const ITEM = [
   '}',
 ];
 
+// Another class with a property of the same name: a name alone cannot tell which `parent` a use means.
+const TREE = ['export class Tree {', '  constructor() {', '    /** @type {Tree | null} */', '    this.parent = null;', '  }', '}'];
+
 const WALK = [
   "import { Item } from './item.js';",
   '',
@@ -106,10 +110,17 @@ const FILES: Record<string, string> = {
   'src/use.ts': USE.join('\n') + '\n',
   'lib/item.js': ITEM.join('\n') + '\n',
   'lib/walk.js': WALK.join('\n') + '\n',
+  'lib/tree.js': TREE.join('\n') + '\n',
   'src/expr.ts': EXPR.join('\n') + '\n',
 };
 
-const TEXTS: Record<string, string[]> = { 'src/use.ts': USE, 'lib/item.js': ITEM, 'lib/walk.js': WALK, 'src/expr.ts': EXPR };
+const TEXTS: Record<string, string[]> = {
+  'src/use.ts': USE,
+  'lib/item.js': ITEM,
+  'lib/walk.js': WALK,
+  'lib/tree.js': TREE,
+  'src/expr.ts': EXPR,
+};
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
 function position(path: string, line: number, needle: string, nth = 1): [string, number, number] {

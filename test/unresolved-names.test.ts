@@ -139,7 +139,7 @@ describe('names the index resolved to nothing', () => {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.match(lines[0]!, /matched by spelling, not resolved/);
-    assert.equal(lines[1], `${where(declared())}  property port`);
+    assert.equal(lines[1], `${where(declared())}  property Server.port`);
   });
 
   test('a library function no index defines has its callers in the project asked about, not in every repository', async () => {

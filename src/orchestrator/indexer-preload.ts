@@ -5,11 +5,15 @@
 // `sextant index`, and compiling is part of it: the whole module at start, then
 // the checker's functions as a run first calls them. The cache is saved when
 // the indexer exits, so that it holds every function the run compiled (one
-// indexer run on kysely: 6.08 → 5.69 s, medians of 6 alternating runs).
+// indexer run on kysely: 6.08 → 5.69 s, medians of 6 alternating runs). And
+// it names JavaScript properties assigned on `this` as their classes' members
+// where scip-typescript loads its symbol naming (this-properties-patch.ts).
 import { createHash } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { compileCached, type CachedScript } from '../code-cache.js';
+import type * as ts from 'typescript';
+import { patchFileIndexer } from './this-properties-patch.js';
 
 /** Modules smaller than this compile in a few ms: a cache would cost about as much to read. */
 const CACHED_MODULE_BYTES = 1 << 20;
@@ -20,7 +24,11 @@ const compile = prototype._compile;
 const compiled: CachedScript[] = [];
 
 prototype._compile = function (content, filename) {
-  if (content.length < CACHED_MODULE_BYTES) return compile.call(this, content, filename);
+  if (content.length < CACHED_MODULE_BYTES) {
+    const result = compile.call(this, content, filename);
+    if (filename.endsWith(FILE_INDEXER)) patchScipTypescript(this.exports, filename);
+    return result;
+  }
   let run: (...args: unknown[]) => unknown;
   try {
     // Named by a hash of the text: V8 tells sources apart by their length alone.
@@ -35,6 +43,25 @@ prototype._compile = function (content, filename) {
   // As node's loader calls a module's wrapper; what the module itself throws is the indexer's to report.
   return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
 };
+
+/** scip-typescript's module that names symbols: see this-properties-patch.ts. */
+const FILE_INDEXER = join('@sourcegraph', 'scip-typescript', 'dist', 'src', 'FileIndexer.js');
+
+/** Patches a scip-typescript whose internals are the ones the patch was written for; another is left as it is. */
+function patchScipTypescript(exports: { FileIndexer?: { prototype: Parameters<typeof patchFileIndexer>[0] } }, filename: string): void {
+  const prototype = exports.FileIndexer?.prototype;
+  if (typeof prototype?.scipSymbol !== 'function' || typeof prototype.cached !== 'function') return;
+  try {
+    const require = createRequire(filename);
+    const { ScipSymbol } = require('./ScipSymbol.js') as { ScipSymbol?: { global?(owner: unknown, descriptor: unknown): never } };
+    const { termDescriptor } = require('./Descriptor.js') as { termDescriptor?(name: string): unknown };
+    const global = ScipSymbol?.global?.bind(ScipSymbol);
+    if (!global || !termDescriptor) return;
+    patchFileIndexer(prototype, { ts: require('typescript') as typeof ts, global, termDescriptor });
+  } catch {
+    // The indexer runs unpatched: its locals are related by name (see prepare.ts).
+  }
+}
 
 process.on('exit', () => {
   for (const cached of compiled) cached.save();

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { signatureOf, symbolKind, unresolvedImportSignature, type SymbolKind } from '../scip/kind.js';
-import { columnConverter, normalizeRange, rangeTouches, type Range } from '../scip/range.js';
+import { columnConverter, normalizeRange, rangeContains, rangeTouches, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
 import { descriptorName, displayName, isLocalSymbol, isModuleSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
 import {
@@ -35,7 +35,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 63;
+export const DERIVATION_VERSION = 64;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -609,7 +609,11 @@ const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
  * reads `this.ready` in that class as the base's property, and its
  * findReferences lists the assignment with the reads. Where the class's other
  * `this.name` all name one other symbol, the assignment is a write of that
- * one. Returns the occurrences defined.
+ * one. Where the property is named as its class's member
+ * (this-properties-patch.ts, `Item#parent.`), each plain assignment inside the
+ * class declares it, unless the class declares it otherwise (a field): a
+ * subclass's assignment is a write of the base's. Returns the occurrences
+ * defined.
  */
 function defineThisProperties(
   occurrences: Occurrence[],
@@ -657,8 +661,28 @@ function defineThisProperties(
     o.roles |= SymbolRole.Definition | DERIVED_ROLE;
     out.add(o);
   }
+  const classes = new Map<string, Range[]>();
+  for (const o of occurrences) {
+    if (!(o.roles & SymbolRole.Definition) || !o.enclosing || !symbols[o.symbol]!.endsWith('#')) continue;
+    const extents = classes.get(symbols[o.symbol]!);
+    if (extents) extents.push(o.enclosing);
+    else classes.set(symbols[o.symbol]!, [o.enclosing]);
+  }
+  for (const o of occurrences) {
+    if (o.refKind !== RefKindCode.write || !o.memberAccess || o.roles & SymbolRole.Definition || defined.has(o.symbol)) continue;
+    const symbol = symbols[o.symbol]!;
+    if (isLocalSymbol(symbol) || !CLASS_MEMBER.test(symbol) || !isThisMember(lines, o)) continue;
+    if (!/^\s*=(?![=>])/.test((lines[o.range[0]] ?? '').slice(o.range[3]))) continue;
+    const owner = symbol.slice(0, symbol.lastIndexOf('#') + 1);
+    if (!classes.get(owner)?.some((extent) => rangeContains(extent, o.range))) continue;
+    o.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    out.add(o);
+  }
   return out;
 }
+
+/** A class member's symbol that is no method (`Item#parent.`). */
+const CLASS_MEMBER = /#(?:[\w$]+|`(?:[^`]|``)+`)\.$/;
 
 /** `name` of `this.name`, on one line. */
 function isThisMember(lines: readonly string[], o: Occurrence): boolean {
