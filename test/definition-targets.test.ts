@@ -64,7 +64,21 @@ const ITEM = [
 ];
 
 // Another class with a property of the same name: a name alone cannot tell which `parent` a use means.
-const TREE = ['export class Tree {', '  constructor() {', '    /** @type {Tree | null} */', '    this.parent = null;', '  }', '}'];
+// Its `size` is a field: an assignment in a method declares nothing more.
+const TREE = [
+  'export class Tree {',
+  '  size = 0;',
+  '',
+  '  constructor() {',
+  '    /** @type {Tree | null} */',
+  '    this.parent = null;',
+  '  }',
+  '',
+  '  grow() {',
+  '    this.size = this.size + 1;',
+  '  }',
+  '}',
+];
 
 const WALK = [
   "import { Item } from './item.js';",
@@ -145,6 +159,8 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['at its assignment in a method', position('lib/item.js', 9, 'parent')],
   ['at a read in a method', position('lib/item.js', 14, 'parent', 2)],
   ['at a use in another file', position('lib/walk.js', 6, 'parent')],
+  ["a JavaScript class's field, at an assignment in a method", position('lib/tree.js', 10, 'size')],
+  ['at a read', position('lib/tree.js', 10, 'size', 2)],
   ["a union's discriminant, given a literal", position('src/expr.ts', 7, 'type')],
   ['given one in the other quotes', position('src/expr.ts', 11, 'type')],
 ];
