@@ -187,6 +187,17 @@ async function followImports(server: TypeScriptLanguageServer, locations: LspLoc
   return followed;
 }
 
+/** typescript-language-server on the tree, every file open (its references search the files it has loaded). */
+async function withServer(ask: (server: TypeScriptLanguageServer) => Promise<void>): Promise<void> {
+  const server = await TypeScriptLanguageServer.start(root);
+  try {
+    for (const path of Object.keys(TEXTS)) await server.open(path);
+    await ask(server);
+  } finally {
+    await server.stop();
+  }
+}
+
 before(() => {
   root = gitRepoOf(repo, FILES);
   cli('index', root);
@@ -196,11 +207,9 @@ after(() => {
   for (const dir of [dirname(root), home]) removeDir(dir);
 });
 
-describe('goToDefinition at modules and at names that declare one symbol and use another', () => {
-  test('answers as typescript-language-server does', async () => {
-    const server = await TypeScriptLanguageServer.start(root);
-    try {
-      for (const path of Object.keys(TEXTS)) await server.open(path);
+describe('where goToDefinition lands, and what findReferences lists there', () => {
+  test('goToDefinition answers as typescript-language-server does', async () => {
+    await withServer(async (server) => {
       for (const [what, [path, line, column]] of POSITIONS) {
         const where = `${path}:${line}:${column}`;
         const expected = (await followImports(server, await server.definition(path, line - 1, column - 1))).map(lspAt).sort();
@@ -208,23 +217,17 @@ describe('goToDefinition at modules and at names that declare one symbol and use
         const def = cli('def', where, '--repo', repo);
         assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${what} (${where})`);
       }
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   test("a JavaScript class's property, used in another file: its references are the server's, each once", async () => {
-    const server = await TypeScriptLanguageServer.start(root);
-    try {
-      for (const path of Object.keys(TEXTS)) await server.open(path);
+    await withServer(async (server) => {
       for (const [path, line, column] of [position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)]) {
         const where = `${path}:${line}:${column}`;
         const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
         const refs = cli('refs', where, '--repo', repo).references.map(at).sort();
         assert.deepEqual(refs, expected, `references at ${where}`);
       }
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
