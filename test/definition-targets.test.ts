@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gitRepoOf, removeDir } from './support/repos.js';
-import { sextant, testHome } from './support/sextant.js';
+import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
 import { TypeScriptLanguageServer, type LspLocation } from './support/typescript-language-server.js';
 
 const repo = 'targets';
@@ -165,12 +165,6 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['given one in the other quotes', position('src/expr.ts', 11, 'type')],
 ];
 
-function cli(...args: string[]): any {
-  const r = sextant([...args, '--json'], { env });
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout);
-}
-
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
 const lspAt = (l: LspLocation) => `${l.path}:${l.line + 1}:${l.character + 1}`;
 
@@ -187,47 +181,40 @@ async function followImports(server: TypeScriptLanguageServer, locations: LspLoc
   return followed;
 }
 
-/** typescript-language-server on the tree, every file open (its references search the files it has loaded). */
-async function withServer(ask: (server: TypeScriptLanguageServer) => Promise<void>): Promise<void> {
-  const server = await TypeScriptLanguageServer.start(root);
-  try {
-    for (const path of Object.keys(TEXTS)) await server.open(path);
-    await ask(server);
-  } finally {
-    await server.stop();
-  }
-}
+let server: TypeScriptLanguageServer;
+let session: McpSession;
 
-before(() => {
+before(async () => {
   root = gitRepoOf(repo, FILES);
-  cli('index', root);
+  indexOrThrow(root, env);
+  session = await mcpSession(env);
+  server = await TypeScriptLanguageServer.start(root);
+  // Every file open: the server's references search the files it has loaded.
+  for (const path of Object.keys(TEXTS)) await server.open(path);
 });
 
-after(() => {
+after(async () => {
+  await server?.stop();
+  await session?.close();
   for (const dir of [dirname(root), home]) removeDir(dir);
 });
 
 describe('where goToDefinition lands, and what findReferences lists there', () => {
   test('goToDefinition answers as typescript-language-server does', async () => {
-    await withServer(async (server) => {
-      for (const [what, [path, line, column]] of POSITIONS) {
-        const where = `${path}:${line}:${column}`;
-        const expected = (await followImports(server, await server.definition(path, line - 1, column - 1))).map(lspAt).sort();
-        assert.ok(expected.length > 0, `the server answers at ${what} (${where})`);
-        const def = cli('def', where, '--repo', repo);
-        assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${what} (${where})`);
-      }
-    });
+    for (const [what, [path, line, column]] of POSITIONS) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await followImports(server, await server.definition(path, line - 1, column - 1))).map(lspAt).sort();
+      assert.ok(expected.length > 0, `the server answers at ${what} (${where})`);
+      const def = await session.ok('goToDefinition', { repo, path, line, column });
+      assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${what} (${where})`);
+    }
   });
 
   test("a JavaScript class's property, used in another file: its references are the server's, each once", async () => {
-    await withServer(async (server) => {
-      for (const [path, line, column] of [position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)]) {
-        const where = `${path}:${line}:${column}`;
-        const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-        const refs = cli('refs', where, '--repo', repo).references.map(at).sort();
-        assert.deepEqual(refs, expected, `references at ${where}`);
-      }
-    });
+    for (const [path, line, column] of [position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)]) {
+      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      const refs = await session.ok('findReferences', { repo, path, line, column });
+      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
+    }
   });
 });
