@@ -36,9 +36,9 @@ export function patchFileIndexer(prototype: FileIndexerLike, modules: Modules): 
   const original = prototype.scipSymbol;
   prototype.scipSymbol = function (this: FileIndexerLike, node: ts.Node): ScipSymbolLike {
     const owner = thisPropertyClass(modules.ts, node);
+    const cached = owner && this.globalSymbolTable.get(node);
+    if (cached) return cached;
     if (owner && !inherited(this.checker, owner.cls, owner.name)) {
-      const cached = this.globalSymbolTable.get(node);
-      if (cached) return cached;
       const cls = this.scipSymbol(owner.cls);
       if (!cls.isEmpty() && !cls.isLocal()) return this.cached(node, modules.global(cls, modules.termDescriptor(owner.name)));
     }
