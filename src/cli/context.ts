@@ -42,11 +42,16 @@ export async function chooseRepo(nav: Navigation, named: string | undefined, cwd
     return { slug: repo?.slug ?? named, root: repo && root && repo.root_path === root ? root : undefined };
   }
   if (root) {
-    const repo = await nav.lookups.db.selectFrom('repos').select('slug').where('root_path', '=', root).executeTakeFirst();
+    const repo = await registeredRoot(nav, root);
     if (repo) return { slug: repo.slug, root };
     throw new UserError(`${root} is not indexed yet: run \`sextant index\` there, or pass --repo NAME`);
   }
   throw new UserError('the current directory is not in a git repository: pass --repo NAME (see `sextant status`)');
+}
+
+/** The registered repository whose worktree is `root`. */
+function registeredRoot(nav: Navigation, root: string): Promise<{ slug: string; root_path: string | null } | undefined> {
+  return nav.lookups.db.selectFrom('repos').select(['slug', 'root_path']).where('root_path', '=', root).executeTakeFirst();
 }
 
 /** What a path names rather than a repository's name: `.`, `..`, or anything with a separator. */
@@ -64,7 +69,7 @@ async function gitRootOf(directory: string): Promise<string | undefined> {
 async function registeredAt(nav: Navigation, path: string, cwd: string): Promise<{ slug: string; root_path: string | null } | undefined> {
   const root = await gitRootOf(resolve(cwd, path));
   if (!root) return undefined;
-  const repo = await nav.lookups.db.selectFrom('repos').select(['slug', 'root_path']).where('root_path', '=', root).executeTakeFirst();
+  const repo = await registeredRoot(nav, root);
   if (!repo) throw new UserError(`${root} is not indexed yet: run \`sextant index ${path}\`, or pass --repo NAME`);
   return repo;
 }

@@ -626,7 +626,7 @@ function defineThisProperties(
   const assigned = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
     if (o.refKind !== RefKindCode.write || !o.memberAccess || defined.has(o.symbol) || !isLocalSymbol(symbols[o.symbol]!)) continue;
-    if (!isThisMember(lines, o) || !/^\s*=(?![=>])/.test((lines[o.range[0]] ?? '').slice(o.range[3]))) continue;
+    if (!isThisAssignment(lines, o)) continue;
     const k = `${o.range[0]}:${o.range[1]}`;
     const list = assigned.get(k);
     if (list) list.push(o);
@@ -671,8 +671,7 @@ function defineThisProperties(
   for (const o of occurrences) {
     if (o.refKind !== RefKindCode.write || !o.memberAccess || o.roles & SymbolRole.Definition || defined.has(o.symbol)) continue;
     const symbol = symbols[o.symbol]!;
-    if (isLocalSymbol(symbol) || !CLASS_MEMBER.test(symbol) || !isThisMember(lines, o)) continue;
-    if (!/^\s*=(?![=>])/.test((lines[o.range[0]] ?? '').slice(o.range[3]))) continue;
+    if (isLocalSymbol(symbol) || !CLASS_MEMBER.test(symbol) || !isThisAssignment(lines, o)) continue;
     const owner = symbol.slice(0, symbol.lastIndexOf('#') + 1);
     if (!classes.get(owner)?.some((extent) => rangeContains(extent, o.range))) continue;
     o.roles |= SymbolRole.Definition | DERIVED_ROLE;
@@ -687,6 +686,11 @@ const CLASS_MEMBER = /#(?:[\w$]+|`(?:[^`]|``)+`)\.$/;
 /** `name` of `this.name`, on one line. */
 function isThisMember(lines: readonly string[], o: Occurrence): boolean {
   return o.range[0] === o.range[2] && /\bthis\s*\.\s*$/.test((lines[o.range[0]] ?? '').slice(0, o.range[1]));
+}
+
+/** `name` of `this.name = value`, a plain assignment (not `==`, `=>` or a compound one). */
+function isThisAssignment(lines: readonly string[], o: Occurrence): boolean {
+  return isThisMember(lines, o) && /^\s*=(?![=>])/.test((lines[o.range[0]] ?? '').slice(o.range[3]));
 }
 
 /**

@@ -12,6 +12,7 @@
 // prepare.ts makes each such assignment a definition. A property a base class
 // has is left as scip-typescript names it (see inherited).
 import type * as ts from 'typescript';
+import { languageOf } from '../languages.js';
 
 interface ScipSymbolLike {
   isEmpty(): boolean;
@@ -46,8 +47,6 @@ export function patchFileIndexer(prototype: FileIndexerLike, modules: Modules): 
   };
 }
 
-const JAVASCRIPT = /\.[cm]?jsx?$/;
-
 /**
  * The named class whose constructor, method or accessor assigns `this.name`
  * at `node` (the assignment, or its left side: TypeScript lists either as the
@@ -59,7 +58,7 @@ function thisPropertyClass(tsc: typeof ts, node: ts.Node): { cls: ts.ClassLikeDe
   const assignment = access.parent;
   if (!tsc.isBinaryExpression(assignment) || assignment.left !== access || assignment.operatorToken.kind !== tsc.SyntaxKind.EqualsToken)
     return undefined;
-  if (!tsc.isIdentifier(access.name) || !JAVASCRIPT.test(access.getSourceFile().fileName)) return undefined;
+  if (!tsc.isIdentifier(access.name) || languageOf(access.getSourceFile().fileName) !== 'javascript') return undefined;
   let container: ts.Node = assignment.parent;
   while (!tsc.isSourceFile(container) && !(tsc.isFunctionLike(container) && !tsc.isArrowFunction(container)) && !tsc.isClassLike(container))
     container = container.parent;
