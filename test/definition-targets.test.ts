@@ -7,7 +7,10 @@
 // use. A JavaScript class's property is declared by each `this.parent = ...`
 // of its constructor and methods, wherever it is used, though another class
 // has a property of that name. A union's discriminant
-// given a literal (`{ type: 'plus', expr }`) is the member it picks out.
+// given a literal (`{ type: 'plus', expr }`) is the member it picks out. An
+// interface's property narrowed by interfaces that extend it is one property
+// to findReferences, at the base's, at each narrowing's, and through a union
+// of them.
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -111,6 +114,28 @@ const EXPR = [
   '}',
 ];
 
+// A property each extending interface narrows (zod's issue types), used
+// through the base, through one of them and through their union.
+const ISSUES = [
+  'export interface Issue {',
+  '  readonly code: string;',
+  '  format: string;',
+  '}',
+  'export interface RegexIssue extends Issue {',
+  "  format: 'regex';",
+  '  pattern: string;',
+  '}',
+  'export interface JwtIssue extends Issue {',
+  "  format: 'jwt';",
+  '}',
+  'export type FormatIssue = RegexIssue | JwtIssue;',
+  '',
+  'export function describe(issue: FormatIssue, base: Issue, regex: RegexIssue): string {',
+  "  if (issue.format === 'regex') return issue.pattern;",
+  '  return base.format + regex.format;',
+  '}',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -126,6 +151,7 @@ const FILES: Record<string, string> = {
   'lib/walk.js': WALK.join('\n') + '\n',
   'lib/tree.js': TREE.join('\n') + '\n',
   'src/expr.ts': EXPR.join('\n') + '\n',
+  'src/issues.ts': ISSUES.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -134,6 +160,7 @@ const TEXTS: Record<string, string[]> = {
   'lib/walk.js': WALK,
   'lib/tree.js': TREE,
   'src/expr.ts': EXPR,
+  'src/issues.ts': ISSUES,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -213,6 +240,22 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
   test("a JavaScript class's property, used in another file: its references are the server's, each once", async () => {
     for (const [path, line, column] of [position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)]) {
       const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      const refs = await session.ok('findReferences', { repo, path, line, column });
+      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
+    }
+  });
+
+  test("an interface's property that extending interfaces narrow: its references are the server's, from each of them", async () => {
+    const positions = [
+      position('src/issues.ts', 3, 'format'),
+      position('src/issues.ts', 6, 'format'),
+      position('src/issues.ts', 15, 'format'),
+      position('src/issues.ts', 16, 'format'),
+      position('src/issues.ts', 16, 'format', 2),
+    ];
+    for (const [path, line, column] of positions) {
+      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      assert.equal(expected.length, 6, `the server lists the base's, both narrowings' and the three uses at ${path}:${line}:${column}`);
       const refs = await session.ok('findReferences', { repo, path, line, column });
       assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
     }

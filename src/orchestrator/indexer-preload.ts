@@ -7,12 +7,15 @@
 // the indexer exits, so that it holds every function the run compiled (one
 // indexer run on kysely: 6.08 → 5.69 s, medians of 6 alternating runs). And
 // it names JavaScript properties assigned on `this` as their classes' members
-// where scip-typescript loads its symbol naming (this-properties-patch.ts).
+// where scip-typescript loads its symbol naming (this-properties-patch.ts),
+// and relates an interface's property to the one it narrows
+// (property-signatures-patch.ts).
 import { createHash } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { compileCached, type CachedScript } from '../code-cache.js';
 import type * as ts from 'typescript';
+import { patchPropertySignatures } from './property-signatures-patch.js';
 import { patchFileIndexer } from './this-properties-patch.js';
 
 /** Modules smaller than this compile in a few ms: a cache would cost about as much to read. */
@@ -44,24 +47,35 @@ prototype._compile = function (content, filename) {
   return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
 };
 
-/** scip-typescript's module that names symbols: see this-properties-patch.ts. */
+/** scip-typescript's module that names symbols and relates them: see the two patches. */
 const FILE_INDEXER = join('@sourcegraph', 'scip-typescript', 'dist', 'src', 'FileIndexer.js');
 
-/** Patches a scip-typescript whose internals are the ones the patch was written for; another is left as it is. */
-function patchScipTypescript(exports: { FileIndexer?: { prototype: Parameters<typeof patchFileIndexer>[0] } }, filename: string): void {
+/** Patches a scip-typescript whose internals are the ones the patches were written for; another is left as it is. */
+function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPrototype } }, filename: string): void {
   const prototype = exports.FileIndexer?.prototype;
-  if (typeof prototype?.scipSymbol !== 'function' || typeof prototype.cached !== 'function') return;
+  if (!prototype) return;
   try {
     const require = createRequire(filename);
+    const tsc = require('typescript') as typeof ts;
     const { ScipSymbol } = require('./ScipSymbol.js') as { ScipSymbol?: { global?(owner: unknown, descriptor: unknown): never } };
     const { termDescriptor } = require('./Descriptor.js') as { termDescriptor?(name: string): unknown };
+    const { scip } = require('./scip.js') as { scip?: { Relationship?: new (fields: object) => unknown } };
     const global = ScipSymbol?.global?.bind(ScipSymbol);
-    if (!global || !termDescriptor) return;
-    patchFileIndexer(prototype, { ts: require('typescript') as typeof ts, global, termDescriptor });
+    if (typeof prototype.scipSymbol === 'function' && typeof prototype.cached === 'function' && global && termDescriptor)
+      patchFileIndexer(prototype, { ts: tsc, global, termDescriptor });
+    const Relationship = scip?.Relationship;
+    if (typeof prototype.relationships === 'function' && typeof prototype.forEachAncestor === 'function' && Relationship)
+      patchPropertySignatures(prototype as Parameters<typeof patchPropertySignatures>[0], {
+        ts: tsc,
+        relationship: (fields) => new Relationship(fields),
+      });
   } catch {
-    // The indexer runs unpatched: its locals are related by name (see prepare.ts).
+    // The indexer runs unpatched: this-properties are its locals, related by
+    // name (see prepare.ts), and property signatures are related to nothing.
   }
 }
+
+type FileIndexerPrototype = Parameters<typeof patchFileIndexer>[0] & Partial<Parameters<typeof patchPropertySignatures>[0]>;
 
 process.on('exit', () => {
   for (const cached of compiled) cached.save();
