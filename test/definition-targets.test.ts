@@ -10,7 +10,8 @@
 // given a literal (`{ type: 'plus', expr }`) is the member it picks out. An
 // interface's property narrowed by interfaces that extend it is one property
 // to findReferences, at the base's, at each narrowing's, and through a union
-// of them.
+// of them. A getter of `module.exports = {...}` is the export of its name,
+// though the module has a variable of that name too (webpack's `syntax.js`).
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -136,6 +137,24 @@ const ISSUES = [
   '}',
 ];
 
+// webpack's lib/javascript/syntax.js: the export is a getter, beside a variable of its name.
+const SYNTAX = [
+  'const parser = () => ({ grammar: 1 });',
+  'module.exports = {',
+  '  get parser() {',
+  '    return parser();',
+  '  },',
+  '};',
+];
+
+const USE_SYNTAX = [
+  "const grammar = require('./syntax').parser.grammar;",
+  'function load() {',
+  "  return require('./syntax').parser;",
+  '}',
+  'module.exports = { grammar, load };',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -152,6 +171,8 @@ const FILES: Record<string, string> = {
   'lib/tree.js': TREE.join('\n') + '\n',
   'src/expr.ts': EXPR.join('\n') + '\n',
   'src/issues.ts': ISSUES.join('\n') + '\n',
+  'lib/syntax.js': SYNTAX.join('\n') + '\n',
+  'lib/use-syntax.js': USE_SYNTAX.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -161,6 +182,8 @@ const TEXTS: Record<string, string[]> = {
   'lib/tree.js': TREE,
   'src/expr.ts': EXPR,
   'src/issues.ts': ISSUES,
+  'lib/syntax.js': SYNTAX,
+  'lib/use-syntax.js': USE_SYNTAX,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -190,6 +213,9 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['at a read', position('lib/tree.js', 10, 'size', 2)],
   ["a union's discriminant, given a literal", position('src/expr.ts', 7, 'type')],
   ['given one in the other quotes', position('src/expr.ts', 11, 'type')],
+  ['a getter of `module.exports = {...}`, read through require()', position('lib/use-syntax.js', 1, 'parser')],
+  ['read in a function', position('lib/use-syntax.js', 3, 'parser')],
+  ["the module's variable of that name, called in the getter", position('lib/syntax.js', 4, 'parser')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -240,6 +266,15 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
   test("a JavaScript class's property, used in another file: its references are the server's, each once", async () => {
     for (const [path, line, column] of [position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)]) {
       const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      const refs = await session.ok('findReferences', { repo, path, line, column });
+      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
+    }
+  });
+
+  test("a getter of `module.exports = {...}`: its references are the server's, not its namesake variable's", async () => {
+    for (const [path, line, column] of [position('lib/syntax.js', 3, 'parser'), position('lib/use-syntax.js', 3, 'parser')]) {
+      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      assert.equal(expected.length, 3, `the server lists the getter and its two reads at ${path}:${line}:${column}`);
       const refs = await session.ok('findReferences', { repo, path, line, column });
       assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
     }

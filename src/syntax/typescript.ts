@@ -416,9 +416,15 @@ function declarationOf(node: ts.Node): DeclarationOf | undefined {
   return declared && { value: node, ...declared };
 }
 
-/** A property, shorthand property or method of the object literal a JavaScript module assigns to `module.exports`. */
+/** A property, shorthand property, method or accessor of the object literal a JavaScript module assigns to `module.exports`. */
 function isModuleExportsProperty(node: ts.Node): boolean {
-  if (!tsc.isPropertyAssignment(node) && !tsc.isShorthandPropertyAssignment(node) && !tsc.isMethodDeclaration(node)) return false;
+  const member =
+    tsc.isPropertyAssignment(node) ||
+    tsc.isShorthandPropertyAssignment(node) ||
+    tsc.isMethodDeclaration(node) ||
+    tsc.isGetAccessorDeclaration(node) ||
+    tsc.isSetAccessorDeclaration(node);
+  if (!member) return false;
   const literal = node.parent;
   return (
     tsc.isIdentifier(node.name) &&
