@@ -12,6 +12,9 @@
 // to findReferences, at the base's, at each narrowing's, and through a union
 // of them. A getter of `module.exports = {...}` is the export of its name,
 // though the module has a variable of that name too (webpack's `syntax.js`).
+// A call of the function a module assigns whole (`module.exports = (C) =>
+// ...`) goes to the function, named by `exports`; the importer's binding, to
+// the assignment, from `module`.
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -138,14 +141,7 @@ const ISSUES = [
 ];
 
 // webpack's lib/javascript/syntax.js: the export is a getter, beside a variable of its name.
-const SYNTAX = [
-  'const parser = () => ({ grammar: 1 });',
-  'module.exports = {',
-  '  get parser() {',
-  '    return parser();',
-  '  },',
-  '};',
-];
+const SYNTAX = ['const parser = () => ({ grammar: 1 });', 'module.exports = {', '  get parser() {', '    return parser();', '  },', '};'];
 
 const USE_SYNTAX = [
   "const grammar = require('./syntax').parser.grammar;",
@@ -153,6 +149,22 @@ const USE_SYNTAX = [
   "  return require('./syntax').parser;",
   '}',
   'module.exports = { grammar, load };',
+];
+
+// webpack's lib/util/makeSerializable.js, and a module that calls it.
+const SERIALIZABLE = [
+  '"use strict";',
+  '',
+  'module.exports = (Constructor, request) => {',
+  '  return `${request}:${Constructor.name}`;',
+  '};',
+];
+
+const USE_SERIALIZABLE = [
+  "const makeSerializable = require('./serializable');",
+  'class Warning {}',
+  "makeSerializable(Warning, 'webpack/lib/Warning');",
+  'module.exports = Warning;',
 ];
 
 const FILES: Record<string, string> = {
@@ -173,6 +185,8 @@ const FILES: Record<string, string> = {
   'src/issues.ts': ISSUES.join('\n') + '\n',
   'lib/syntax.js': SYNTAX.join('\n') + '\n',
   'lib/use-syntax.js': USE_SYNTAX.join('\n') + '\n',
+  'lib/serializable.js': SERIALIZABLE.join('\n') + '\n',
+  'lib/use-serializable.js': USE_SERIALIZABLE.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -184,6 +198,8 @@ const TEXTS: Record<string, string[]> = {
   'src/issues.ts': ISSUES,
   'lib/syntax.js': SYNTAX,
   'lib/use-syntax.js': USE_SYNTAX,
+  'lib/serializable.js': SERIALIZABLE,
+  'lib/use-serializable.js': USE_SERIALIZABLE,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -216,6 +232,8 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['a getter of `module.exports = {...}`, read through require()', position('lib/use-syntax.js', 1, 'parser')],
   ['read in a function', position('lib/use-syntax.js', 3, 'parser')],
   ["the module's variable of that name, called in the getter", position('lib/syntax.js', 4, 'parser')],
+  ['a call of the function a module assigns whole', position('lib/use-serializable.js', 3, 'makeSerializable')],
+  ['the name an importer binds it to', position('lib/use-serializable.js', 1, 'makeSerializable')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;

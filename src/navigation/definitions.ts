@@ -496,7 +496,8 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
         ? await lookups.localDefinitions(member.index_id, member.document_id, member.path, [member.symbol])
         : [member]),
     );
-  const definitions = await toDefinitions(lookups, ctx, await withAssignments(lookups, at.specifier ? rows.map(fileStart) : rows));
+  const answered = at.specifier ? rows.map(fileStart) : at.called ? rows.map(calledAssignedFunction) : rows;
+  const definitions = await toDefinitions(lookups, ctx, await withAssignments(lookups, answered));
   const fields = ctx.adjust.fields();
   const message = definitions.length
     ? member && resolvedByNameNote(member)
@@ -521,6 +522,24 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
 function fileStart(d: DefinitionRow): DefinitionRow {
   return isModuleSymbol(d.symbol) ? { ...d, start_line: 0, start_char: 0, end_line: 0, end_char: 0 } : d;
 }
+
+/**
+ * At a call of the function a CommonJS module assigns whole (`module.exports =
+ * (Constructor, request) => {...}`, webpack's makeSerializable, called in 250
+ * files), TypeScript's goToDefinition answers the function, which it names by
+ * the assignment's `exports`; elsewhere (the name an importer binds, `m.call`)
+ * it answers the assignment, from `module`, where prepare-exports.ts defines it.
+ */
+function calledAssignedFunction(d: DefinitionRow): DefinitionRow {
+  const assignedWhole =
+    d.callable === 1 &&
+    d.symbol.endsWith('/default.') &&
+    d.start_line === d.end_line &&
+    d.end_char - d.start_char === MODULE_EXPORTS.length;
+  return assignedWhole ? { ...d, start_char: d.end_char - 'exports'.length } : d;
+}
+
+const MODULE_EXPORTS = 'module.exports';
 
 /**
  * A name that declares one symbol and uses another (a shorthand property
