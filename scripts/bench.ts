@@ -368,7 +368,19 @@ async function rawIndex(repo: string): Promise<ProcessRun> {
   try {
     const run = await runProcess(
       process.execPath,
-      [scipTypescriptMain(), 'index', '--cwd', repo, '--output', join(out, 'x.scip'), '--no-progress-bar', ...rawProjects(repo, out)],
+      // As indexers/scip-typescript.json runs it.
+      [
+        scipTypescriptMain(),
+        'index',
+        '--cwd',
+        repo,
+        '--output',
+        join(out, 'x.scip'),
+        '--no-progress-bar',
+        '--max-file-byte-size',
+        '10mb',
+        ...rawProjects(repo, out),
+      ],
       { cwd: repo },
     );
     if (run.code !== 0) throw new Error(`scip-typescript on ${repo} failed (exit ${run.code}): ${run.stderr.trim().split('\n').pop()}`);

@@ -146,7 +146,7 @@ export async function openFile(lookups: Lookups, ctx: RepoContext, rawPath: stri
     const indexer = tier?.indexer ?? 'an indexer';
     throw new UserError(
       file.language
-        ? `${path} was not indexed by ${indexer} (it is outside the indexed project, e.g. not included by tsconfig.json): include it in the project and run \`sextant index\` again`
+        ? `${path} was not indexed by ${indexer} (it is outside the indexed project, e.g. not included by tsconfig.json, or larger than the indexer's file size limit, as its manifest sets it): include it in the project and run \`sextant index\` again`
         : `${path} is not source code sextant can navigate: pass a source file`,
     );
   }

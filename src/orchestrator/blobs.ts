@@ -41,6 +41,19 @@ export async function storeBlobs(writer: RegistryWriter, root: string, files: re
   return stats;
 }
 
+/**
+ * The text of a file the registry keeps no text of (over MAX_TEXT_BYTES), read
+ * again from the worktree for the indexer's document to be derived from: a
+ * generated parser of 1.6 MB (webpack's lib/javascript/syntax-printer.js) is
+ * source the indexer covers, though search leaves it out. Undefined when the
+ * file is no longer that blob, or is binary.
+ */
+export function readBlobText(root: string, path: string, sha: string): string | undefined {
+  const content = readRepoFile(root, path);
+  if (content === undefined || content.includes(0) || gitBlobSha(content) !== sha) return undefined;
+  return content.toString('utf8');
+}
+
 function readBlob(root: string, file: WorktreeFile): NewBlob {
   const content = readRepoFile(root, file.path);
   if (content === undefined) return { sha: file.sha, content: null, byteSize: 0, skipped: 'unreadable' };

@@ -19,7 +19,7 @@ import { syntaxFacts } from '../syntax/index.js';
 import type { ScipDocument } from '../scip/schema.js';
 import { SyntaxFacts } from '../syntax/facts.js';
 import { RefKindCode } from '../registry/payload.js';
-import { storeBlobs, type BlobStats } from './blobs.js';
+import { readBlobText, storeBlobs, type BlobStats } from './blobs.js';
 import { countLanguages, languageOf } from '../languages.js';
 import { loadManifests, resolveCommand, type IndexerManifest } from './manifests.js';
 import { Ingest, normalizeDocumentPath } from './ingest.js';
@@ -466,7 +466,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
           },
           { problems: [] as string[], close: async () => {} },
         );
-        const ingest = new Ingest(writer, byPath, [language], facts);
+        const ingest = new Ingest(writer, byPath, [language], facts, { readText: (path, sha) => readBlobText(worktree.root, path, sha) });
         let result: LspIndexResult;
         try {
           result = await indexer.build({
@@ -551,7 +551,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
         manifest.languages,
         languageFiles.map((f) => f.path),
       );
-      const ingest = new Ingest(writer, byPath, manifest.languages, facts, { forgettable: true });
+      const ingest = new Ingest(writer, byPath, manifest.languages, facts, {
+        forgettable: true,
+        readText: (path, sha) => readBlobText(worktree.root, path, sha),
+      });
       // Projects none of whose files changed keep their documents instead of running again; those
       // with few changed files may run on those alone (see incremental.ts).
       const planned = planCarryOver(manifest, plan, previous, shas);

@@ -27,6 +27,8 @@ export interface IngestOptions {
    * documents would otherwise hold to the end for nothing).
    */
   forgettable?: boolean;
+  /** The text of a file whose blob the registry holds without it (too large to keep), for its document to be derived from. */
+  readText?: (path: string, sha: string) => string | undefined;
 }
 
 /** Turns an indexer's documents into stored rows, in batches. */
@@ -73,7 +75,9 @@ export class Ingest {
       this.record(path, language, existing.id, existing.occurrence_count, existing.definition_count);
       return;
     }
-    const text = this.options.textless ? document.text || undefined : await this.writer.blobText(file.sha);
+    const text = this.options.textless
+      ? document.text || undefined
+      : ((await this.writer.blobText(file.sha)) ?? this.options.readText?.(path, file.sha));
     if (text === undefined && !this.options.textless) {
       this.skip(path, 'its text could not be read');
       return;
