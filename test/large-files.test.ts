@@ -4,18 +4,25 @@
 // own cap is 1 MB) and sextant's ingest, finding no stored text, dropped its
 // document: goToDefinition there failed, saying the file was outside the
 // project. Now the indexer runs with a cap of 10 MB, and the ingest reads such
-// a file's text from the worktree; search still leaves it out, and says so.
+// a file's text from the worktree (a published index's too, given --root);
+// search still leaves it out, and says so.
 import assert from 'node:assert/strict';
-import { dirname } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { gitRepoOf, removeDir } from './support/repos.js';
-import { indexOrThrow, mcpSession, testHome, type McpSession } from './support/sextant.js';
+import { PROJECT_ROOT } from './support/paths.js';
+import { git, gitRepoOf, removeDir } from './support/repos.js';
+import { indexOrThrow, mcpSession, sextant, testHome, type McpSession } from './support/sextant.js';
 
 const repo = 'large';
 const { home, env } = testHome();
+// A registry of its own for the published index: in the first, the indexed run's documents would be reused as they are.
+const ci = testHome();
 let root: string;
 let report: Record<string, any>;
 let session: McpSession;
+let published: McpSession;
 
 /** Rules of a generated parser, each calling the one before: well over 1 MiB. */
 const RULES = 24_000;
@@ -43,7 +50,8 @@ before(() => {
 
 after(async () => {
   await session?.close();
-  for (const dir of [dirname(root), home]) removeDir(dir);
+  await published?.close();
+  for (const dir of [dirname(root), home, ci.home]) removeDir(dir);
 });
 
 describe('a source file over 1 MiB', () => {
@@ -90,5 +98,36 @@ describe('a source file over 1 MiB', () => {
     const status = await session.ok('getIndexStatus', { repo });
     const skipped = status.searchCoverage.skipped.flatMap((s: any) => (s.reason === 'over_size_cap' ? s.examples : []));
     assert.deepEqual(skipped, ['lib/generated.js']);
+  });
+
+  test('published from CI with a checkout (--root), it is indexed the same', async () => {
+    const scip = join(dirname(root), 'index.scip');
+    // A project of its own beside the checkout, which stays as committed.
+    const project = join(dirname(root), 'tsconfig.json');
+    writeFileSync(
+      project,
+      JSON.stringify({
+        compilerOptions: { allowJs: true, noEmit: true },
+        files: ['lib/generated.js', 'lib/use.js'].map((f) => join(root, f)),
+      }),
+    );
+    execFileSync(
+      join(PROJECT_ROOT, 'node_modules', '.bin', 'scip-typescript'),
+      ['index', '--cwd', root, '--output', scip, '--no-progress-bar', '--max-file-byte-size', '10mb', project],
+      { cwd: root, stdio: 'ignore' },
+    );
+    const commit = git(root, 'rev-parse', 'HEAD').trim();
+    const result = JSON.parse(
+      sextant(['publish', scip, '--repo', repo, '--commit', commit, '--root', root, '--json'], { env: ci.env }).stdout,
+    );
+    assert.equal(result.documents_written, 2);
+    assert.deepEqual(result.skipped_documents, []);
+    published = await mcpSession(ci.env);
+    const call = { line: 6, column: GENERATED[5]!.indexOf('rule1(') + 1 };
+    const inside = await published.ok('goToDefinition', { repo, path: 'lib/generated.js', ...call });
+    assert.deepEqual(
+      inside.definitions.map((d: any) => `${d.path}:${d.line}:${d.column}`),
+      [`lib/generated.js:5:${GENERATED[4]!.indexOf('rule1') + 1}`],
+    );
   });
 });

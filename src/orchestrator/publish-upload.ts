@@ -25,7 +25,7 @@ import { RegistryWriter } from '../registry/writer.js';
 import { commitTime } from '../freshness/git.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { syntaxFacts, type FactsProvider } from '../syntax/index.js';
-import { storeBlobs, type BlobStats } from './blobs.js';
+import { readBlobText, storeBlobs, type BlobStats } from './blobs.js';
 import type { LanguageReport } from './index-repository.js';
 import { documentCounts } from './incremental.js';
 import { Ingest, normalizeDocumentPath } from './ingest.js';
@@ -152,7 +152,10 @@ async function publishRow(options: PublishOptions, repo: Repo, row: Upload, star
     }
 
     const ahead = tree && facts ? lookahead(facts, tree) : undefined;
-    const ingest = new Ingest(writer, files, [], ahead ?? facts, { textless: tree === undefined });
+    const ingest = new Ingest(writer, files, [], ahead ?? facts, {
+      textless: tree === undefined,
+      readText: tree && ((path, sha) => readBlobText(tree.root, path, sha)),
+    });
     // A few documents are decoded ahead, so that their files are parsed while earlier ones are stored.
     const window: { document: ScipDocument; bytes: Buffer }[] = [];
     const take = async () => {
