@@ -7,8 +7,9 @@
 // re-exports (8 of RTK's 107 files). TypeScript's language server calls the
 // binding in the import clause the declaration of an alias it cannot
 // resolve, and so does sextant now, in Python too (`from absent_pkg import
-// render`); a file importing such a name from the file that re-exports it
-// reaches that re-export.
+// render`). A file importing such a name from the file that re-exports it
+// answers its own import binding, as the server does (it cannot follow the
+// alias further), and the name's references span both files.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { at, pathLineColumn as where } from './support/positions.js';
@@ -97,13 +98,22 @@ describe('names imported from a module the index does not cover', () => {
     );
   });
 
-  test('a file importing a re-exported name from its re-exporter reaches the re-export, and its references cross files', async () => {
+  test('a file importing a re-exported name from its re-exporter answers its own import binding, as the server does, and its references cross files', async () => {
     const reexport = at(root, VENDOR, 2, 'load');
-    const d = await session.ok('goToDefinition', { repo, ...at(root, CONFIG, 7, 'load') });
-    assert.equal(d.found, true, d.message);
+    const binding = at(root, CONFIG, 3, 'load');
+    for (const position of [at(root, CONFIG, 7, 'load'), binding]) {
+      const d = await session.ok('goToDefinition', { repo, ...position });
+      assert.equal(d.found, true, d.message);
+      assert.deepEqual(
+        d.definitions.map((x: any) => `${where(x)} ${x.kind} ${x.signature}`),
+        [`${where(binding)} unknown from 'yaml-absent'`],
+        where(position),
+      );
+    }
+    const own = await session.ok('goToDefinition', { repo, ...reexport });
     assert.deepEqual(
-      d.definitions.map((x: any) => `${where(x)} ${x.kind} ${x.signature}`),
-      [`${where(reexport)} unknown from 'yaml-absent'`],
+      own.definitions.map((x: any) => where(x)),
+      [where(reexport)],
     );
     const r = await session.ok('findReferences', { repo, ...reexport });
     assert.deepEqual(

@@ -477,6 +477,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     ),
   );
   if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
+  if (rows.some((d) => unresolvedImportModule(d) !== undefined)) rows.splice(0, rows.length, ...ownImportBindings(at.file, rows));
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
     rows.push(...(await exportAssignmentAt(lookups, ctx, at.file, at.range)));
@@ -521,6 +522,44 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
  */
 function fileStart(d: DefinitionRow): DefinitionRow {
   return isModuleSymbol(d.symbol) ? { ...d, start_line: 0, start_char: 0, end_line: 0, end_char: 0 } : d;
+}
+
+/**
+ * A name a file imports from a module of the repository that re-exports it
+ * from a module the index does not cover (mongodb's `import type { Document }
+ * from '../bson'`, where bson.ts has `export { Document } from 'bson'` and the
+ * package is not installed): TypeScript cannot follow the alias past the file
+ * asked in, and answers that file's own import binding; so does sextant. The
+ * re-export stays the answer in its own file, and findReferences still spans
+ * the files importing through it.
+ */
+function ownImportBindings(file: FileContext, rows: readonly DefinitionRow[]): DefinitionRow[] {
+  if (languageOf(file.file.path) !== 'typescript' && languageOf(file.file.path) !== 'javascript') return [...rows];
+  const { occurrences, symbols } = file.document;
+  return rows.map((d) => {
+    if (d.path === file.file.path || unresolvedImportModule(d) === undefined) return d;
+    for (let i = 0; i < occurrences.length; i++) {
+      if (occurrences.refKind(i) !== RefKindCode.import || symbols[occurrences.symbol(i)] !== d.symbol) continue;
+      const [start_line, start_char, end_line, end_char] = occurrences.range(i);
+      return {
+        ...d,
+        path: file.file.path,
+        blob_sha: file.file.blob_sha,
+        document_id: file.document.id,
+        start_line,
+        start_char,
+        end_line,
+        end_char,
+        // The re-export's extent is not the binding's.
+        enclosing_start_line: null,
+        enclosing_start_char: null,
+        enclosing_end_line: null,
+        enclosing_end_char: null,
+        enclosing_source: null,
+      };
+    }
+    return d;
+  });
 }
 
 /**
