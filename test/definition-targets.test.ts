@@ -14,7 +14,9 @@
 // though the module has a variable of that name too (webpack's `syntax.js`).
 // A call of the function a module assigns whole (`module.exports = (C) =>
 // ...`) goes to the function, named by `exports`; the importer's binding, to
-// the assignment, from `module`.
+// the assignment, from `module`. Doc comments are code: a property of an
+// object literal typed by a comment's type literal (`@returns {{ assign:
+// boolean }}`) goes there, and `{@link f}` is a reference of f.
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -167,6 +169,26 @@ const USE_SERIALIZABLE = [
   'module.exports = Warning;',
 ];
 
+// webpack's and luxon's doc comments: type literals that type object literals, and links.
+const OPTIONS = [
+  '/**',
+  ' * @returns {{ assign: boolean, name: string }} the options',
+  ' */',
+  'export function options() {',
+  "  return { assign: true, name: 'x' };",
+  '}',
+  '',
+  '/** @typedef {{ kind: string }} Entry */',
+  '',
+  '/** @param {Entry[]} entries the list */',
+  'export function add(entries) {',
+  "  entries.push({ kind: 'shared' });",
+  '}',
+  '',
+  '/** Made by {@link options}; see {@link add}. */',
+  'export const DEFAULTS = options();',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -187,6 +209,7 @@ const FILES: Record<string, string> = {
   'lib/use-syntax.js': USE_SYNTAX.join('\n') + '\n',
   'lib/serializable.js': SERIALIZABLE.join('\n') + '\n',
   'lib/use-serializable.js': USE_SERIALIZABLE.join('\n') + '\n',
+  'lib/options.js': OPTIONS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -200,6 +223,7 @@ const TEXTS: Record<string, string[]> = {
   'lib/use-syntax.js': USE_SYNTAX,
   'lib/serializable.js': SERIALIZABLE,
   'lib/use-serializable.js': USE_SERIALIZABLE,
+  'lib/options.js': OPTIONS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -234,6 +258,10 @@ const POSITIONS: [string, [string, number, number]][] = [
   ["the module's variable of that name, called in the getter", position('lib/syntax.js', 4, 'parser')],
   ['a call of the function a module assigns whole', position('lib/use-serializable.js', 3, 'makeSerializable')],
   ['the name an importer binds it to', position('lib/use-serializable.js', 1, 'makeSerializable')],
+  ["an object literal's property typed by a doc comment's `@returns` type", position('lib/options.js', 5, 'assign')],
+  ["one typed by a doc comment's `@typedef`", position('lib/options.js', 12, 'kind')],
+  ["the property in the doc comment's type", position('lib/options.js', 2, 'assign')],
+  ['a name in a `{@link}`', position('lib/options.js', 15, 'options')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -293,6 +321,20 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
     for (const [path, line, column] of [position('lib/syntax.js', 3, 'parser'), position('lib/use-syntax.js', 3, 'parser')]) {
       const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
       assert.equal(expected.length, 3, `the server lists the getter and its two reads at ${path}:${line}:${column}`);
+      const refs = await session.ok('findReferences', { repo, path, line, column });
+      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
+    }
+  });
+
+  test("doc comments: references of a function linked from one, and of a property declared in one, are the server's", async () => {
+    for (const [path, line, column] of [
+      position('lib/options.js', 4, 'options'),
+      position('lib/options.js', 11, 'add'),
+      position('lib/options.js', 5, 'assign'),
+      position('lib/options.js', 8, 'kind'),
+    ]) {
+      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      assert.ok(expected.length >= 2, `the server lists the declaration and a use at ${path}:${line}:${column}`);
       const refs = await session.ok('findReferences', { repo, path, line, column });
       assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
     }

@@ -169,7 +169,7 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
     }
     for (const doc of attachedDocs(node)) {
       (doc as Mutable<ts.Node>).parent = node;
-      collectDocNames(doc, unrecorded, docTypes);
+      collectDocNames(doc, unrecorded, docTypes, (name) => record(name, RefKindCode.type));
     }
     const declared = declarationOf(node);
     if (declared) declare(node, declared);
@@ -238,8 +238,12 @@ const NO_DOCS: readonly ts.JSDoc[] = [];
  * Names a doc comment refers to: {@link X}, @see X, @param x; and into `types`, when given (a JavaScript file's), the
  * type names of its tags (`{Block}`, `@augments Node`). Links the comment's nodes to their parents (resolveInFile climbs from them).
  */
-function collectDocNames(doc: ts.Node, out: ts.Node[], types: ts.Node[] | undefined): void {
+function collectDocNames(doc: ts.Node, out: ts.Node[], types: ts.Node[] | undefined, recordType: (name: ts.Node) => void): void {
+  let inType = false;
   const visit = (node: ts.Node): void => {
+    // A name in a doc comment's type (`@param {Item}`, `@returns {{ a: A }}`) is a use of a type: the indexer
+    // records it (see orchestrator/doc-comments-patch.ts), and this says its kind.
+    if (inType && tsc.isIdentifier(node)) recordType(node);
     if ((tsc.isJSDocLink(node) || tsc.isJSDocLinkCode(node) || tsc.isJSDocLinkPlain(node)) && node.name) out.push(rightmost(node.name));
     else if (tsc.isJSDocSeeTag(node) && node.name) out.push(rightmost(node.name.name));
     else if (tsc.isJSDocParameterTag(node) && tsc.isIdentifier(node.name)) out.push(node.name);
@@ -247,10 +251,13 @@ function collectDocNames(doc: ts.Node, out: ts.Node[], types: ts.Node[] | undefi
     else if (types && (tsc.isJSDocAugmentsTag(node) || tsc.isJSDocImplementsTag(node)) && tsc.isIdentifier(node.class.expression)) {
       types.push(node.class.expression);
     }
+    const outer = inType;
+    inType ||= tsc.isJSDocTypeExpression(node) || tsc.isJSDocAugmentsTag(node) || tsc.isJSDocImplementsTag(node);
     tsc.forEachChild(node, (child) => {
       (child as Mutable<ts.Node>).parent = node;
       visit(child);
     });
+    inType = outer;
   };
   visit(doc);
 }
@@ -277,7 +284,11 @@ function resolveInFile(file: ts.SourceFile, names: readonly ts.Node[], facts: Sy
     const end = file.getLineAndCharacterOfPosition(name.end);
     const to = file.getLineAndCharacterOfPosition(target.getStart(file));
     if (from.line !== end.line) continue;
-    facts.addAlias({ range: [from.line, from.character, end.line, end.character], target: [to.line, to.character], ...(types ? { type: true } : {}) });
+    facts.addAlias({
+      range: [from.line, from.character, end.line, end.character],
+      target: [to.line, to.character],
+      ...(types ? { type: true } : {}),
+    });
   }
 }
 
@@ -462,12 +473,14 @@ function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefin
       const keyword = tsc.isFunctionDeclaration(node) ? defaultKeyword(node) : undefined;
       return keyword && node.body ? { name: keyword, callable: true, anonymousDefault: true } : undefined;
     }
-    if (tsc.isObjectLiteralExpression(node.parent)) return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
+    if (tsc.isObjectLiteralExpression(node.parent))
+      return { name: node.name, callable: true, member: { owner: literalOwner(node.parent) } };
     // A const or a class field holding the function is its caller's name, as for an arrow function; anything else
     // holding it (a property of a literal, a `let` or `var`, an assignment `this.skip = function asyncSkip() {...}`, a
     // cast) leaves it its own name, as TypeScript's call hierarchy has it (its isAssignedExpression).
     if (tsc.isFunctionExpression(node) && !isHeld(node)) return { name: node.name, callable: true, namedExpression: true };
-    if (tsc.isClassLike(node.parent) && node.modifiers?.some((m) => m.kind === tsc.SyntaxKind.StaticKeyword)) return { name: node.name, callable: true, isStatic: true };
+    if (tsc.isClassLike(node.parent) && node.modifiers?.some((m) => m.kind === tsc.SyntaxKind.StaticKeyword))
+      return { name: node.name, callable: true, isStatic: true };
     return { name: node.name, callable: true };
   }
   // `declare const X: XFactory` (a declaration file's view of a const built from a literal).
@@ -691,7 +704,9 @@ function exportedWholeName(node: ts.Node): string | undefined {
   }
   if (!tsc.isBinaryExpression(node) || !tsc.isExpressionStatement(node.parent) || !tsc.isSourceFile(node.parent.parent)) return undefined;
   const value = skipOuterExpressions(node.right);
-  return node.operatorToken.kind === tsc.SyntaxKind.EqualsToken && isModuleExports(node.left) && tsc.isIdentifier(value) ? value.text : undefined;
+  return node.operatorToken.kind === tsc.SyntaxKind.EqualsToken && isModuleExports(node.left) && tsc.isIdentifier(value)
+    ? value.text
+    : undefined;
 }
 
 /** The member `a.m` that `a.m = value`, a statement of a JavaScript file, assigns. */
@@ -787,7 +802,8 @@ function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: t
     case tsc.SyntaxKind.ImportType: {
       // `import('./m').A` (or `.A.B`) in a type: A is the module's export.
       const type = node as ts.ImportTypeNode;
-      const literal = tsc.isLiteralTypeNode(type.argument) && tsc.isStringLiteral(type.argument.literal) ? type.argument.literal : undefined;
+      const literal =
+        tsc.isLiteralTypeNode(type.argument) && tsc.isStringLiteral(type.argument.literal) ? type.argument.literal : undefined;
       let qualifier = type.qualifier;
       while (qualifier && tsc.isQualifiedName(qualifier)) qualifier = qualifier.left;
       return literal && qualifier ? { name: qualifier, module: literal, isDefault: false } : undefined;
@@ -801,7 +817,8 @@ function moduleNameOf(node: ts.Node, namespaces: ReadonlySet<string>): { name: t
 function isHeld(expression: ts.FunctionExpression): boolean {
   const parent = expression.parent;
   return (
-    ((tsc.isVariableDeclaration(parent) && (tsc.getCombinedNodeFlags(parent) & tsc.NodeFlags.Const) !== 0) || tsc.isPropertyDeclaration(parent)) &&
+    ((tsc.isVariableDeclaration(parent) && (tsc.getCombinedNodeFlags(parent) & tsc.NodeFlags.Const) !== 0) ||
+      tsc.isPropertyDeclaration(parent)) &&
     parent.initializer === expression &&
     tsc.isIdentifier(parent.name)
   );
