@@ -477,7 +477,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     ),
   );
   if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
-  if (rows.some((d) => unresolvedImportModule(d) !== undefined)) rows.splice(0, rows.length, ...ownImportBindings(at.file, rows));
+  if (rows.some((d) => unresolvedImportModule(d) !== undefined)) answerOwnImportBindings(at.file, rows);
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
     rows.push(...(await exportAssignmentAt(lookups, ctx, at.file, at.range)));
@@ -533,15 +533,15 @@ function fileStart(d: DefinitionRow): DefinitionRow {
  * re-export stays the answer in its own file, and findReferences still spans
  * the files importing through it.
  */
-function ownImportBindings(file: FileContext, rows: readonly DefinitionRow[]): DefinitionRow[] {
-  if (languageOf(file.file.path) !== 'typescript' && languageOf(file.file.path) !== 'javascript') return [...rows];
+function answerOwnImportBindings(file: FileContext, rows: DefinitionRow[]): void {
+  if (languageOf(file.file.path) !== 'typescript' && languageOf(file.file.path) !== 'javascript') return;
   const { occurrences, symbols } = file.document;
-  return rows.map((d) => {
-    if (d.path === file.file.path || unresolvedImportModule(d) === undefined) return d;
+  rows.forEach((d, at) => {
+    if (d.path === file.file.path || unresolvedImportModule(d) === undefined) return;
     for (let i = 0; i < occurrences.length; i++) {
       if (occurrences.refKind(i) !== RefKindCode.import || symbols[occurrences.symbol(i)] !== d.symbol) continue;
       const [start_line, start_char, end_line, end_char] = occurrences.range(i);
-      return {
+      rows[at] = {
         ...d,
         path: file.file.path,
         blob_sha: file.file.blob_sha,
@@ -557,8 +557,8 @@ function ownImportBindings(file: FileContext, rows: readonly DefinitionRow[]): D
         enclosing_end_char: null,
         enclosing_source: null,
       };
+      return;
     }
-    return d;
   });
 }
 
