@@ -16,7 +16,8 @@
 // ...`) goes to the function, named by `exports`; the importer's binding, to
 // the assignment, from `module`. Doc comments are code: a property of an
 // object literal typed by a comment's type literal (`@returns {{ assign:
-// boolean }}`) goes there, and `{@link f}` is a reference of f.
+// boolean }}`) goes there, from another file too, and `{@link f}` is a
+// reference of f.
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -189,6 +190,19 @@ const OPTIONS = [
   'export const DEFAULTS = options();',
 ];
 
+// Another file's object literal typed by that typedef, and a typedef of `@property` tags.
+const USE_OPTIONS = [
+  "/** @type {import('./options.js').Entry} */",
+  "export const shared = { kind: 'shared' };",
+  '',
+  '/**',
+  ' * @typedef {Object} Range',
+  ' * @property {number} start where it begins',
+  ' */',
+  '/** @type {Range} */',
+  'export const range = { start: 0 };',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -210,6 +224,7 @@ const FILES: Record<string, string> = {
   'lib/serializable.js': SERIALIZABLE.join('\n') + '\n',
   'lib/use-serializable.js': USE_SERIALIZABLE.join('\n') + '\n',
   'lib/options.js': OPTIONS.join('\n') + '\n',
+  'lib/use-options.js': USE_OPTIONS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -224,6 +239,7 @@ const TEXTS: Record<string, string[]> = {
   'lib/serializable.js': SERIALIZABLE,
   'lib/use-serializable.js': USE_SERIALIZABLE,
   'lib/options.js': OPTIONS,
+  'lib/use-options.js': USE_OPTIONS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -262,6 +278,9 @@ const POSITIONS: [string, [string, number, number]][] = [
   ["one typed by a doc comment's `@typedef`", position('lib/options.js', 12, 'kind')],
   ["the property in the doc comment's type", position('lib/options.js', 2, 'assign')],
   ['a name in a `{@link}`', position('lib/options.js', 15, 'options')],
+  ["another file's object literal typed by the `@typedef`", position('lib/use-options.js', 2, 'kind')],
+  ['the `@typedef` named in another file', position('lib/use-options.js', 1, 'Entry')],
+  ['a property of a `@typedef` of `@property` tags', position('lib/use-options.js', 9, 'start')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -332,6 +351,8 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       position('lib/options.js', 11, 'add'),
       position('lib/options.js', 5, 'assign'),
       position('lib/options.js', 8, 'kind'),
+      position('lib/options.js', 8, 'Entry'),
+      position('lib/use-options.js', 6, 'start'),
     ]) {
       const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
       assert.ok(expected.length >= 2, `the server lists the declaration and a use at ${path}:${line}:${column}`);

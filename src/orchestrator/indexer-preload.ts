@@ -60,12 +60,26 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
     const require = createRequire(filename);
     const tsc = require('typescript') as typeof ts;
     const { ScipSymbol } = require('./ScipSymbol.js') as { ScipSymbol?: { global?(owner: unknown, descriptor: unknown): never } };
-    const { termDescriptor } = require('./Descriptor.js') as { termDescriptor?(name: string): unknown };
-    const { scip } = require('./scip.js') as { scip?: { Relationship?: new (fields: object) => unknown } };
+    const { termDescriptor, typeDescriptor } = require('./Descriptor.js') as {
+      termDescriptor?(name: string): unknown;
+      typeDescriptor?(name: string): unknown;
+    };
+    const { scip } = require('./scip.js') as {
+      scip?: { Relationship?: new (fields: object) => unknown; SymbolInformation?: new (fields: object) => unknown };
+    };
     const global = ScipSymbol?.global?.bind(ScipSymbol);
     if (typeof prototype.scipSymbol === 'function' && typeof prototype.cached === 'function' && global && termDescriptor)
       patchFileIndexer(prototype, { ts: tsc, global, termDescriptor });
-    if (typeof prototype.visit === 'function') patchDocComments(prototype as Parameters<typeof patchDocComments>[0], tsc);
+    const SymbolInformation = scip?.SymbolInformation;
+    const walks = typeof prototype.visit === 'function' && typeof prototype.visitSymbolOccurrence === 'function';
+    if (walks && global && typeDescriptor && termDescriptor && SymbolInformation)
+      patchDocComments(prototype as Parameters<typeof patchDocComments>[0], {
+        ts: tsc,
+        global,
+        typeDescriptor,
+        termDescriptor,
+        symbolInformation: (fields) => new SymbolInformation(fields),
+      });
     const Relationship = scip?.Relationship;
     if (typeof prototype.relationships === 'function' && typeof prototype.forEachAncestor === 'function' && Relationship)
       patchPropertySignatures(prototype as Parameters<typeof patchPropertySignatures>[0], {
@@ -74,7 +88,8 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
       });
   } catch {
     // The indexer runs unpatched: this-properties are its locals, related by
-    // name (see prepare.ts), and property signatures are related to nothing.
+    // name (see prepare.ts), property signatures are related to nothing, and
+    // doc comments are not indexed.
   }
 }
 
