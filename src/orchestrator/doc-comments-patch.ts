@@ -14,26 +14,16 @@
 // a comment declares a local of the file, so another file's object literal
 // typed by it (`@type {import('./c.js').Box}`) was linked to nothing.
 import type * as ts from 'typescript';
+import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
 
-interface ScipSymbolLike {
-  isEmpty(): boolean;
-  isLocal(): boolean;
-}
-
-interface FileIndexerLike {
+interface FileIndexerLike extends SymbolNaming {
   visit(node: ts.Node): void;
   visitSymbolOccurrence(node: ts.Node, symbol: ts.Symbol): void;
   document: { occurrences: { symbol: string; symbol_roles: number }[]; symbols: unknown[] };
-  scipSymbol(node: ts.Node): ScipSymbolLike;
-  cached(node: ts.Node, symbol: ScipSymbolLike): ScipSymbolLike;
-  globalSymbolTable: Map<ts.Node, ScipSymbolLike>;
 }
 
-interface Modules {
-  ts: typeof ts;
-  global(owner: ScipSymbolLike, descriptor: unknown): ScipSymbolLike;
+interface Modules extends NamingModules {
   typeDescriptor(name: string): unknown;
-  termDescriptor(name: string): unknown;
   symbolInformation(fields: { symbol: string; kind: number; documentation: string[] }): unknown;
 }
 

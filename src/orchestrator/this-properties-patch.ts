@@ -13,27 +13,14 @@
 // has is left as scip-typescript names it (see inherited).
 import type * as ts from 'typescript';
 import { languageOf } from '../languages.js';
+import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
 
-interface ScipSymbolLike {
-  isEmpty(): boolean;
-  isLocal(): boolean;
-}
-
-interface FileIndexerLike {
+interface FileIndexerLike extends SymbolNaming {
   checker: ts.TypeChecker;
-  scipSymbol(node: ts.Node): ScipSymbolLike;
-  cached(node: ts.Node, symbol: ScipSymbolLike): ScipSymbolLike;
-  globalSymbolTable: Map<ts.Node, ScipSymbolLike>;
-}
-
-interface Modules {
-  ts: typeof ts;
-  global(owner: ScipSymbolLike, descriptor: unknown): ScipSymbolLike;
-  termDescriptor(name: string): unknown;
 }
 
 /** Wraps FileIndexer's scipSymbol, given what scip-typescript's own modules export. */
-export function patchFileIndexer(prototype: FileIndexerLike, modules: Modules): void {
+export function patchFileIndexer(prototype: FileIndexerLike, modules: NamingModules): void {
   const original = prototype.scipSymbol;
   prototype.scipSymbol = function (this: FileIndexerLike, node: ts.Node): ScipSymbolLike {
     const owner = thisPropertyClass(modules.ts, node);

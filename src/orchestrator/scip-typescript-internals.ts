@@ -1,0 +1,24 @@
+// The parts of scip-typescript's FileIndexer and modules that sextant's
+// patches to it use (this-properties-patch.ts, doc-comments-patch.ts):
+// declared once, checked for at load by indexer-preload.ts, which leaves a
+// scip-typescript without them unpatched.
+import type * as ts from 'typescript';
+
+export interface ScipSymbolLike {
+  isEmpty(): boolean;
+  isLocal(): boolean;
+}
+
+/** How FileIndexer names a node's symbol, and the table of global names it keeps. */
+export interface SymbolNaming {
+  scipSymbol(node: ts.Node): ScipSymbolLike;
+  cached(node: ts.Node, symbol: ScipSymbolLike): ScipSymbolLike;
+  globalSymbolTable: Map<ts.Node, ScipSymbolLike>;
+}
+
+/** What a patch that names symbols needs of scip-typescript's modules. */
+export interface NamingModules {
+  ts: typeof ts;
+  global(owner: ScipSymbolLike, descriptor: unknown): ScipSymbolLike;
+  termDescriptor(name: string): unknown;
+}
