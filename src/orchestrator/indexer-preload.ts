@@ -49,7 +49,7 @@ prototype._compile = function (content, filename) {
   return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
 };
 
-/** scip-typescript's module that names symbols and relates them: see the two patches. */
+/** scip-typescript's module that names, relates and visits symbols: see the three patches. */
 const FILE_INDEXER = join('@sourcegraph', 'scip-typescript', 'dist', 'src', 'FileIndexer.js');
 
 /** Patches a scip-typescript whose internals are the ones the patches were written for; another is left as it is. */

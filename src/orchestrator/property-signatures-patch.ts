@@ -11,11 +11,7 @@
 // nearly all here). This relates a property signature as scip-typescript
 // relates a method signature, through the same ancestors.
 import type * as ts from 'typescript';
-
-interface ScipSymbolLike {
-  value: string;
-  isEmpty(): boolean;
-}
+import type { ScipSymbolLike } from './scip-typescript-internals.js';
 
 interface FileIndexerLike {
   scipSymbol(node: ts.Node): ScipSymbolLike;
