@@ -203,6 +203,63 @@ const USE_OPTIONS = [
   'export const range = { start: 0 };',
 ];
 
+// Subclasses whose constructors assign a property their base has: TypeScript
+// binds each as the subclass's own property, overriding the base's (postcss's
+// nodes, whose base classes a declaration file gives). Assigned in a method
+// only, it is the base's (Atom's `nodes`).
+const NODE_DTS = ['export declare class Node {', '  type: string;', '  nodes: Node[] | undefined;', '}'];
+
+const COMMENT = [
+  "import { Node } from './node.js';",
+  '',
+  'export class Comment extends Node {',
+  '  constructor() {',
+  '    super();',
+  "    this.type = 'comment';",
+  '    if (!this.nodes) this.nodes = [];',
+  '  }',
+  '',
+  '  get kind() {',
+  '    return this.type;',
+  '  }',
+  '}',
+  '',
+  'export class Atom extends Node {',
+  '  clear() {',
+  '    this.nodes = [];',
+  '  }',
+  '}',
+];
+
+const RULE = [
+  'export class Rule {',
+  '  constructor() {',
+  "    this.selector = '';",
+  '  }',
+  '}',
+  '',
+  'export class AtRule extends Rule {',
+  '  /** @param {string} name */',
+  '  constructor(name) {',
+  '    super();',
+  "    this.selector = '@' + name;",
+  '  }',
+  '',
+  '  describe() {',
+  '    return this.selector;',
+  '  }',
+  '}',
+];
+
+const USE_RULE = [
+  "import { AtRule, Rule } from './rule.js';",
+  '',
+  '/** @param {AtRule} at @param {Rule} rule */',
+  'export function selectors(at, rule) {',
+  '  return [at.selector, rule.selector];',
+  '}',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -225,6 +282,10 @@ const FILES: Record<string, string> = {
   'lib/use-serializable.js': USE_SERIALIZABLE.join('\n') + '\n',
   'lib/options.js': OPTIONS.join('\n') + '\n',
   'lib/use-options.js': USE_OPTIONS.join('\n') + '\n',
+  'lib/node.d.ts': NODE_DTS.join('\n') + '\n',
+  'lib/comment.js': COMMENT.join('\n') + '\n',
+  'lib/rule.js': RULE.join('\n') + '\n',
+  'lib/use-rule.js': USE_RULE.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -240,6 +301,10 @@ const TEXTS: Record<string, string[]> = {
   'lib/use-serializable.js': USE_SERIALIZABLE,
   'lib/options.js': OPTIONS,
   'lib/use-options.js': USE_OPTIONS,
+  'lib/node.d.ts': NODE_DTS,
+  'lib/comment.js': COMMENT,
+  'lib/rule.js': RULE,
+  'lib/use-rule.js': USE_RULE,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -281,6 +346,12 @@ const POSITIONS: [string, [string, number, number]][] = [
   ["another file's object literal typed by the `@typedef`", position('lib/use-options.js', 2, 'kind')],
   ['the `@typedef` named in another file', position('lib/use-options.js', 1, 'Entry')],
   ['a property of a `@typedef` of `@property` tags', position('lib/use-options.js', 9, 'start')],
+  ["a subclass's constructor assigning a property a declaration file gives its base", position('lib/comment.js', 6, 'type')],
+  ['a read of it in the subclass', position('lib/comment.js', 11, 'type')],
+  ["the same, of a JavaScript base's property, at the subclass's assignment", position('lib/rule.js', 11, 'selector')],
+  ['a read in the subclass', position('lib/rule.js', 15, 'selector')],
+  ["a use through the subclass's type in another file", position('lib/use-rule.js', 5, 'selector')],
+  ["a use through the base's type", position('lib/use-rule.js', 5, 'selector', 2)],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -356,6 +427,26 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
     ]) {
       const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
       assert.ok(expected.length >= 2, `the server lists the declaration and a use at ${path}:${line}:${column}`);
+      const refs = await session.ok('findReferences', { repo, path, line, column });
+      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
+    }
+  });
+
+  test("a property a subclass's constructor assigns again, overriding its base's: its references are the server's, from either class", async () => {
+    const positions = [
+      position('lib/comment.js', 6, 'type'),
+      position('lib/comment.js', 11, 'type'),
+      position('lib/node.d.ts', 2, 'type'),
+      position('lib/comment.js', 7, 'nodes', 2),
+      position('lib/comment.js', 17, 'nodes'),
+      position('lib/rule.js', 3, 'selector'),
+      position('lib/rule.js', 11, 'selector'),
+      position('lib/use-rule.js', 5, 'selector'),
+    ];
+    for (const [path, line, column] of positions) {
+      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      const files = new Set(expected.map((l) => l.split(':')[0]));
+      assert.ok(files.size >= 2, `the server lists the base's and the subclass's at ${path}:${line}:${column}`);
       const refs = await session.ok('findReferences', { repo, path, line, column });
       assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
     }

@@ -68,9 +68,17 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
       scip?: { Relationship?: new (fields: object) => unknown; SymbolInformation?: new (fields: object) => unknown };
     };
     const global = ScipSymbol?.global?.bind(ScipSymbol);
-    if (typeof prototype.scipSymbol === 'function' && typeof prototype.cached === 'function' && global && termDescriptor)
-      patchFileIndexer(prototype, { ts: tsc, global, termDescriptor });
     const SymbolInformation = scip?.SymbolInformation;
+    const Relationship = scip?.Relationship;
+    const naming = typeof prototype.scipSymbol === 'function' && typeof prototype.cached === 'function';
+    if (naming && global && termDescriptor && SymbolInformation && Relationship)
+      patchFileIndexer(prototype, {
+        ts: tsc,
+        global,
+        termDescriptor,
+        symbolInformation: (fields) => new SymbolInformation(fields),
+        relationship: (fields) => new Relationship(fields),
+      });
     const walks = typeof prototype.visit === 'function' && typeof prototype.visitSymbolOccurrence === 'function';
     if (walks && global && typeDescriptor && termDescriptor && SymbolInformation)
       patchDocComments(prototype as Parameters<typeof patchDocComments>[0], {
@@ -80,7 +88,6 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
         termDescriptor,
         symbolInformation: (fields) => new SymbolInformation(fields),
       });
-    const Relationship = scip?.Relationship;
     if (typeof prototype.relationships === 'function' && typeof prototype.forEachAncestor === 'function' && Relationship)
       patchPropertySignatures(prototype as Parameters<typeof patchPropertySignatures>[0], {
         ts: tsc,

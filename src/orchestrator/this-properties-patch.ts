@@ -10,28 +10,81 @@
 // `content`). Named as the class's member (`Item#parent.`, as a declared
 // field is), every use the checker resolves to it is linked, in any file.
 // prepare.ts makes each such assignment a definition. A property a base class
-// has is left as scip-typescript names it (see inherited).
+// has is, assigned in methods only, the base's written again (TypeScript reads
+// it so): it is named as the base's member. Assigned in the constructor,
+// TypeScript binds it as the class's own property overriding the base's
+// (postcss's `this.nodes = []` in a subclass of a class a declaration file
+// gives): it is named as the class's member, related to the base's as an
+// override is (its SymbolInformation in the file that assigns it), so that
+// findReferences at either lists both. A base member the indexer names a local
+// leaves the assignment as scip-typescript names it (prepare.ts relates such
+// locals by name).
 import type * as ts from 'typescript';
 import { languageOf } from '../languages.js';
 import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
 
 interface FileIndexerLike extends SymbolNaming {
   checker: ts.TypeChecker;
+  sourceFile: ts.SourceFile;
+  document: { symbols: unknown[] };
+}
+
+interface Modules extends NamingModules {
+  symbolInformation(fields: { symbol: string; relationships: unknown[] }): unknown;
+  relationship(fields: { symbol: string; is_implementation: boolean; is_reference: boolean }): unknown;
 }
 
 /** Wraps FileIndexer's scipSymbol, given what scip-typescript's own modules export. */
-export function patchFileIndexer(prototype: FileIndexerLike, modules: NamingModules): void {
+export function patchFileIndexer(prototype: FileIndexerLike, modules: Modules): void {
   const original = prototype.scipSymbol;
+  /** The overrides named, each with the base member's symbol, and the documents that relate them already. */
+  const overrides = new Map<ts.Node, { base: string; relatedIn: WeakSet<object> }>();
   prototype.scipSymbol = function (this: FileIndexerLike, node: ts.Node): ScipSymbolLike {
     const owner = thisPropertyClass(modules.ts, node);
-    const cached = owner && this.globalSymbolTable.get(node);
-    if (cached) return cached;
-    if (owner && !inherited(this.checker, owner.cls, owner.name)) {
+    if (!owner) return original.call(this, node);
+    let named = this.globalSymbolTable.get(node);
+    if (!named) {
+      const base = inherited(this.checker, owner.cls, owner.name);
+      const baseSymbol = base ? baseMember(this, base) : undefined;
+      if (base !== undefined && !baseSymbol) return original.call(this, node);
+      // Assigned in methods only, it is the base's, written again.
+      if (baseSymbol && !declaresOwn(this.checker, owner.cls, owner.name)) return this.cached(node, baseSymbol);
       const cls = this.scipSymbol(owner.cls);
-      if (!cls.isEmpty() && !cls.isLocal()) return this.cached(node, modules.global(cls, modules.termDescriptor(owner.name)));
+      if (cls.isEmpty() || cls.isLocal()) return original.call(this, node);
+      named = this.cached(node, modules.global(cls, modules.termDescriptor(owner.name)));
+      if (baseSymbol) overrides.set(node, { base: baseSymbol.value, relatedIn: new WeakSet() });
     }
-    return original.call(this, node);
+    // The relationship goes with the file that assigns it, however many times it is named there.
+    const override = overrides.get(node);
+    if (override && node.getSourceFile() === this.sourceFile && !override.relatedIn.has(this.document)) {
+      override.relatedIn.add(this.document);
+      const relationship = modules.relationship({ symbol: override.base, is_implementation: true, is_reference: true });
+      this.document.symbols.push(modules.symbolInformation({ symbol: named.value, relationships: [relationship] }));
+    }
+    return named;
   };
+}
+
+/**
+ * Whether TypeScript binds the class's own property of that name (from an
+ * assignment in its constructor), overriding the base's, rather than reading
+ * the base's there (assignments in methods only).
+ */
+function declaresOwn(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration, name: string): boolean {
+  try {
+    const symbol = cls.name && checker.getSymbolAtLocation(cls.name);
+    const own = symbol && (checker.getDeclaredTypeOfSymbol(symbol) as ts.InterfaceType).getProperty(name);
+    return !!own?.declarations?.some((d) => d.pos >= cls.pos && d.end <= cls.end && d.getSourceFile() === cls.getSourceFile());
+  } catch {
+    return false;
+  }
+}
+
+/** The global symbol of a base class's member, if the indexer names it so. */
+function baseMember(indexer: FileIndexerLike, base: ts.Symbol): ScipSymbolLike | undefined {
+  const declaration = base.valueDeclaration ?? base.declarations?.[0];
+  const symbol = declaration && indexer.scipSymbol(declaration);
+  return symbol && !symbol.isEmpty() && !symbol.isLocal() ? symbol : undefined;
 }
 
 /**
@@ -59,18 +112,20 @@ function thisPropertyClass(tsc: typeof ts, node: ts.Node): { cls: ts.ClassLikeDe
 }
 
 /**
- * Whether a base class has the property: a subclass's `this.count = 0` is
- * then, to TypeScript's findReferences, the base's property assigned again,
- * which prepare.ts relates to the base's as before (the indexer's locals).
- * Unknown counts as inherited: the indexer names it as it would.
+ * The property of that name a base class has, if one does. Unknown counts as
+ * inherited, from no member (null): the indexer names it as it would.
  */
-function inherited(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration, name: string): boolean {
+function inherited(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration, name: string): ts.Symbol | null | undefined {
   try {
     const symbol = cls.name && checker.getSymbolAtLocation(cls.name);
-    if (!symbol) return true;
+    if (!symbol) return null;
     const type = checker.getDeclaredTypeOfSymbol(symbol) as ts.InterfaceType;
-    return checker.getBaseTypes(type).some((base) => base.getProperty(name) !== undefined);
+    for (const base of checker.getBaseTypes(type)) {
+      const property = base.getProperty(name);
+      if (property) return property;
+    }
+    return undefined;
   } catch {
-    return true;
+    return null;
   }
 }
