@@ -260,6 +260,21 @@ const USE_RULE = [
   '}',
 ];
 
+// Names written as string literals: a quoted member, read by element access,
+// and a module specifier. The server's references span the literal's text.
+const HEADERS = [
+  "import * as rules from './issues';",
+  '',
+  "export interface Headers { 'content-type': string; accept: string }",
+  '',
+  'export function mime(h: Headers): string {',
+  "  return h['content-type'] || h['accept'] || h.accept;",
+  '}',
+  '',
+  "export type Accept = Headers['accept'];",
+  'export const issues = rules;',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -286,6 +301,7 @@ const FILES: Record<string, string> = {
   'lib/comment.js': COMMENT.join('\n') + '\n',
   'lib/rule.js': RULE.join('\n') + '\n',
   'lib/use-rule.js': USE_RULE.join('\n') + '\n',
+  'src/headers.ts': HEADERS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -305,6 +321,7 @@ const TEXTS: Record<string, string[]> = {
   'lib/comment.js': COMMENT,
   'lib/rule.js': RULE,
   'lib/use-rule.js': USE_RULE,
+  'src/headers.ts': HEADERS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -450,6 +467,30 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       const refs = await session.ok('findReferences', { repo, path, line, column });
       assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
     }
+  });
+
+  test("references at a name written as a string literal span the literal's text, as the server's", async () => {
+    const span = (l: { path: string; line: number; column: number; end_line: number; end_column: number }) =>
+      `${l.path}:${l.line}:${l.column}-${l.end_line}:${l.end_column}`;
+    const lspSpan = (l: LspLocation) => `${l.path}:${l.line + 1}:${l.character + 1}-${l.endLine + 1}:${l.endCharacter + 1}`;
+    for (const [path, line, column] of [
+      position('src/headers.ts', 3, 'content-type'),
+      position('src/headers.ts', 6, 'content-type'),
+      position('src/headers.ts', 6, 'accept'),
+      position('src/headers.ts', 9, 'accept'),
+    ]) {
+      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspSpan).sort();
+      assert.ok(expected.length >= 2, `the server lists the member and a use at ${path}:${line}:${column}`);
+      const refs = await session.ok('findReferences', { repo, path, line, column });
+      assert.deepEqual(refs.references.map(span).sort(), expected, `references at ${path}:${line}:${column}`);
+    }
+    // A module specifier: the server's reference of the module there spans the specifier's text too.
+    const [path, line, quote] = position('src/headers.ts', 1, "'");
+    const column = quote + 1;
+    const specifier = (await server.references(path, line - 1, column - 1, true)).map(lspSpan).filter((l) => l.startsWith(path));
+    assert.deepEqual(specifier, [`${path}:1:${column}-1:${column + './issues'.length}`]);
+    const refs = await session.ok('findReferences', { repo, path, line, column });
+    assert.ok(refs.references.map(span).includes(specifier[0]), JSON.stringify(refs.references.map(span)));
   });
 
   test("an interface's property that extending interfaces narrow: its references are the server's, from each of them", async () => {

@@ -52,6 +52,19 @@ export function location(repo: string, path: string, r: Range0, lines: readonly 
   return out;
 }
 
+/**
+ * A reference that is a string literal (a quoted name, `h['content-type']`,
+ * `Container['nodes']`, or a module specifier, `'./b'`) without its quotes:
+ * TypeScript's findReferences spans the literal's text, the index the whole
+ * literal. Other ranges are returned as they are.
+ */
+export function quotedNameText(lines: readonly string[] | null, r: Range0): Range0 {
+  if (r[0] !== r[2] || r[3] - r[1] < 2) return r;
+  const text = lines?.[r[0]];
+  const quote = text?.[r[1]];
+  return (quote === "'" || quote === '"') && text![r[3] - 1] === quote ? [r[0], r[1] + 1, r[2], r[3] - 1] : r;
+}
+
 export function definitionRange(d: DefinitionRow): Range0 {
   return [d.start_line, d.start_char, d.end_line, d.end_char];
 }

@@ -40,7 +40,7 @@ import {
 } from './unnamed-members.js';
 import { calledAsMethod, inheritedMemberNote, inheritedThisMember, subclassUses, subclassUsesNote } from './inherited-members.js';
 import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
-import { location } from './locations.js';
+import { location, quotedNameText } from './locations.js';
 import type { Range } from '../scip/range.js';
 
 export async function findReferences(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
@@ -297,17 +297,24 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   // Picked references come grouped by file: its lines are asked for once.
   let linesOf: Group | undefined;
   let lines: string[] | null = null;
+  let quotedNames = false;
   for (const { group, found, place } of picked) {
     if (group !== linesOf) {
       lines = await lookups.lines(group.blob);
       linesOf = group;
+      const language = languageOf(group.path);
+      quotedNames = language === 'typescript' || language === 'javascript';
     }
+    const range = quotedNames ? quotedNameText(lines, found.range) : found.range;
     // Fields assigned in the order the answer lists them, not spread: there may be hundreds.
-    const reference = location(group.repo, group.path, found.range, lines, implied ? undefined : { symbol: found.symbol }) as Reference;
+    const reference = location(group.repo, group.path, range, lines, implied ? undefined : { symbol: found.symbol }) as Reference;
     reference.kind = found.kind;
     reference.is_definition = found.kind === 'definition';
     if (found.derived) reference.from_source = true;
-    references.push(place ? moved(reference, place) : reference);
+    if (!place) references.push(reference);
+    // A place moved with its line, whose text is the same: the same quotes.
+    else if (range === found.range) references.push(moved(reference, place));
+    else references.push(moved(reference, { ...place, range: [place.range[0], place.range[1] + 1, place.range[2], place.range[3] - 1] }));
   }
 
   return {
