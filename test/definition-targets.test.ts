@@ -275,6 +275,29 @@ const HEADERS = [
   'export const issues = rules;',
 ];
 
+// A function a CommonJS module exports under its own name (nunjucks's
+// filters): at the function, or at a read of the export, TypeScript answers
+// that one alone; at a call through the export, both.
+const FILTERS = [
+  "'use strict';",
+  '',
+  'var _exports = module.exports = {};',
+  '',
+  'function replace(str, from, to) {',
+  '  return str.split(from).join(to);',
+  '}',
+  '_exports.replace = replace;',
+  'exports.swap = exports.replace;',
+];
+
+const USE_FILTERS = [
+  "const filters = require('./filters');",
+  '',
+  "const dashed = filters.replace('a b', ' ', '-');",
+  'const replacer = filters.replace;',
+  'module.exports = { dashed, replacer };',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -302,6 +325,8 @@ const FILES: Record<string, string> = {
   'lib/rule.js': RULE.join('\n') + '\n',
   'lib/use-rule.js': USE_RULE.join('\n') + '\n',
   'src/headers.ts': HEADERS.join('\n') + '\n',
+  'lib/filters.js': FILTERS.join('\n') + '\n',
+  'lib/use-filters.js': USE_FILTERS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -322,6 +347,8 @@ const TEXTS: Record<string, string[]> = {
   'lib/rule.js': RULE,
   'lib/use-rule.js': USE_RULE,
   'src/headers.ts': HEADERS,
+  'lib/filters.js': FILTERS,
+  'lib/use-filters.js': USE_FILTERS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -369,6 +396,11 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['a read in the subclass', position('lib/rule.js', 15, 'selector')],
   ["a use through the subclass's type in another file", position('lib/use-rule.js', 5, 'selector')],
   ["a use through the base's type", position('lib/use-rule.js', 5, 'selector', 2)],
+  ['a function a CommonJS module exports under its name, at its declaration', position('lib/filters.js', 5, 'replace')],
+  ['at its use in the export', position('lib/filters.js', 8, 'replace', 2)],
+  ['a read of the export in its module', position('lib/filters.js', 9, 'replace')],
+  ['a call through the export in an importer', position('lib/use-filters.js', 3, 'replace')],
+  ['a read of it there', position('lib/use-filters.js', 4, 'replace')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;

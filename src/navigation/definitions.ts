@@ -456,9 +456,9 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   // At a use of a declared member, the object-literal member implementing it is a definition too (see orchestrator/prepare.ts).
   const used = at.symbols.filter((s) => !at.declared.has(s));
   const implementations = used.length ? await lookups.definitionRelated([ctx.index.id], used) : [];
-  const partners = [...new Set([...at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s))), ...implementations])].filter(
-    (s) => !at.symbols.includes(s),
-  );
+  const partners = [
+    ...new Set([...at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s), at.called === true)), ...implementations]),
+  ].filter((s) => !at.symbols.includes(s));
   // The symbols' definitions first, then their partners': one query for both. A partner is taken for its own
   // declarations: a function's merged name `f.` declares nothing, and what it is defined as, where it is the name the
   // module exports (a shorthand `{ f }` of `module.exports`), is no declaration of the function.

@@ -122,7 +122,11 @@ const ACCESSOR = /^(.*#)`<([gs]et)>((?:[^`]|``)+)`\(\)\.$/;
  * its kind (a base class's getter). Candidates no index defines have no
  * references, and so add nothing.
  */
-async function accessorTargets(lookups: Lookups, indexIds: readonly number[], accessors: readonly string[]): Promise<Map<string, string[]>> {
+async function accessorTargets(
+  lookups: Lookups,
+  indexIds: readonly number[],
+  accessors: readonly string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const supertypes = new Map<string, Promise<string[]>>();
   // A static accessor is a member of the class itself, not of its instances: it implements or overrides no
@@ -164,7 +168,11 @@ function memberName(symbol: string): { owner: string; name: string } | undefined
  * Asked in one query for all the classes first: most implement no type alias,
  * and then that is all it costs.
  */
-async function literalMemberTargets(lookups: Lookups, indexIds: readonly number[], members: readonly string[]): Promise<Map<string, string[]>> {
+async function literalMemberTargets(
+  lookups: Lookups,
+  indexIds: readonly number[],
+  members: readonly string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const owners = [...new Set(members.map((m) => memberName(m)!.owner))];
   const supertypes = await lookups.supertypesOf(indexIds, owners);
@@ -202,9 +210,9 @@ async function literalMemberTargets(lookups: Lookups, indexIds: readonly number[
  * symbol found at the request's position (`isDeclaration` when the position is
  * one of its own declarations).
  */
-export function definitionPartners(symbol: string, isDeclaration: boolean): string[] {
+export function definitionPartners(symbol: string, isDeclaration: boolean, called: boolean): string[] {
   if (isLocalSymbol(symbol)) return [];
-  return [...(isDeclaration ? [] : classOfConstructorCall(symbol)), ...mergedDeclarations(symbol)];
+  return [...(isDeclaration ? [] : classOfConstructorCall(symbol)), ...mergedDeclarations(symbol, called)];
 }
 
 /** The class a constructor symbol belongs to: TypeScript's `C#\`<constructor>\`().`, Python's `C#__init__().`. */
@@ -224,8 +232,15 @@ export function classOfConstructorCall(symbol: string): string[] {
   return symbol.endsWith(CONSTRUCTOR) ? [symbol.slice(0, -CONSTRUCTOR.length)] : [];
 }
 
-/** The same name declared with another meaning in the same scope (TypeScript declaration merging). */
-function mergedDeclarations(symbol: string): string[] {
+/**
+ * The same name declared with another meaning in the same scope (TypeScript
+ * declaration merging). JavaScript merges no function with a value: a
+ * module's `f().` and `f.` there are a function and its CommonJS export
+ * (`exports.f = f`, which sextant names `f.`), and TypeScript's goToDefinition
+ * answers the function from the export only where it is called
+ * (`m.f(...)`), and the export never from the function.
+ */
+function mergedDeclarations(symbol: string, called: boolean): string[] {
   let parsed;
   try {
     parsed = parseSymbol(symbol);
@@ -237,5 +252,11 @@ function mergedDeclarations(symbol: string): string[] {
   if (!['type', 'term', 'namespace', 'method'].includes(last.suffix) || last.name === '<constructor>') return [];
   const suffix = last.suffix === 'method' ? `(${last.disambiguator ?? ''}).` : symbol.slice(-1);
   const base = symbol.slice(0, symbol.length - suffix.length);
-  return ['#', '.', '/', '().'].map((s) => base + s).filter((s) => s !== symbol);
+  const merged = ['#', '.', '/', '().'].map((s) => base + s).filter((s) => s !== symbol);
+  const file = parsed.descriptors.findLast((d) => d.suffix === 'namespace')?.name ?? '';
+  if (!JAVASCRIPT_FILE.test(file)) return merged;
+  if (last.suffix === 'method') return merged.filter((s) => s !== base + '.');
+  return last.suffix === 'term' && !called ? merged.filter((s) => s !== base + '().') : merged;
 }
+
+const JAVASCRIPT_FILE = /\.[cm]?jsx?$/;
