@@ -298,6 +298,28 @@ const USE_FILTERS = [
   'module.exports = { dashed, replacer };',
 ];
 
+// Variables a CommonJS module exports by properties of their names (nunjucks's
+// lexer): in the module, TypeScript answers the variable; through the module,
+// the property, and the variable too where it is called.
+const LEXER = [
+  "'use strict';",
+  '',
+  "var TOKEN_INT = 'int';",
+  "var tokenize = function (s) { return s.split(' '); };",
+  '',
+  'function token(type) { return { type: type }; }',
+  'function next() { return token(TOKEN_INT); }',
+  '',
+  'module.exports = { TOKEN_INT: TOKEN_INT, tokenize: tokenize, next: next };',
+];
+
+const USE_LEXER = [
+  "const lexer = require('./lexer');",
+  "const parts = lexer.tokenize('a b');",
+  'const kind = lexer.TOKEN_INT;',
+  'module.exports = { parts, kind, split: lexer.tokenize };',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -327,6 +349,8 @@ const FILES: Record<string, string> = {
   'src/headers.ts': HEADERS.join('\n') + '\n',
   'lib/filters.js': FILTERS.join('\n') + '\n',
   'lib/use-filters.js': USE_FILTERS.join('\n') + '\n',
+  'lib/lexer.js': LEXER.join('\n') + '\n',
+  'lib/use-lexer.js': USE_LEXER.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -349,6 +373,8 @@ const TEXTS: Record<string, string[]> = {
   'src/headers.ts': HEADERS,
   'lib/filters.js': FILTERS,
   'lib/use-filters.js': USE_FILTERS,
+  'lib/lexer.js': LEXER,
+  'lib/use-lexer.js': USE_LEXER,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -401,6 +427,11 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['a read of the export in its module', position('lib/filters.js', 9, 'replace')],
   ['a call through the export in an importer', position('lib/use-filters.js', 3, 'replace')],
   ['a read of it there', position('lib/use-filters.js', 4, 'replace')],
+  ['a variable a CommonJS module exports by a property of its name, used in the module', position('lib/lexer.js', 7, 'TOKEN_INT')],
+  ["as the property's value", position('lib/lexer.js', 9, 'TOKEN_INT', 2)],
+  ['read through the module in an importer', position('lib/use-lexer.js', 3, 'TOKEN_INT')],
+  ['one holding a function, called through the module', position('lib/use-lexer.js', 2, 'tokenize')],
+  ['read through the module', position('lib/use-lexer.js', 4, 'tokenize')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;

@@ -469,11 +469,19 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     usedNotDeclared(
       at,
       used,
-      narrowOverloads(dedupe([...own!, ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol))]), {
-        ...at,
-        path: at.file.file.path,
-        column: params.column! - 1,
-      }),
+      narrowOverloads(
+        dedupe(
+          exportedVariables(at.file, at.called === true, [
+            ...own!,
+            ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol)),
+          ]),
+        ),
+        {
+          ...at,
+          path: at.file.file.path,
+          column: params.column! - 1,
+        },
+      ),
     ),
   );
   if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
@@ -514,6 +522,33 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     ...(message ? { message } : {}),
   };
 }
+
+/**
+ * A JavaScript module's variable exported by a property of its name
+ * (`module.exports = { TOKEN_INT: TOKEN_INT }`, nunjucks's lexer) is one
+ * symbol to the index, `lexer.js/TOKEN_INT.`, which importers' names take too,
+ * related to the property (`TOKEN_INT0:`) as its definition. TypeScript binds
+ * two: in the module, the variable; through the module (`lexer.TOKEN_INT`),
+ * the property, and the variable too where it is called (`lexer.tokenize()`).
+ * So each answers where TypeScript's does.
+ */
+function exportedVariables(file: FileContext, called: boolean, rows: DefinitionRow[]): DefinitionRow[] {
+  if (languageOf(file.file.path) !== 'javascript') return rows;
+  const drop = new Set<DefinitionRow>();
+  for (const variable of rows) {
+    const symbol = variable.symbol;
+    if (!symbol.endsWith('.') || symbol.endsWith('().')) continue;
+    const name = symbol.slice(0, -1);
+    const properties = rows.filter((d) => d.symbol.startsWith(name) && EXPORT_PROPERTY.test(d.symbol.slice(name.length)));
+    if (properties.length === 0) continue;
+    if (variable.path === file.file.path) for (const d of properties) drop.add(d);
+    else if (!called) drop.add(variable);
+  }
+  return drop.size ? rows.filter((d) => !drop.has(d)) : rows;
+}
+
+/** What follows a variable's name in the symbol scip-typescript gives an object literal's property of that name: its counter. */
+const EXPORT_PROPERTY = /^\d+:$/;
 
 /**
  * At a module's specifier TypeScript's goToDefinition answers the file
