@@ -320,6 +320,21 @@ const USE_LEXER = [
   'module.exports = { parts, kind, split: lexer.tokenize };',
 ];
 
+// A declaration file that exports one entity whole (`export = Shape`, a class
+// and a namespace merged, as postcss's are), required by a JavaScript file.
+const SHAPE_DTS = [
+  'declare namespace Shape {',
+  '  export interface ShapeProps { sides: number }',
+  '}',
+  'declare class Shape {',
+  '  constructor(props?: Shape.ShapeProps)',
+  '  sides: number',
+  '}',
+  'export = Shape',
+];
+
+const USE_SHAPE = ["let Shape = require('./shape');", 'const square = new Shape({ sides: 4 });', 'module.exports = { square, of: Shape };'];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -351,6 +366,8 @@ const FILES: Record<string, string> = {
   'lib/use-filters.js': USE_FILTERS.join('\n') + '\n',
   'lib/lexer.js': LEXER.join('\n') + '\n',
   'lib/use-lexer.js': USE_LEXER.join('\n') + '\n',
+  'lib/shape.d.ts': SHAPE_DTS.join('\n') + '\n',
+  'lib/use-shape.js': USE_SHAPE.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -375,6 +392,8 @@ const TEXTS: Record<string, string[]> = {
   'lib/use-filters.js': USE_FILTERS,
   'lib/lexer.js': LEXER,
   'lib/use-lexer.js': USE_LEXER,
+  'lib/shape.d.ts': SHAPE_DTS,
+  'lib/use-shape.js': USE_SHAPE,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -432,6 +451,8 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['read through the module in an importer', position('lib/use-lexer.js', 3, 'TOKEN_INT')],
   ['one holding a function, called through the module', position('lib/use-lexer.js', 2, 'tokenize')],
   ['read through the module', position('lib/use-lexer.js', 4, 'tokenize')],
+  ['a name bound by `require()` to a module that exports a class and a namespace by `export =`', position('lib/use-shape.js', 1, 'Shape')],
+  ['a read of it', position('lib/use-shape.js', 3, 'Shape')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;

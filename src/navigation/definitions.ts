@@ -506,7 +506,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
         : [member]),
     );
   const answered = at.specifier ? rows.map(fileStart) : at.called ? rows.map(calledAssignedFunction) : rows;
-  const definitions = await toDefinitions(lookups, ctx, await withAssignments(lookups, answered));
+  const definitions = await toDefinitions(lookups, ctx, dedupe(await withAssignments(lookups, answered)));
   const fields = ctx.adjust.fields();
   const message = definitions.length
     ? member && resolvedByNameNote(member)
@@ -726,10 +726,38 @@ export async function calledThroughExports(
  * module's definition in `rows` is replaced by those.
  */
 async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows: DefinitionRow[]): Promise<void> {
-  for (const module of rows.filter((d) => isModuleSymbol(d.symbol) && languageOf(d.path) === 'javascript')) {
-    const assigned = await exportAssignment(lookups, ctx, module);
+  for (const module of rows.filter((d) => isModuleSymbol(d.symbol))) {
+    const language = languageOf(module.path);
+    const assigned =
+      language === 'javascript'
+        ? await exportAssignment(lookups, ctx, module)
+        : language === 'typescript'
+          ? await exportEquals(lookups, ctx, module)
+          : [];
     if (assigned.length > 0) rows.splice(rows.indexOf(module), 1, ...assigned);
   }
+}
+
+/**
+ * A TypeScript module (a declaration file, mostly) that exports one entity
+ * whole, `export = Container` (postcss's), is that entity to a name bound to
+ * the module (`let Container = require('./container')`): the declarations of
+ * what it names, each meaning a merged name has (the class and the namespace).
+ */
+async function exportEquals(lookups: Lookups, ctx: RepoContext, module: DefinitionRow): Promise<DefinitionRow[]> {
+  const lines = await lookups.lines(module.blob_sha);
+  const line = lines?.findIndex((text) => EXPORT_EQUALS.test(text)) ?? -1;
+  if (line < 0) return [];
+  const character = EXPORT_EQUALS.exec(lines![line]!)![1]!.length;
+  const document = await lookups.document(module.document_id);
+  const occ = document.occurrences;
+  const symbols = new Set<string>();
+  for (let i = 0; i < occ.length && occ.startLine(i) <= line; i++) {
+    const r = occ.range(i);
+    if (r[0] === line && r[1] === character) symbols.add(document.symbols[occ.symbol(i)]!);
+  }
+  const global = [...symbols].filter((s) => !isLocalSymbol(s));
+  return global.length ? dedupe(await lookups.definitionsOf([ctx.index.id], global)) : [];
 }
 
 export async function exportAssignment(lookups: Lookups, ctx: RepoContext, module: DefinitionRow): Promise<DefinitionRow[]> {
@@ -804,6 +832,8 @@ function exportAssignmentLine(lines: readonly string[] | null): number {
   return lines?.findIndex((text) => EXPORT_ASSIGNMENT.test(text)) ?? -1;
 }
 
+/** `export = name` at the start of a line; group 1 runs to the name. */
+const EXPORT_EQUALS = /^(export\s*=\s*)[\p{L}\p{N}_$]+\s*;?\s*$/u;
 /** `module.exports = ...` at the start of a line (a statement at the top level, as written). */
 const EXPORT_ASSIGNMENT = /^module\s*\.\s*exports\s*=(?!=)/;
 /** `module.exports = name`, the name alone; group 1 runs to the name. */
