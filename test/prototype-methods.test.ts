@@ -129,41 +129,48 @@ describe('members declared by assignment', () => {
     assert.equal(answer.isError, true, JSON.stringify(answer));
   });
 
-  // `this.count = 0` declares a property (TypeScript binds it so), but in a class
-  // whose base declares it, it declares nothing: TypeScript reads the class's
-  // `this.count` as the base's, and lists the assignment among its references.
+  // `this.count = 0` declares a property (TypeScript binds it so), in a class
+  // whose base declares it too: the class's own, overriding the base's.
+  // TypeScript's goToDefinition at the assignment answers it, at the class's
+  // reads the base's (through the type), and its findReferences lists both.
   // scip-typescript gives such an assignment a local of its own that nothing
-  // else uses.
+  // else uses. The expectations are typescript-language-server's on this tree.
   describe('properties assigned on `this`', () => {
     const references = async (position: { path: string; line: number; column: number }) =>
       (await session.ok('findReferences', { repo, ...position })).references.map((x: any) => `${where(x)} ${x.kind}`);
     const definitions = async (position: { path: string; line: number; column: number }) =>
       (await session.ok('goToDefinition', { repo, ...position })).definitions.map((x: any) => `${where(x)} ${x.kind}`);
 
-    test("a subclass's assignment of an inherited property is a write of the base's, reached from an importer too", async () => {
+    test("a subclass's assignment of an inherited property overrides the base's: both answer together, from an importer too", async () => {
       const declared = at(root, COUNTER, 4, 'count');
+      const reset = at(root, COUNTER, 14, 'count'); // the subclass's reset()
       const uses = [
         `${where(at(root, COUNT_USE, 4, '.count', { offset: 1 }))} write`,
         `${where(at(root, COUNT_USE, 6, '.count', { offset: 1 }))} identifier`,
         `${where(declared)} definition`,
         `${where(at(root, COUNTER, 8, 'count'))} write`, // += in the base
-        `${where(at(root, COUNTER, 14, 'count'))} write`, // the subclass's reset()
+        `${where(reset)} definition`,
         `${where(at(root, COUNTER, 18, 'count'))} identifier`, // the subclass's getter
       ];
-      for (const position of [at(root, COUNTER, 14, 'count'), at(root, COUNT_USE, 4, '.count', { offset: 1 }), declared]) {
+      for (const [position, defined] of [
+        [reset, reset],
+        [at(root, COUNT_USE, 4, '.count', { offset: 1 }), declared],
+        [declared, declared],
+      ] as const) {
         assert.deepEqual(await references(position), uses, where(position));
-        assert.deepEqual(await definitions(position), [`${where(declared)} property`], where(position));
+        assert.deepEqual(await definitions(position), [`${where(defined)} property`], where(position));
       }
     });
 
-    test('an assignment of a property a declaration file gives the base class is a write of that declaration', async () => {
+    test('an assignment of a property a declaration file gives the base class overrides that declaration', async () => {
       const declared = at(root, 'lib/context.d.ts', 2, 'ready');
       const write = at(root, SERVICE, 7, 'ready');
-      assert.deepEqual(await definitions(write), [`${where(declared)} property`]);
+      assert.deepEqual(await definitions(write), [`${where(write)} property`]);
+      assert.deepEqual(await definitions(at(root, SERVICE, 6, 'ready')), [`${where(declared)} property`]);
       assert.deepEqual(await references(write), [
         `${where(declared)} definition`,
         `${where(at(root, SERVICE, 6, 'ready'))} identifier`,
-        `${where(write)} write`,
+        `${where(write)} definition`,
       ]);
     });
 

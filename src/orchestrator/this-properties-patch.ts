@@ -10,15 +10,15 @@
 // `content`). Named as the class's member (`Item#parent.`, as a declared
 // field is), every use the checker resolves to it is linked, in any file.
 // prepare.ts makes each such assignment a definition. A property a base class
-// has is, assigned in methods only, the base's written again (TypeScript reads
-// it so): it is named as the base's member. Assigned in the constructor,
-// TypeScript binds it as the class's own property overriding the base's
-// (postcss's `this.nodes = []` in a subclass of a class a declaration file
-// gives): it is named as the class's member, related to the base's as an
-// override is (its SymbolInformation in the file that assigns it), so that
-// findReferences at either lists both. A base member the indexer names a local
-// leaves the assignment as scip-typescript names it (prepare.ts relates such
-// locals by name).
+// has is, to TypeScript, the class's own wherever the class assigns it, an
+// override of the base's (postcss's `this.nodes = []` in subclasses of classes
+// its declaration files give; three's materials' `this.depthPacking`):
+// goToDefinition at the assignment answers the class's assignments, at a read
+// the checker's choice, and findReferences at either lists both. It is named
+// as the class's member, related to the base's as an override is (its
+// SymbolInformation in the file that assigns it). A base member the indexer
+// names a local leaves the assignment as scip-typescript names it (prepare.ts
+// relates such locals by name).
 import type * as ts from 'typescript';
 import { languageOf } from '../languages.js';
 import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
@@ -47,8 +47,6 @@ export function patchFileIndexer(prototype: FileIndexerLike, modules: Modules): 
       const base = inherited(this.checker, owner.cls, owner.name);
       const baseSymbol = base ? baseMember(this, base) : undefined;
       if (base !== undefined && !baseSymbol) return original.call(this, node);
-      // Assigned in methods only, it is the base's, written again.
-      if (baseSymbol && !declaresOwn(this.checker, owner.cls, owner.name)) return this.cached(node, baseSymbol);
       const cls = this.scipSymbol(owner.cls);
       if (cls.isEmpty() || cls.isLocal()) return original.call(this, node);
       named = this.cached(node, modules.global(cls, modules.termDescriptor(owner.name)));
@@ -63,21 +61,6 @@ export function patchFileIndexer(prototype: FileIndexerLike, modules: Modules): 
     }
     return named;
   };
-}
-
-/**
- * Whether TypeScript binds the class's own property of that name (from an
- * assignment in its constructor), overriding the base's, rather than reading
- * the base's there (assignments in methods only).
- */
-function declaresOwn(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration, name: string): boolean {
-  try {
-    const symbol = cls.name && checker.getSymbolAtLocation(cls.name);
-    const own = symbol && (checker.getDeclaredTypeOfSymbol(symbol) as ts.InterfaceType).getProperty(name);
-    return !!own?.declarations?.some((d) => d.pos >= cls.pos && d.end <= cls.end && d.getSourceFile() === cls.getSourceFile());
-  } catch {
-    return false;
-  }
 }
 
 /** The global symbol of a base class's member, if the indexer names it so. */
