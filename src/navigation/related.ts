@@ -122,11 +122,7 @@ const ACCESSOR = /^(.*#)`<([gs]et)>((?:[^`]|``)+)`\(\)\.$/;
  * its kind (a base class's getter). Candidates no index defines have no
  * references, and so add nothing.
  */
-async function accessorTargets(
-  lookups: Lookups,
-  indexIds: readonly number[],
-  accessors: readonly string[],
-): Promise<Map<string, string[]>> {
+async function accessorTargets(lookups: Lookups, indexIds: readonly number[], accessors: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const supertypes = new Map<string, Promise<string[]>>();
   // A static accessor is a member of the class itself, not of its instances: it implements or overrides no
@@ -168,11 +164,7 @@ function memberName(symbol: string): { owner: string; name: string } | undefined
  * Asked in one query for all the classes first: most implement no type alias,
  * and then that is all it costs.
  */
-async function literalMemberTargets(
-  lookups: Lookups,
-  indexIds: readonly number[],
-  members: readonly string[],
-): Promise<Map<string, string[]>> {
+async function literalMemberTargets(lookups: Lookups, indexIds: readonly number[], members: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const owners = [...new Set(members.map((m) => memberName(m)!.owner))];
   const supertypes = await lookups.supertypesOf(indexIds, owners);
