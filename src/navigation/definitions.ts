@@ -749,14 +749,7 @@ async function exportEquals(lookups: Lookups, ctx: RepoContext, module: Definiti
   const line = lines?.findIndex((text) => EXPORT_EQUALS.test(text)) ?? -1;
   if (line < 0) return [];
   const character = EXPORT_EQUALS.exec(lines![line]!)![1]!.length;
-  const document = await lookups.document(module.document_id);
-  const occ = document.occurrences;
-  const symbols = new Set<string>();
-  for (let i = 0; i < occ.length && occ.startLine(i) <= line; i++) {
-    const r = occ.range(i);
-    if (r[0] === line && r[1] === character) symbols.add(document.symbols[occ.symbol(i)]!);
-  }
-  const global = [...symbols].filter((s) => !isLocalSymbol(s));
+  const global = (await symbolsStartingAt(lookups, module.document_id, line, character)).filter((s) => !isLocalSymbol(s));
   return global.length ? dedupe(await lookups.definitionsOf([ctx.index.id], global)) : [];
 }
 
@@ -780,18 +773,23 @@ async function assignedNameDefinitions(
 ): Promise<DefinitionRow[]> {
   const name = ASSIGNED_NAME.exec(text);
   if (!name) return [];
-  const character = name[1]!.length;
-  const document = await lookups.document(module.document_id);
+  const [symbol] = await symbolsStartingAt(lookups, module.document_id, line, name[1]!.length);
+  if (symbol === undefined) return [];
+  return isLocalSymbol(symbol)
+    ? lookups.localDefinitions(ctx.index.id, module.document_id, module.path, [symbol])
+    : lookups.definitionsOf([ctx.index.id], [symbol]);
+}
+
+/** The symbols of a document's occurrences that start at a position, in the document's order, each once. */
+async function symbolsStartingAt(lookups: Lookups, documentId: number, line: number, character: number): Promise<string[]> {
+  const document = await lookups.document(documentId);
   const occ = document.occurrences;
+  const symbols = new Set<string>();
   for (let i = 0; i < occ.length && occ.startLine(i) <= line; i++) {
     const r = occ.range(i);
-    if (r[0] !== line || r[1] !== character) continue;
-    const symbol = document.symbols[occ.symbol(i)]!;
-    return isLocalSymbol(symbol)
-      ? lookups.localDefinitions(ctx.index.id, module.document_id, module.path, [symbol])
-      : lookups.definitionsOf([ctx.index.id], [symbol]);
+    if (r[0] === line && r[1] === character) symbols.add(document.symbols[occ.symbol(i)]!);
   }
-  return [];
+  return [...symbols];
 }
 
 /**
