@@ -458,6 +458,27 @@ const POSITIONS: [string, [string, number, number]][] = [
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
 const lspAt = (l: LspLocation) => `${l.path}:${l.line + 1}:${l.character + 1}`;
 
+type Position = [path: string, line: number, column: number];
+
+/**
+ * At each position, the server's references (held to `serverLists` first, so
+ * that the comparison is about what the test says), then sextant's: the same
+ * places, each written by `ours` and `theirs` (starts, unless told otherwise).
+ */
+async function referencesAreTheServers(
+  positions: readonly Position[],
+  serverLists: (expected: string[], where: string) => void,
+  written: { ours: (l: any) => string; theirs: (l: LspLocation) => string } = { ours: at, theirs: lspAt },
+): Promise<void> {
+  for (const [path, line, column] of positions) {
+    const where = `${path}:${line}:${column}`;
+    const expected = (await server.references(path, line - 1, column - 1, true)).map(written.theirs).sort();
+    serverLists(expected, where);
+    const refs = await session.ok('findReferences', { repo, path, line, column });
+    assert.deepEqual(refs.references.map(written.ours).sort(), expected, `references at ${where}`);
+  }
+}
+
 /**
  * The server stops at an import's binding (`e` of `e.fail` is `import * as e`);
  * sextant goes on to what it imports, as the server does when asked there.
@@ -501,36 +522,27 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
   });
 
   test("a JavaScript class's property, used in another file: its references are the server's, each once", async () => {
-    for (const [path, line, column] of [position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)]) {
-      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-      const refs = await session.ok('findReferences', { repo, path, line, column });
-      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
-    }
+    await referencesAreTheServers([position('lib/item.js', 9, 'parent'), position('lib/walk.js', 12, 'parent', 2)], () => {});
   });
 
   test("a getter of `module.exports = {...}`: its references are the server's, not its namesake variable's", async () => {
-    for (const [path, line, column] of [position('lib/syntax.js', 3, 'parser'), position('lib/use-syntax.js', 3, 'parser')]) {
-      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-      assert.equal(expected.length, 3, `the server lists the getter and its two reads at ${path}:${line}:${column}`);
-      const refs = await session.ok('findReferences', { repo, path, line, column });
-      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
-    }
+    await referencesAreTheServers([position('lib/syntax.js', 3, 'parser'), position('lib/use-syntax.js', 3, 'parser')], (expected, where) =>
+      assert.equal(expected.length, 3, `the server lists the getter and its two reads at ${where}`),
+    );
   });
 
   test("doc comments: references of a function linked from one, and of a property declared in one, are the server's", async () => {
-    for (const [path, line, column] of [
+    const positions = [
       position('lib/options.js', 4, 'options'),
       position('lib/options.js', 11, 'add'),
       position('lib/options.js', 5, 'assign'),
       position('lib/options.js', 8, 'kind'),
       position('lib/options.js', 8, 'Entry'),
       position('lib/use-options.js', 6, 'start'),
-    ]) {
-      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-      assert.ok(expected.length >= 2, `the server lists the declaration and a use at ${path}:${line}:${column}`);
-      const refs = await session.ok('findReferences', { repo, path, line, column });
-      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
-    }
+    ];
+    await referencesAreTheServers(positions, (expected, where) =>
+      assert.ok(expected.length >= 2, `the server lists the declaration and a use at ${where}`),
+    );
   });
 
   test("a property a subclass's constructor assigns again, overriding its base's: its references are the server's, from either class", async () => {
@@ -544,30 +556,26 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       position('lib/rule.js', 11, 'selector'),
       position('lib/use-rule.js', 5, 'selector'),
     ];
-    for (const [path, line, column] of positions) {
-      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-      const files = new Set(expected.map((l) => l.split(':')[0]));
-      assert.ok(files.size >= 2, `the server lists the base's and the subclass's at ${path}:${line}:${column}`);
-      const refs = await session.ok('findReferences', { repo, path, line, column });
-      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
-    }
+    await referencesAreTheServers(positions, (expected, where) =>
+      assert.ok(new Set(expected.map((l) => l.split(':')[0])).size >= 2, `the server lists the base's and the subclass's at ${where}`),
+    );
   });
 
   test("references at a name written as a string literal span the literal's text, as the server's", async () => {
     const span = (l: { path: string; line: number; column: number; end_line: number; end_column: number }) =>
       `${l.path}:${l.line}:${l.column}-${l.end_line}:${l.end_column}`;
     const lspSpan = (l: LspLocation) => `${l.path}:${l.line + 1}:${l.character + 1}-${l.endLine + 1}:${l.endCharacter + 1}`;
-    for (const [path, line, column] of [
+    const positions = [
       position('src/headers.ts', 3, 'content-type'),
       position('src/headers.ts', 6, 'content-type'),
       position('src/headers.ts', 6, 'accept'),
       position('src/headers.ts', 9, 'accept'),
-    ]) {
-      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspSpan).sort();
-      assert.ok(expected.length >= 2, `the server lists the member and a use at ${path}:${line}:${column}`);
-      const refs = await session.ok('findReferences', { repo, path, line, column });
-      assert.deepEqual(refs.references.map(span).sort(), expected, `references at ${path}:${line}:${column}`);
-    }
+    ];
+    await referencesAreTheServers(
+      positions,
+      (expected, where) => assert.ok(expected.length >= 2, `the server lists the member and a use at ${where}`),
+      { ours: span, theirs: lspSpan },
+    );
     // A module specifier: the server's reference of the module there spans the specifier's text too.
     const [path, line, quote] = position('src/headers.ts', 1, "'");
     const column = quote + 1;
@@ -585,11 +593,8 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       position('src/issues.ts', 16, 'format'),
       position('src/issues.ts', 16, 'format', 2),
     ];
-    for (const [path, line, column] of positions) {
-      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-      assert.equal(expected.length, 6, `the server lists the base's, both narrowings' and the three uses at ${path}:${line}:${column}`);
-      const refs = await session.ok('findReferences', { repo, path, line, column });
-      assert.deepEqual(refs.references.map(at).sort(), expected, `references at ${path}:${line}:${column}`);
-    }
+    await referencesAreTheServers(positions, (expected, where) =>
+      assert.equal(expected.length, 6, `the server lists the base's, both narrowings' and the three uses at ${where}`),
+    );
   });
 });
