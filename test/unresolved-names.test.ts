@@ -83,6 +83,14 @@ describe('names the index resolved to nothing', () => {
     const uses = await session.ok('findReferences', { repo, ...port(), include_declaration: false });
     assert.equal(uses.total, 3);
     assert.ok(uses.references.every((x: any) => x.kind === 'identifier' && !x.is_definition));
+    // Past the limit, matches are counted, not returned.
+    const first = await session.ok('findReferences', { repo, ...port(), limit: 2 });
+    assert.deepEqual(
+      first.references.map((x: any) => where(x)),
+      r.references.slice(0, 2).map((x: any) => where(x)),
+    );
+    assert.equal(first.total, 4);
+    assert.equal(first.truncated, true);
   });
 
   test('a kind filter cannot apply to text matches: a one-line error naming the fix', async () => {

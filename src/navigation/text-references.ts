@@ -10,7 +10,7 @@ import type * as References from '../protocol/references.js';
 import { moved } from './adjust.js';
 import type { RepoContext } from './context.js';
 import { location } from './locations.js';
-import { wholeWord, type NameSyntax } from './words.js';
+import { nextWholeWord, type NameSyntax } from './words.js';
 
 /** A scan stops after this long or this many bytes, and says so. */
 const SCAN_BUDGET_MS = 2000;
@@ -40,7 +40,7 @@ export async function textReferences(
   },
 ): Promise<TextScan> {
   const { word, limit } = query;
-  const pattern = wholeWord(word, query.syntax);
+  const declared = declaredByPath(query.declared);
   const references: References.Reference[] = [];
   let total = 0;
   let scannedFiles = 0;
@@ -57,17 +57,22 @@ export async function textReferences(
     if (!lines) continue;
     const indexed = { repo: ctx.repo.slug, path: candidate.path, blob: candidate.blob_sha };
     const edit = await ctx.adjust.file(indexed);
+    // Every match of an unedited file counts; only those returned need their place.
+    const unmoved = !edit || edit.state === 'unchanged';
+    const declaredHere = declared.get(candidate.path);
     scannedFiles++;
     for (let line = 0; line < lines.length; line++) {
       const text = lines[line]!;
       scannedBytes += text.length + 1;
-      if (!text.includes(word)) continue;
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-        const isDefinition = query.declared.has(`${candidate.path}\0${line}\0${m.index}`);
+      for (let at = nextWholeWord(text, word, 0, query.syntax); at !== -1; at = nextWholeWord(text, word, at + word.length, query.syntax)) {
+        const isDefinition = declaredHere?.has(`${line}\0${at}`) === true;
         if (isDefinition && !query.includeDeclaration) continue;
+        if (unmoved && references.length >= limit) {
+          total++;
+          continue;
+        }
         // The stored text is the indexed one: a match comes forward to the current text, or is dropped (and counted).
-        const range: Range0 = [line, m.index, line, m.index + word.length];
+        const range: Range0 = [line, at, line, at + word.length];
         const place = ctx.adjust.placeIn(indexed, edit, range);
         if (!place) continue;
         total++;
@@ -82,6 +87,19 @@ export async function textReferences(
     }
   }
   return { references, total, stopped, scannedFiles, candidateFiles: candidates.length };
+}
+
+/** `path\0line\0character` keys by path, each file's as `line\0character`: most files scanned declare nothing. */
+function declaredByPath(declared: ReadonlySet<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const key of declared) {
+    const cut = key.indexOf('\0');
+    const path = key.slice(0, cut);
+    let set = out.get(path);
+    if (!set) out.set(path, (set = new Set()));
+    set.add(key.slice(cut + 1));
+  }
+  return out;
 }
 
 /** What a message adds when the scan's budget stopped it. */
