@@ -1,6 +1,6 @@
 // Read queries over published indexes, shared by every adapter through the
 // navigation layer. Only published indexes are ever consulted.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Compilable, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
 import { isLocalSymbol } from '../scip/symbol.js';
 import { Occurrences, rangeRecords } from './payload.js';
@@ -91,6 +91,8 @@ export class Lookups {
   private readonly fileCallers = new Lru<string, DefinitionRow[]>(512);
   /** localDefinitions by document and symbols: goToDefinition at a local reads its one definition, not the file's. */
   private readonly localDefinitionRows = new Lru<string, DefinitionRow[]>(RELATIVES_CACHED);
+  /** definitionsNamed and localMembersNamed by index and name, bounded by rows. */
+  private readonly namedDefinitions = new Lru<string, DefinitionRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
   private readonly lineCache = new Lru<string, string[] | null>(1024);
   private readonly files = new Lru<string, IndexFileRow>(4096);
   private readonly slugs = new Lru<number, string>(256);
@@ -607,21 +609,41 @@ export class Lookups {
 
   /** Definitions named exactly `name` (global symbols only) in an index. */
   async definitionsNamed(indexId: number, name: string): Promise<DefinitionRow[]> {
-    return this.definitionQuery([indexId])
-      .where('d.name', '=', name)
-      .where('s.symbol', 'not like', 'local %')
-      .where('d.kind', 'not in', ['parameter', 'type_parameter'])
-      .execute();
+    return this.byName('definitionsNamed', indexId, name, ([i, n]) =>
+      this.definitionQuery([i!])
+        .where('d.name', '=', n!)
+        .where('s.symbol', 'not like', 'local %')
+        .where('d.kind', 'not in', ['parameter', 'type_parameter']),
+    );
   }
 
   /** The methods and properties of an index named `name` that have local symbols (members of unnamed types). */
   async localMembersNamed(indexId: number, name: string): Promise<DefinitionRow[]> {
-    return this.prepared.rows('localMembersNamed', [indexId, name], ([i, n]) =>
+    return this.byName('localMembersNamed', indexId, name, ([i, n]) =>
       this.definitionQuery([i!])
         .where('d.name', '=', n!)
         .where('s.symbol', 'like', 'local %')
         .where('d.kind', 'in', ['method', 'property']),
     );
+  }
+
+  /**
+   * Definitions found by name, remembered per index: a name the index did not
+   * resolve is looked up by its spelling at every position it is written at,
+   * and a popular one (`node`, `value`) matches hundreds of rows.
+   */
+  private async byName(
+    query: 'definitionsNamed' | 'localMembersNamed',
+    indexId: number,
+    name: string,
+    build: (slots: never[]) => Compilable<DefinitionRow>,
+  ): Promise<DefinitionRow[]> {
+    const key = `${query}\0${indexId}\0${name}`;
+    const cached = this.namedDefinitions.get(key);
+    if (cached) return cached;
+    const rows = await this.prepared.rows(query, [indexId, name], build);
+    this.namedDefinitions.set(key, rows);
+    return rows;
   }
 
   /** Definitions worth finding by name: no parameters or file modules, and locals only of `localKinds`. */
