@@ -10,7 +10,8 @@
 // given a literal (`{ type: 'plus', expr }`) is the member it picks out. An
 // interface's property narrowed by interfaces that extend it is one property
 // to findReferences, at the base's, at each narrowing's, and through a union
-// of them. A getter of `module.exports = {...}` is the export of its name,
+// of them, and so is a property subclasses implement by getters, with every
+// getter. A getter of `module.exports = {...}` is the export of its name,
 // though the module has a variable of that name too (webpack's `syntax.js`).
 // A call of the function a module assigns whole (`module.exports = (C) =>
 // ...`) goes to the function, named by `exports`; the importer's binding, to
@@ -335,6 +336,50 @@ const SHAPE_DTS = [
 
 const USE_SHAPE = ["let Shape = require('./shape');", 'const square = new Shape({ sides: 4 });', 'module.exports = { square, of: Shape };'];
 
+/** A base's abstract property that subclasses implement by getters, one through another (ajv's code nodes' `names`). */
+const NODES = [
+  'export abstract class Node {',
+  '  abstract readonly names: string[];',
+  '}',
+  '',
+  'export class Leaf extends Node {',
+  '  get names(): string[] {',
+  "    return ['leaf'];",
+  '  }',
+  '}',
+  '',
+  'export class Pair extends Node {',
+  '  constructor(',
+  '    readonly left: Node,',
+  '    readonly right: Node,',
+  '  ) {',
+  '    super();',
+  '  }',
+  '',
+  '  get names(): string[] {',
+  '    return [...this.left.names, ...this.right.names];',
+  '  }',
+  '}',
+  '',
+  'export class Named extends Pair {',
+  '  get names(): string[] {',
+  "    return ['named', ...super.names];",
+  '  }',
+  '}',
+  '',
+  'export class Fixed extends Node {',
+  '  readonly names: string[] = [];',
+  '}',
+];
+
+const USE_NODES = [
+  "import type { Leaf, Node } from './nodes.js';",
+  '',
+  'export function all(node: Node, leaf: Leaf): string[] {',
+  '  return [...node.names, ...leaf.names];',
+  '}',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -368,6 +413,8 @@ const FILES: Record<string, string> = {
   'lib/use-lexer.js': USE_LEXER.join('\n') + '\n',
   'lib/shape.d.ts': SHAPE_DTS.join('\n') + '\n',
   'lib/use-shape.js': USE_SHAPE.join('\n') + '\n',
+  'src/nodes.ts': NODES.join('\n') + '\n',
+  'src/use-nodes.ts': USE_NODES.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -394,6 +441,8 @@ const TEXTS: Record<string, string[]> = {
   'lib/use-lexer.js': USE_LEXER,
   'lib/shape.d.ts': SHAPE_DTS,
   'lib/use-shape.js': USE_SHAPE,
+  'src/nodes.ts': NODES,
+  'src/use-nodes.ts': USE_NODES,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -559,6 +608,32 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
     await referencesAreTheServers(positions, (expected, where) =>
       assert.ok(new Set(expected.map((l) => l.split(':')[0])).size >= 2, `the server lists the base's and the subclass's at ${where}`),
     );
+  });
+
+  test("a property subclasses implement by getters: its references are the server's, every override's, from any of them", async () => {
+    const positions = [
+      position('src/nodes.ts', 2, 'names'),
+      position('src/nodes.ts', 6, 'names'),
+      position('src/nodes.ts', 19, 'names'),
+      position('src/nodes.ts', 25, 'names'),
+      position('src/nodes.ts', 31, 'names'),
+      position('src/use-nodes.ts', 4, 'names', 2),
+    ];
+    await referencesAreTheServers(positions, (expected, where) =>
+      assert.ok(
+        [6, 19, 25].every((line) => expected.includes(`src/nodes.ts:${line}:${position('src/nodes.ts', line, 'names')[2]}`)),
+        `the server lists every getter at ${where}`,
+      ),
+    );
+  });
+
+  test("a getter's callers are those of every override, as the server's call hierarchy lists them", async () => {
+    const [path, line, column] = position('src/nodes.ts', 6, 'names');
+    const [item] = await server.prepareCallHierarchy(path, line - 1, column - 1);
+    const expected = (await server.incomingCalls(item!)).map((c) => `${c.from.name}@${c.from.selectionRange.start.line + 1}`).sort();
+    assert.deepEqual(expected, ['all@3', 'names@19', 'names@25'], 'the server: the function reading it and the getters reading others');
+    const r = await session.ok('callHierarchy', { repo, path, line, column, direction: 'incoming' });
+    assert.deepEqual(r.calls.map((c: any) => `${c.from.name}@${c.from.line}`).sort(), expected);
   });
 
   test("references at a name written as a string literal span the literal's text, as the server's", async () => {

@@ -109,7 +109,43 @@ export async function referenceFamilies(
       f.frontier = next;
     }
   }
+  const overriding = await overridingAccessors(lookups, indexIds, [...new Set(families.flatMap((f) => [...f.family]))]);
+  for (const f of families) for (const s of [...f.family]) for (const t of overriding.get(s) ?? []) f.family.add(t);
   return families.map((f) => ({ symbols: [...f.family], usesOnly: f.usesOnly, callsOnly: f.callsOnly }));
+}
+
+/**
+ * For each property or accessor of a type among `symbols`, the accessors of
+ * its name in the types that extend or implement it (ajv's `get names()` in
+ * each node class, under the base's `abstract readonly names`): TypeScript
+ * counts every override of a member as that member, but scip-typescript
+ * relates no accessor to what it overrides (see accessorTargets), so the
+ * is_reference closure reaches them from no side. Static accessors are the
+ * class's own and stay out.
+ */
+async function overridingAccessors(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const properties = symbols.filter((s) => (ACCESSOR.test(s) || !s.endsWith('().')) && memberName(s) !== undefined);
+  const owners = [...new Set(properties.map((s) => memberName(s)!.owner))];
+  if (owners.length === 0) return out;
+  const subtypes = new Map(await Promise.all(owners.map(async (o) => [o, await lookups.subtypesOf(indexIds, [o])] as const)));
+  const candidates = new Map<string, string[]>();
+  for (const s of properties) {
+    const { owner, name } = memberName(s)!;
+    const accessors = (subtypes.get(owner) ?? [])
+      .filter((t) => t.endsWith('#'))
+      .flatMap((t) => [`${t}\`<get>${name}\`().`, `${t}\`<set>${name}\`().`]);
+    if (accessors.length > 0) candidates.set(s, accessors);
+  }
+  if (candidates.size === 0) return out;
+  // Only accessors the index defines as instance members: a candidate of no definition would be listed for nothing.
+  const definitions = await lookups.definitionsOf(indexIds, [...new Set([...candidates.values()].flat())]);
+  const instance = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
+  for (const [s, accessors] of candidates) {
+    const found = accessors.filter((a) => instance.has(a));
+    if (found.length > 0) out.set(s, found);
+  }
+  return out;
 }
 
 /** A class's accessor as scip-typescript names it: the class, `get` or `set`, and the (escaped) name. */
