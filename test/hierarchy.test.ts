@@ -404,6 +404,41 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
   });
 });
 
+describe('callHierarchy: a static method beside an instance method of its name', () => {
+  // scip-typescript gives both one symbol; to TypeScript they are two functions, and the item is the one asked at.
+  const text = [
+    'export class Parser {',
+    '  static analyse(parser: Parser): void {',
+    '    parser.analyse()',
+    '  }',
+    '',
+    '  analyse(): void {',
+    '    this.check()',
+    '  }',
+    '',
+    '  check(): void {}',
+    '}',
+    '',
+  ];
+  let root: string;
+  before(() => {
+    const staging = join(scratch, 'ts-static-twin');
+    mkdirSync(staging);
+    writeFileSync(join(staging, 'parser.ts'), text.join('\n'));
+    writeFileSync(join(staging, 'tsconfig.json'), '{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n');
+    root = gitRepoFrom(staging, 'ts-static-twin');
+    indexOrThrow(root, env);
+  });
+  after(() => removeDir(join(root, '..')));
+
+  test('asked at either declaration, the item is that declaration', async () => {
+    for (const line of [2, 6]) {
+      const r = await outgoing('ts-static-twin', root, 'parser.ts', line, 'analyse');
+      assert.equal(label(r.item), def(root, 'method', 'parser.ts', line, 'analyse', 'Parser'), `asked at line ${line}`);
+    }
+  });
+});
+
 describe('callHierarchy: accessors and named function expressions', () => {
   const C = 'src/counter.ts';
   const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);

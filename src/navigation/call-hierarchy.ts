@@ -27,7 +27,7 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   const { definitions, foundByName, external } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const limit = Math.min(params.limit, CAP);
-  const target = external ? externalRoot(ctx, external.symbols[0]!, external.path) : pickCallable(definitions);
+  const target = external ? externalRoot(ctx, external.symbols[0]!, external.path) : pickCallable(sameSide(definitions, params));
   if (!target) {
     const d = definitions[0]!;
     // Only a member JavaScript declares by assignment is a method that is not callable (prepare.ts).
@@ -111,6 +111,25 @@ function externalRoot(ctx: RepoContext, symbol: string, askedIn: string): Defini
     max_arguments: null,
     signature: null,
   };
+}
+
+/**
+ * The definitions on the side of the class of the one asked at: a static
+ * method and an instance method of one name in a class are two functions to
+ * TypeScript (chevrotain's deprecated `static performSelfAnalysis` beside the
+ * instance one), but scip-typescript gives them one symbol, and pickCallable
+ * would take one for the other's overload. Asked at a use, either may be meant:
+ * all are kept.
+ */
+function sameSide(definitions: readonly DefinitionRow[], params: Params): readonly DefinitionRow[] {
+  const line = params.line - 1;
+  const column = params.column - 1;
+  const asked = definitions.find(
+    (d) => d.path === posix.normalize(params.path) && d.start_line === line && d.start_char <= column && column <= d.end_char,
+  );
+  if (!asked) return definitions;
+  const isStatic = (d: DefinitionRow) => d.signature?.startsWith('static ') === true;
+  return definitions.filter((d) => isStatic(d) === isStatic(asked));
 }
 
 /**
