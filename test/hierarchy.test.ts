@@ -98,6 +98,17 @@ function types(list: any[]): TypeTree[] {
   return list.map((t) => ({ type: label(t), ...(t.types ? { types: types(t.types) } : {}) }));
 }
 
+/** A repository of one strict TypeScript file, indexed into the suite's registry; its root. */
+function indexedTsRepo(name: string, file: string, text: readonly string[]): string {
+  const staging = join(scratch, name);
+  mkdirSync(staging);
+  writeFileSync(join(staging, file), text.join('\n'));
+  writeFileSync(join(staging, 'tsconfig.json'), '{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n');
+  const root = gitRepoFrom(staging, name);
+  indexOrThrow(root, env);
+  return root;
+}
+
 const tsRepo = 'ts-shapes';
 const pyRepo = 'py-shapes';
 
@@ -379,12 +390,7 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
   const line = (needle: string) => text.findIndex((t) => t.includes(needle)) + 1;
   let root: string;
   before(() => {
-    const staging = join(scratch, 'ts-alias-members');
-    mkdirSync(staging);
-    writeFileSync(join(staging, 'output.ts'), text.join('\n'));
-    writeFileSync(join(staging, 'tsconfig.json'), '{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n');
-    root = gitRepoFrom(staging, 'ts-alias-members');
-    indexOrThrow(root, env);
+    root = indexedTsRepo('ts-alias-members', 'output.ts', text);
   });
   after(() => removeDir(join(root, '..')));
 
@@ -422,12 +428,7 @@ describe('callHierarchy: a static method beside an instance method of its name',
   ];
   let root: string;
   before(() => {
-    const staging = join(scratch, 'ts-static-twin');
-    mkdirSync(staging);
-    writeFileSync(join(staging, 'parser.ts'), text.join('\n'));
-    writeFileSync(join(staging, 'tsconfig.json'), '{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n');
-    root = gitRepoFrom(staging, 'ts-static-twin');
-    indexOrThrow(root, env);
+    root = indexedTsRepo('ts-static-twin', 'parser.ts', text);
   });
   after(() => removeDir(join(root, '..')));
 
