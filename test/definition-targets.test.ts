@@ -11,9 +11,11 @@
 // interface's property narrowed by interfaces that extend it is one property
 // to findReferences, at the base's, at each narrowing's, and through a union
 // of them, and so is a property subclasses implement by getters, with every
-// getter. A getter of `module.exports = {...}` is the export of its name,
-// though the module has a variable of that name too (webpack's `syntax.js`).
-// A call of the function a module assigns whole (`module.exports = (C) =>
+// getter. A class a CommonJS build exports by assignment (`exports.Server =
+// Server`) is the class, from the export too, and its `exports` the file. A
+// getter of `module.exports = {...}` is the export of its name, though the
+// module has a variable of that name too (webpack's `syntax.js`). A call of
+// the function a module assigns whole (`module.exports = (C) =>
 // ...`) goes to the function, named by `exports`; the importer's binding, to
 // the assignment, from `module`. Doc comments are code: a property of an
 // object literal typed by a comment's type literal (`@returns {{ assign:
@@ -380,6 +382,23 @@ const USE_NODES = [
   '}',
 ];
 
+/** A class a CommonJS build exports by assignment, twice (socket.io's `dist/index.js`). */
+const SERVER_CLASS = [
+  '"use strict";',
+  'Object.defineProperty(exports, "__esModule", { value: true });',
+  'exports.Server = void 0;',
+  'class Server {',
+  '    constructor(opts) {',
+  '        this.opts = opts;',
+  '    }',
+  '}',
+  'exports.Server = Server;',
+  'module.exports = (opts) => new Server(opts);',
+  'module.exports.Server = Server;',
+];
+
+const USE_SERVER = ["const io = require('./server-class');", 'const S = io.Server;', 'module.exports = { S };'];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -415,6 +434,8 @@ const FILES: Record<string, string> = {
   'lib/use-shape.js': USE_SHAPE.join('\n') + '\n',
   'src/nodes.ts': NODES.join('\n') + '\n',
   'src/use-nodes.ts': USE_NODES.join('\n') + '\n',
+  'lib/server-class.js': SERVER_CLASS.join('\n') + '\n',
+  'lib/use-server.js': USE_SERVER.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -443,6 +464,8 @@ const TEXTS: Record<string, string[]> = {
   'lib/use-shape.js': USE_SHAPE,
   'src/nodes.ts': NODES,
   'src/use-nodes.ts': USE_NODES,
+  'lib/server-class.js': SERVER_CLASS,
+  'lib/use-server.js': USE_SERVER,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -502,6 +525,13 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['read through the module', position('lib/use-lexer.js', 4, 'tokenize')],
   ['a name bound by `require()` to a module that exports a class and a namespace by `export =`', position('lib/use-shape.js', 1, 'Shape')],
   ['a read of it', position('lib/use-shape.js', 3, 'Shape')],
+  ['a JavaScript class exported by assignment, at the value assigned', position('lib/server-class.js', 9, 'Server', 2)],
+  ['at the export assigned', position('lib/server-class.js', 9, 'Server')],
+  ['at a second export, of `module.exports`', position('lib/server-class.js', 11, 'Server', 2)],
+  ['at its class declaration', position('lib/server-class.js', 4, 'Server')],
+  ['read through the module in an importer', position('lib/use-server.js', 2, 'Server')],
+  ['`exports` in a module that assigns its exports whole, passed as a value', position('lib/server-class.js', 2, 'exports')],
+  ['`exports` there, assigned to', position('lib/server-class.js', 3, 'exports')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;

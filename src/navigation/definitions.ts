@@ -471,10 +471,12 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
       used,
       narrowOverloads(
         dedupe(
-          exportedVariables(at.file, at.called === true, [
-            ...own!,
-            ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol)),
-          ]),
+          exportedClasses(
+            exportedVariables(at.file, at.called === true, [
+              ...own!,
+              ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol)),
+            ]),
+          ),
         ),
         {
           ...at,
@@ -484,7 +486,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
       ),
     ),
   );
-  if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows);
+  if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows, at.file.file.path);
   if (rows.some((d) => unresolvedImportModule(d) !== undefined)) answerOwnImportBindings(at.file, rows);
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
@@ -545,6 +547,20 @@ function exportedVariables(file: FileContext, called: boolean, rows: DefinitionR
     else if (!called) drop.add(variable);
   }
   return drop.size ? rows.filter((d) => !drop.has(d)) : rows;
+}
+
+/**
+ * A JavaScript class exported by assignment (`exports.Server = Server`,
+ * `module.exports.Server = Server`: socket.io's build) is two symbols to the
+ * index, the class `Server#` and the export `Server.`, merged by their name;
+ * TypeScript answers the class from either, never the assignments.
+ */
+function exportedClasses(rows: DefinitionRow[]): DefinitionRow[] {
+  const classes = new Set(rows.filter((d) => d.kind === 'class' && d.symbol.endsWith('#')).map((d) => d.symbol.slice(0, -1)));
+  if (classes.size === 0) return rows;
+  const isExport = (d: DefinitionRow) =>
+    d.symbol.endsWith('.') && !d.symbol.endsWith('().') && classes.has(d.symbol.slice(0, -1)) && languageOf(d.path) === 'javascript';
+  return rows.filter((d) => !isExport(d));
 }
 
 /** What follows a variable's name in the symbol scip-typescript gives an object literal's property of that name: its counter. */
@@ -723,10 +739,12 @@ export async function calledThroughExports(
  * exports names one by one. prepare defines the first as the module's
  * `default.`, and that as the class in the second
  * (orchestrator/prepare-exports.ts defineAnonymousDefaults). Each such
- * module's definition in `rows` is replaced by those.
+ * module's definition in `rows` is replaced by those; not in the module's own
+ * file (`Object.defineProperty(exports, ...)` there), where TypeScript answers
+ * the file's start.
  */
-async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows: DefinitionRow[]): Promise<void> {
-  for (const module of rows.filter((d) => isModuleSymbol(d.symbol))) {
+async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows: DefinitionRow[], askedIn: string): Promise<void> {
+  for (const module of rows.filter((d) => isModuleSymbol(d.symbol) && d.path !== askedIn)) {
     const language = languageOf(module.path);
     const assigned =
       language === 'javascript'
