@@ -486,7 +486,8 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
       ),
     ),
   );
-  if (rows.some((d) => isModuleSymbol(d.symbol))) await answerExportAssignments(lookups, ctx, rows, at.file.file.path);
+  if (rows.some((d) => isModuleSymbol(d.symbol)))
+    await answerExportAssignments(lookups, ctx, rows, { index: ctx.index.id, path: at.file.file.path });
   if (rows.some((d) => unresolvedImportModule(d) !== undefined)) answerOwnImportBindings(at.file, rows);
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
@@ -743,8 +744,14 @@ export async function calledThroughExports(
  * file (`Object.defineProperty(exports, ...)` there), where TypeScript answers
  * the file's start.
  */
-async function answerExportAssignments(lookups: Lookups, ctx: RepoContext, rows: DefinitionRow[], askedIn: string): Promise<void> {
-  for (const module of rows.filter((d) => isModuleSymbol(d.symbol) && d.path !== askedIn)) {
+async function answerExportAssignments(
+  lookups: Lookups,
+  ctx: RepoContext,
+  rows: DefinitionRow[],
+  askedIn: { index: number; path: string },
+): Promise<void> {
+  const own = (d: DefinitionRow) => d.index_id === askedIn.index && d.path === askedIn.path;
+  for (const module of rows.filter((d) => isModuleSymbol(d.symbol) && !own(d))) {
     const language = languageOf(module.path);
     const assigned =
       language === 'javascript'
