@@ -16,7 +16,7 @@ import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, 
 import type { RepoContext } from './context.js';
 import { calledThroughExports, definitionsForHierarchy, definitionsOfGroups, whatItIs } from './definitions.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
-import { constructorsOf, referenceFamilies } from './related.js';
+import { constructorsOf, isStaticMember, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definedOutside, definitionItem, externalItem, rootItem } from './items.js';
 import { projectsOf } from './status.js';
@@ -128,8 +128,7 @@ function sameSide(definitions: readonly DefinitionRow[], params: Params): readon
     (d) => d.path === posix.normalize(params.path) && d.start_line === line && d.start_char <= column && column <= d.end_char,
   );
   if (!asked) return definitions;
-  const isStatic = (d: DefinitionRow) => d.signature?.startsWith('static ') === true;
-  return definitions.filter((d) => isStatic(d) === isStatic(asked));
+  return definitions.filter((d) => isStaticMember(d) === isStaticMember(asked));
 }
 
 /**

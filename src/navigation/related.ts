@@ -140,7 +140,7 @@ async function overridingAccessors(lookups: Lookups, indexIds: readonly number[]
   if (candidates.size === 0) return out;
   // Only accessors the index defines as instance members: a candidate of no definition would be listed for nothing.
   const definitions = await lookups.definitionsOf(indexIds, [...new Set([...candidates.values()].flat())]);
-  const instance = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
+  const instance = new Set(definitions.filter((d) => !isStaticMember(d)).map((d) => d.symbol));
   for (const [s, accessors] of candidates) {
     const found = accessors.filter((a) => instance.has(a));
     if (found.length > 0) out.set(s, found);
@@ -178,10 +178,13 @@ async function accessorTargets(lookups: Lookups, indexIds: readonly number[], ac
   return out;
 }
 
+/** Whether a definition is a static member: scip-typescript's signature of one starts with the keyword. */
+export const isStaticMember = (d: DefinitionRow): boolean => d.signature?.startsWith('static ') === true;
+
 /** The members among `symbols` that are static only: no definition of theirs is an instance member's. */
 async function staticMembers(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<Set<string>> {
   const definitions = await lookups.definitionsOf(indexIds, symbols);
-  const instanceMembers = new Set(definitions.filter((d) => !d.signature?.startsWith('static ')).map((d) => d.symbol));
+  const instanceMembers = new Set(definitions.filter((d) => !isStaticMember(d)).map((d) => d.symbol));
   return new Set(definitions.map((d) => d.symbol).filter((s) => !instanceMembers.has(s)));
 }
 
