@@ -11,7 +11,8 @@
 // interface's property narrowed by interfaces that extend it is one property
 // to findReferences, at the base's, at each narrowing's, and through a union
 // of them, and so is a property subclasses implement by getters, with every
-// getter. A class a CommonJS build exports by assignment (`exports.Server =
+// getter. A getter and the setter of its name, static or not, are one
+// property at either declaration. A class a CommonJS build exports by assignment (`exports.Server =
 // Server`) is the class, from the export too, and its `exports` the file. A
 // getter of `module.exports = {...}` is the export of its name, though the
 // module has a variable of that name too (webpack's `syntax.js`). A call of
@@ -399,6 +400,50 @@ const SERVER_CLASS = [
 
 const USE_SERVER = ["const io = require('./server-class');", 'const S = io.Server;', 'module.exports = { S };'];
 
+/** A getter and a setter of one name, static and not, in TypeScript and in JavaScript (luxon's `Settings`). */
+const SETTINGS = [
+  'let cutoff = 60;',
+  'export class Settings {',
+  '  static get cutoff(): number {',
+  '    return cutoff;',
+  '  }',
+  '  static set cutoff(value: number) {',
+  '    cutoff = value;',
+  '  }',
+  '  private w = 0;',
+  '  get width(): number {',
+  '    return this.w;',
+  '  }',
+  '  set width(value: number) {',
+  '    this.w = value;',
+  '  }',
+  '}',
+];
+
+const USE_SETTINGS = [
+  "import { Settings } from './settings.js';",
+  '',
+  'export function widen(settings: Settings): number {',
+  '  Settings.cutoff = settings.width;',
+  '  settings.width = Settings.cutoff;',
+  '  return settings.width;',
+  '}',
+];
+
+const SETTINGS_JS = SETTINGS.map((line) =>
+  line
+    .replace(/\): number/, ')')
+    .replace(/: number\)/, ')')
+    .replace('private w = 0;', 'w = 0;'),
+);
+
+const USE_SETTINGS_JS = [
+  "import { Settings } from './settings.js';",
+  '',
+  'export const cutoff = Settings.cutoff;',
+  'export const width = new Settings().width;',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -436,6 +481,10 @@ const FILES: Record<string, string> = {
   'src/use-nodes.ts': USE_NODES.join('\n') + '\n',
   'lib/server-class.js': SERVER_CLASS.join('\n') + '\n',
   'lib/use-server.js': USE_SERVER.join('\n') + '\n',
+  'src/settings.ts': SETTINGS.join('\n') + '\n',
+  'src/use-settings.ts': USE_SETTINGS.join('\n') + '\n',
+  'lib/settings.js': SETTINGS_JS.join('\n') + '\n',
+  'lib/use-settings.js': USE_SETTINGS_JS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -466,6 +515,10 @@ const TEXTS: Record<string, string[]> = {
   'src/use-nodes.ts': USE_NODES,
   'lib/server-class.js': SERVER_CLASS,
   'lib/use-server.js': USE_SERVER,
+  'src/settings.ts': SETTINGS,
+  'src/use-settings.ts': USE_SETTINGS,
+  'lib/settings.js': SETTINGS_JS,
+  'lib/use-settings.js': USE_SETTINGS_JS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -532,6 +585,17 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['read through the module in an importer', position('lib/use-server.js', 2, 'Server')],
   ['`exports` in a module that assigns its exports whole, passed as a value', position('lib/server-class.js', 2, 'exports')],
   ['`exports` there, assigned to', position('lib/server-class.js', 3, 'exports')],
+  ...(['src/settings.ts', 'lib/settings.js'] as const).flatMap((path): [string, Position][] => [
+    [`a static getter with a setter, at the getter (${path})`, position(path, 3, 'cutoff')],
+    [`at the setter (${path})`, position(path, 6, 'cutoff')],
+    [`a getter with a setter, at the getter (${path})`, position(path, 10, 'width')],
+    [`at the setter (${path})`, position(path, 13, 'width')],
+  ]),
+  ['the static pair, assigned in another file', position('src/use-settings.ts', 4, 'cutoff')],
+  ['the pair, read in another file', position('src/use-settings.ts', 4, 'width')],
+  ['the pair, assigned', position('src/use-settings.ts', 5, 'width')],
+  ['the static pair, read in another JavaScript file', position('lib/use-settings.js', 3, 'cutoff')],
+  ['the pair, read there', position('lib/use-settings.js', 4, 'width')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -688,6 +752,22 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
     assert.deepEqual(specifier, [`${path}:1:${column}-1:${column + './issues'.length}`]);
     const refs = await session.ok('findReferences', { repo, path, line, column });
     assert.ok(refs.references.map(span).includes(specifier[0]), JSON.stringify(refs.references.map(span)));
+  });
+
+  test("a getter and its setter, static or not: their references are the server's, both declarations, from either", async () => {
+    const positions = (['src/settings.ts', 'lib/settings.js'] as const).flatMap((path) => [
+      position(path, 3, 'cutoff'),
+      position(path, 6, 'cutoff'),
+      position(path, 10, 'width'),
+      position(path, 13, 'width'),
+    ]);
+    await referencesAreTheServers([...positions, position('src/use-settings.ts', 5, 'width')], (expected, where) =>
+      assert.equal(
+        expected.filter((l) => /\/settings\.[jt]s:(3|6|10|13):/.test(l)).length,
+        2,
+        `the server lists the getter and the setter at ${where}`,
+      ),
+    );
   });
 
   test("an interface's property that extending interfaces narrow: its references are the server's, from each of them", async () => {

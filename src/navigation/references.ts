@@ -39,7 +39,7 @@ import {
   type MemberUseFile,
 } from './unnamed-members.js';
 import { calledAsMethod, inheritedMemberNote, inheritedThisMember, subclassUses, subclassUsesNote } from './inherited-members.js';
-import { classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
+import { accessorSibling, classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location, quotedNameText } from './locations.js';
 import type { Range } from '../scip/range.js';
 
@@ -240,7 +240,9 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   if (globals.length) {
     // The same global symbol is the same entity in every repository of the registry.
     const indexes = [ctx.index.id, ...ctx.others];
-    family = await referenceFamily(lookups, indexes, globals);
+    // A getter's setter and a setter's getter: one property, whose declarations are both references of it.
+    const siblings = globals.map(accessorSibling).filter((s) => s !== undefined);
+    family = await referenceFamily(lookups, indexes, [...new Set([...globals, ...siblings])]);
     // The modules alone, not what relates to them (their exports' names).
     if (bindingsOf.size) family = { ...family, symbols: [...new Set([...family.symbols, ...bindingsOf])] };
     const rows = await lookups.symbolRefsInOrder(indexes, family.symbols);

@@ -14,6 +14,9 @@
 //   Set): scip-typescript relates a class's methods and properties to those
 //   members, but not its accessors. A static accessor does not: it is the
 //   class's own.
+// - a getter and a setter of one name declare one property: each is a
+//   definition of the other, and findReferences lists both declarations
+//   (scip-typescript names them apart).
 // - a class's member answers with the member of that name of each type alias
 //   of an object type the class implements (`class C implements T` with
 //   `type T = { m(): void }`): scip-typescript relates a class's members to an
@@ -152,6 +155,17 @@ async function overridingAccessors(lookups: Lookups, indexIds: readonly number[]
 const ACCESSOR = /^(.*#)`<([gs]et)>((?:[^`]|``)+)`\(\)\.$/;
 
 /**
+ * The other accessor of a getter's or setter's pair (`<get>x` and `<set>x`):
+ * to TypeScript both declare one property, and each declaration is a
+ * definition and a reference of the other; scip-typescript names them apart,
+ * and gives both only to the property's uses.
+ */
+export function accessorSibling(symbol: string): string | undefined {
+  const accessor = ACCESSOR.exec(symbol);
+  return accessor ? `${accessor[1]}\`<${accessor[2] === 'get' ? 'set' : 'get'}>${accessor[3]}\`().` : undefined;
+}
+
+/**
  * For each accessor, the members it implements or overrides: in each
  * supertype its class's relationships name (scip-typescript lists them all,
  * transitively), the property of its name (`Set#size.`) and the accessor of
@@ -243,7 +257,8 @@ async function literalMemberTargets(lookups: Lookups, indexIds: readonly number[
  */
 export function definitionPartners(symbol: string, isDeclaration: boolean, called: boolean): string[] {
   if (isLocalSymbol(symbol)) return [];
-  return [...(isDeclaration ? [] : classOfConstructorCall(symbol)), ...mergedDeclarations(symbol, called)];
+  const sibling = accessorSibling(symbol);
+  return [...(isDeclaration ? [] : classOfConstructorCall(symbol)), ...mergedDeclarations(symbol, called), ...(sibling ? [sibling] : [])];
 }
 
 /** The class a constructor symbol belongs to: TypeScript's `C#\`<constructor>\`().`, Python's `C#__init__().`. */
