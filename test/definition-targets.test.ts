@@ -12,7 +12,9 @@
 // to findReferences, at the base's, at each narrowing's, and through a union
 // of them, and so is a property subclasses implement by getters, with every
 // getter. A getter and the setter of its name, static or not, are one
-// property at either declaration. A class a CommonJS build exports by assignment (`exports.Server =
+// property at either declaration. A literal picking out a union's anonymous
+// member from another file, which the index names by a local of the union's
+// file, answers none of the named members declaring other literals. A class a CommonJS build exports by assignment (`exports.Server =
 // Server`) is the class, from the export too, and its `exports` the file. A
 // getter of `module.exports = {...}` is the export of its name, though the
 // module has a variable of that name too (webpack's `syntax.js`). A call of
@@ -444,6 +446,32 @@ const USE_SETTINGS_JS = [
   'export const width = new Settings().width;',
 ];
 
+/**
+ * A union of an anonymous type literal and named types, given literals in
+ * another file (mobx's `spyReport({ type: "scheduled-reaction", ... })`):
+ * scip-typescript names the anonymous member by a local of the union's file.
+ */
+const EVENTS = [
+  'type Event =',
+  "  | { kind: 'start'; at: number }",
+  '  | Done',
+  '  | Failed;',
+  "interface Done { kind: 'done'; result: string }",
+  "interface Failed { kind: 'failed'; error: string }",
+  'type Logged = Event & { logged?: true };',
+  '',
+  'export function report(event: Logged): string {',
+  '  return event.kind;',
+  '}',
+];
+
+const USE_EVENTS = [
+  "import { report } from './events';",
+  '',
+  "report({ kind: 'start', at: 1 });",
+  "report({ kind: 'done', result: 'x' });",
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -485,6 +513,8 @@ const FILES: Record<string, string> = {
   'src/use-settings.ts': USE_SETTINGS.join('\n') + '\n',
   'lib/settings.js': SETTINGS_JS.join('\n') + '\n',
   'lib/use-settings.js': USE_SETTINGS_JS.join('\n') + '\n',
+  'src/events.ts': EVENTS.join('\n') + '\n',
+  'src/use-events.ts': USE_EVENTS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -519,6 +549,8 @@ const TEXTS: Record<string, string[]> = {
   'src/use-settings.ts': USE_SETTINGS,
   'lib/settings.js': SETTINGS_JS,
   'lib/use-settings.js': USE_SETTINGS_JS,
+  'src/events.ts': EVENTS,
+  'src/use-events.ts': USE_EVENTS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -596,6 +628,7 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['the pair, assigned', position('src/use-settings.ts', 5, 'width')],
   ['the static pair, read in another JavaScript file', position('lib/use-settings.js', 3, 'cutoff')],
   ['the pair, read there', position('lib/use-settings.js', 4, 'width')],
+  ["a union's discriminant in another file, picking out a named member", position('src/use-events.ts', 4, 'kind')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -768,6 +801,16 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
         `the server lists the getter and the setter at ${where}`,
       ),
     );
+  });
+
+  test("a literal picking out a union's anonymous member from another file: none of the named members, and a note why", async () => {
+    const [path, line, column] = position('src/use-events.ts', 3, 'kind');
+    const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt);
+    assert.deepEqual(expected, [`src/events.ts:2:7`], 'the server: the anonymous member');
+    const def = await session.ok('goToDefinition', { repo, path, line, column });
+    assert.deepEqual(def.definitions.map(at), [], 'not the named members declaring other literals');
+    assert.equal(def.found, false);
+    assert.match(def.message, /the literal "start" picks out a member of a union that the index does not define.*"done", "failed"/);
   });
 
   test("an interface's property that extending interfaces narrow: its references are the server's, from each of them", async () => {

@@ -463,7 +463,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   // declarations: a function's merged name `f.` declares nothing, and what it is defined as, where it is the name the
   // module exports (a shorthand `{ f }` of `module.exports`), is no declaration of the function.
   const [own, partnered] = await definitionsOfGroups(lookups, ctx, [at.symbols, partners], at.file);
-  const rows = await byDiscriminant(
+  const { rows, note } = await byDiscriminant(
     lookups,
     at,
     usedNotDeclared(
@@ -515,7 +515,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     ? member && resolvedByNameNote(member)
     : rows.length
       ? changedDefinitionMessage(rows.length)
-      : undefinedSymbolMessage(at.symbols);
+      : (note ?? undefinedSymbolMessage(at.symbols));
   return {
     ...base,
     ...fields,
@@ -656,14 +656,36 @@ function usedNotDeclared(
  * its own (`{ type: "plus"; ... } | { type: "star"; ... }`): TypeScript's
  * goToDefinition answers the member the literal picks out, not all of them.
  * Rows that declare another literal are left out when one declares this one.
+ * When every row declares another, none is that member: it is one the index
+ * does not define, an anonymous type literal of the union (mobx's `| { type:
+ * "scheduled-reaction"; name: string }`, whose named siblings the index
+ * gives the object's `type`), and the note says so.
  */
-async function byDiscriminant(lookups: Lookups, at: { file: FileContext; range?: Range }, rows: DefinitionRow[]): Promise<DefinitionRow[]> {
-  if (rows.length < 2 || !at.range || at.range[0] !== at.range[2]) return rows;
+async function byDiscriminant(
+  lookups: Lookups,
+  at: { file: FileContext; range?: Range },
+  rows: DefinitionRow[],
+): Promise<{ rows: DefinitionRow[]; note?: string }> {
+  if (rows.length < 2 || !at.range || at.range[0] !== at.range[2]) return { rows };
   const value = literalAfter(at.file.lines?.[at.range[0]], at.range[3]);
-  if (value === undefined) return rows;
+  if (value === undefined) return { rows };
   const declared = await Promise.all(rows.map(async (d) => literalAfter((await lookups.lines(d.blob_sha))?.[d.end_line], d.end_char)));
-  if (!declared.includes(value)) return rows;
-  return rows.filter((_, i) => declared[i] === undefined || declared[i] === value);
+  if (declared.includes(value)) return { rows: rows.filter((_, i) => declared[i] === undefined || declared[i] === value) };
+  // A row of no literal (`type: string`) may be the member.
+  if (declared.includes(undefined)) return { rows };
+  const others = [...new Set(declared.filter((d) => d !== undefined))];
+  return {
+    rows: [],
+    note:
+      `the literal ${boundedLiteral(value)} picks out a member of a union that the index does not define (an anonymous type ` +
+      `literal of the union): the members of this name it defines declare ${others.slice(0, 3).map(boundedLiteral).join(', ')}` +
+      `${others.length > 3 ? ` and ${others.length - 3} more` : ''}, and none of them is it`,
+  };
+}
+
+/** A literal as a note quotes it: a long string's first characters. */
+function boundedLiteral(literal: string): string {
+  return literal.length > 40 ? `${literal.slice(0, 39)}…` : literal;
 }
 
 /** A literal after a name and its colon (`: "plus",`, `?: 2;`), a string's in double quotes; undefined when none ends the member there. */
