@@ -24,6 +24,8 @@ export interface CliResult {
 const LSP_BUDGETS = { SEXTANT_LSP_REQUEST_SECONDS: '120', SEXTANT_LSP_WAIT_SECONDS: '10' };
 /** How long a test's MCP client waits for a tool's answer: past the language servers' budget. */
 const CALL_TIMEOUT_MS = 180_000;
+/** How much of a server's stderr a session keeps, to print if the server exits under it. */
+const STDERR_TAIL_CHARS = 4000;
 
 /**
  * A registry of its own for a test: a SEXTANT_HOME under a temporary
@@ -87,8 +89,17 @@ export async function mcpSession(env: NodeJS.ProcessEnv, cwd?: string): Promise<
     ...(cwd ? { cwd } : {}),
     stderr: 'pipe',
   });
+  // The server's stderr is read as it comes (a full pipe would block it) and its end kept: if the server exits while
+  // the session is open, that is the only account of why, and it is printed.
+  let stderrTail = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS)));
+  let closing = false;
   const client = new Client({ name: 'sextant-tests', version: '0' });
   await client.connect(transport);
+  client.onclose = () => {
+    if (!closing)
+      process.stderr.write(`sextant mcp exited while its session was open; the end of its stderr:\n${stderrTail || '(nothing)'}\n`);
+  };
   // As MCP clients do: the client then checks every result against the tool's output schema.
   await client.listTools();
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -109,7 +120,10 @@ export async function mcpSession(env: NodeJS.ProcessEnv, cwd?: string): Promise<
       assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.result)}`);
       return r.result;
     },
-    close: () => client.close(),
+    close: () => {
+      closing = true;
+      return client.close();
+    },
   };
 }
 
