@@ -581,18 +581,19 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
-            onSpawn: () => {
+            onSpawn: ({ syntaxFacts }) => {
               void stored();
-              facts.start?.();
+              // Where the indexer gives the facts, the parser starts only for a file it left without.
+              if (!syntaxFacts) facts.start?.();
             },
             signal,
           },
-          async (document, bytes) => {
+          async (document, bytes, indexerFacts) => {
             // Stops reading the indexer's output: the run is over.
             throwIfInterrupted(signal);
             if (given.has(normalizeDocumentPath(document.relativePath) ?? '')) return;
             await stored();
-            await ingest.add(document, bytes);
+            await ingest.add(document, bytes, indexerFacts);
             progress.update(`${manifest.name}: ${ingest.count} documents ingested`);
           },
         );

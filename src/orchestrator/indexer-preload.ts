@@ -18,6 +18,7 @@ import { compileCached, type CachedScript } from '../code-cache.js';
 import type * as ts from 'typescript';
 import { patchDocComments } from './doc-comments-patch.js';
 import { patchPropertySignatures } from './property-signatures-patch.js';
+import { patchSyntaxFacts, syntaxFactsWriter } from './syntax-facts-patch.js';
 import { patchFileIndexer } from './this-properties-patch.js';
 
 /** Modules smaller than this compile in a few ms: a cache would cost about as much to read. */
@@ -88,6 +89,8 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
         termDescriptor,
         symbolInformation: (fields) => new SymbolInformation(fields),
       });
+    if (factsWriter && typeof prototype.index === 'function')
+      patchSyntaxFacts(prototype as Parameters<typeof patchSyntaxFacts>[0], factsWriter);
     if (typeof prototype.relationships === 'function' && typeof prototype.forEachAncestor === 'function' && Relationship)
       patchPropertySignatures(prototype as Parameters<typeof patchPropertySignatures>[0], {
         ts: tsc,
@@ -95,15 +98,19 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
       });
   } catch {
     // The indexer runs unpatched: this-properties are its locals, related by
-    // name (see prepare.ts), property signatures are related to nothing, and
-    // doc comments are not indexed.
+    // name (see prepare.ts), property signatures are related to nothing, doc
+    // comments are not indexed, and sextant parses every file for its facts.
   }
 }
 
 type FileIndexerPrototype = Parameters<typeof patchFileIndexer>[0] &
+  Partial<Parameters<typeof patchSyntaxFacts>[0]> &
   Partial<Parameters<typeof patchPropertySignatures>[0]> &
   Partial<Parameters<typeof patchDocComments>[0]>;
 
 process.on('exit', () => {
   for (const cached of compiled) cached.save();
 });
+
+// Last: the TypeScript it loads compiles through the code cache above.
+const factsWriter = await syntaxFactsWriter();

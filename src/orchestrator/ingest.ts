@@ -7,6 +7,7 @@
 import { posix } from 'node:path';
 import type { PreparedDocument, RegistryWriter } from '../registry/writer.js';
 import type { ScipDocument } from '../scip/schema.js';
+import type { IndexerFacts } from '../syntax/facts-file.js';
 import type { FactsProvider } from '../syntax/index.js';
 import { languageOf } from '../languages.js';
 import { documentContentHash, prepareDocument } from './prepare.js';
@@ -56,7 +57,8 @@ export class Ingest {
     private readonly options: IngestOptions = {},
   ) {}
 
-  async add(document: ScipDocument, bytes: Buffer): Promise<void> {
+  /** `given`: the file's syntax facts from the indexer's own parse, used when it parsed the text this ingest reads. */
+  async add(document: ScipDocument, bytes: Buffer, given?: IndexerFacts): Promise<void> {
     this.count++;
     const path = normalizeDocumentPath(document.relativePath);
     const file = path === undefined ? undefined : this.files.get(path);
@@ -83,7 +85,12 @@ export class Ingest {
       return;
     }
     const lines = text === undefined ? [] : splitLines(text);
-    const facts = text === undefined || !this.facts ? undefined : await this.facts(path, language, text);
+    const facts =
+      text === undefined || !this.facts
+        ? undefined
+        : given?.textLength === text.length
+          ? given.facts
+          : await this.facts(path, language, text);
     const prepared = prepareDocument({ document, contentHash, language, lines, facts });
     this.pending.push({ path, doc: prepared });
     this.pendingOccurrences += prepared.occurrenceCount;

@@ -11,6 +11,8 @@ import { decodeDocument, decodeMetadata } from '../scip/decode.js';
 import { IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
 import { readIndexFields } from '../scip/stream.js';
 import { watchGroup } from '../process-group.js';
+import { FACTS_FILE_ENV, FactsFileReader, type IndexerFacts } from '../syntax/facts-file.js';
+import { PARSED_LANGUAGES } from '../syntax/index.js';
 import type { IndexerManifest } from './manifests.js';
 
 export type IndexerStatus = 'ok' | 'failed' | 'timeout' | 'empty';
@@ -41,8 +43,13 @@ export interface IndexerInvocation {
   yieldCpu?: boolean | undefined;
   /** Aborted when the run is interrupted: the indexer is stopped (and the run fails). */
   signal?: AbortSignal | undefined;
-  /** Called once the indexer is started: work the caller held back so as not to delay it may begin. */
-  onSpawn?: (() => void) | undefined;
+  /**
+   * Called once the indexer is started: work the caller held back so as not to
+   * delay it may begin. `syntaxFacts`: the indexer was asked to write its
+   * files' syntax facts (see syntax-facts-patch.ts), which come with their
+   * documents.
+   */
+  onSpawn?: ((spawned: { syntaxFacts: boolean }) => void) | undefined;
 }
 
 /**
@@ -80,12 +87,14 @@ function nodeOptions(): string[] {
   return existsSync(preload) ? ['--import', preload.href] : [];
 }
 
-export type DocumentSink = (document: ScipDocument, bytes: Buffer) => Promise<void>;
+/** A document of the index, with its file's syntax facts when the indexer wrote them. */
+export type DocumentSink = (document: ScipDocument, bytes: Buffer, facts: IndexerFacts | undefined) => Promise<void>;
 
 export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSink): Promise<IndexerResult> {
   const started = performance.now();
   await sweepAbandonedRuns();
   const workDir = await mkdtemp(join(tmpdir(), `${WORK_PREFIX}${process.pid}-${inv.manifest.name}-`));
+  let facts: FactsFileReader | undefined;
   try {
     const output = join(workDir, 'index.scip');
     const projects = [...inv.projects];
@@ -100,9 +109,14 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     });
 
     const [program, ...leading] = inv.command;
-    const child = spawn(program!, [...(program === process.execPath ? nodeOptions() : []), ...leading, ...args], {
+    const preload = program === process.execPath ? nodeOptions() : [];
+    // Only the preload writes facts, and only scip-typescript's files have them to give.
+    const factsFile =
+      preload.length > 0 && inv.manifest.languages.some((l) => PARSED_LANGUAGES.has(l)) ? join(workDir, 'syntax-facts') : undefined;
+    facts = factsFile ? new FactsFileReader(factsFile) : undefined;
+    const child = spawn(program!, [...preload, ...leading, ...args], {
       cwd: inv.root,
-      env: inv.env ?? process.env,
+      env: factsFile ? { ...(inv.env ?? process.env), [FACTS_FILE_ENV]: factsFile } : (inv.env ?? process.env),
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a timeout stops the helpers it spawns too.
       detached: true,
@@ -114,7 +128,7 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
 
-    inv.onSpawn?.();
+    inv.onSpawn?.({ syntaxFacts: facts !== undefined });
     const { exited, kill: killGroup, timedOut } = watchGroup(child, inv.timeoutMs);
     let exitMs = NaN;
     void exited.then(() => (exitMs = performance.now() - started));
@@ -131,7 +145,8 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       for await (const field of readIndexFields(output, { finished: exited })) {
         if (field.field === IndexField.metadata) metadata = decodeMetadata(field.bytes);
         else if (field.field === IndexField.documents) {
-          await onDocument(decodeDocument(field.bytes), field.bytes);
+          const document = decodeDocument(field.bytes);
+          await onDocument(document, field.bytes, facts?.take(document.relativePath));
           documents++;
         }
       }
@@ -172,6 +187,7 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
     }
     return result('ok', null);
   } finally {
+    facts?.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }

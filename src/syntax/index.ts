@@ -4,7 +4,10 @@
 // index (a file too large for it loses its facts, and says so, rather than
 // the run). A small repository's files are parsed on the calling thread
 // instead (see IN_THREAD_FILES). Python files are parsed by python3's own ast
-// module, in one process over all files, started up front.
+// module, in one process over all files, started up front. When `sextant
+// index` runs scip-typescript, the indexer's process gives the facts of the
+// files it indexed (orchestrator/syntax-facts-patch.ts), and this parses only
+// the files it left without.
 import { Worker } from 'node:worker_threads';
 import { languageOf } from '../languages.js';
 import { SyntaxFacts, type SyntaxFactsData } from './facts.js';
@@ -38,7 +41,7 @@ const WORKER_OLD_GENERATION_MB = 160;
 const IN_THREAD_FILES = 64;
 const IN_THREAD_BYTES = 1 << 20;
 /** The languages typescript.ts parses. */
-const PARSED_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'javascript']);
+export const PARSED_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'javascript']);
 
 export function syntaxFacts(root: string, languages: readonly string[], paths: readonly string[]): FactsProvider {
   const python = languages.includes('python') ? pythonFacts(root, paths) : undefined;
@@ -66,6 +69,9 @@ export function syntaxFacts(root: string, languages: readonly string[], paths: r
     },
     async close() {
       await worker.close();
+      // TypeScript loaded on this thread (planning read configs with it) leaves its code cache for the next run: the
+      // worker, which wrote it after its first file, no longer starts where the indexer gives the facts.
+      saveTypescriptCache();
       if (python) problems.push(...(await python).problems);
     },
   });

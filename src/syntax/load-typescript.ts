@@ -27,6 +27,20 @@ export function loadTypescript(): typeof ts {
 }
 
 /**
+ * Makes `module` this thread's typescript module, where none is loaded yet
+ * and it is the version sextant's own would be: in an indexer's process
+ * (orchestrator/syntax-facts-patch.ts), the indexer's, whose trees
+ * typescript.ts then walks (their kinds are that module's), and which is not
+ * loaded a second time. False when it cannot be.
+ */
+export function useTypescript(module: typeof ts): boolean {
+  if (loaded) return loaded.ts === module;
+  if (module.version !== installedVersion()) return false;
+  loaded = { ts: module, save: () => {} };
+  return true;
+}
+
+/**
  * Writes the code cache if loading found none it could use (once). Called once the
  * thread has done some of its work: V8 saves the functions compiled so far,
  * so the cache then holds the parser's functions too, not only the module's
@@ -38,8 +52,7 @@ export function saveTypescriptCache(): void {
 
 function load(): { ts: typeof ts; save: () => void } {
   const file = require.resolve('typescript');
-  const manifest = require.resolve('typescript/package.json');
-  const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  const version = installedVersion();
   // The wrapper Node's CommonJS loader puts around a module.
   const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n});`;
   const { script, save } = compileCached(file, source, 'typescript', version);
@@ -53,4 +66,9 @@ function load(): { ts: typeof ts; save: () => void } {
     dirname(file),
   );
   return { ts: module.exports, save };
+}
+
+function installedVersion(): string {
+  const manifest = require.resolve('typescript/package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }

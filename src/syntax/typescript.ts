@@ -35,20 +35,41 @@ const DOC_NAME_TAG = /@(?:link|see|param|arg)/;
  */
 const JS_DOC_TYPE_TAG = /@(?:type|param|arg|returns?|augments|extends|implements|property|prop|template|this|satisfies|typedef|callback)\b/;
 
+/** Whether a text's doc comments give facts (what DOC_NAME_TAG and JS_DOC_TYPE_TAG look for): otherwise they are not parsed. */
+function docsGiveFacts(text: string, javascript: boolean): boolean {
+  return DOC_NAME_TAG.test(text) || (javascript && JS_DOC_TYPE_TAG.test(text));
+}
+
+const extensionOf = (path: string): string => /\.[^./]+$/.exec(path)?.[0] ?? '.ts';
+const isJavascript = (ext: string): boolean => /^\.[cm]?jsx?$/.test(ext);
+
 export function typescriptFacts(path: string, text: string): SyntaxFacts {
-  const ext = /\.[^./]+$/.exec(path)?.[0] ?? '.ts';
-  const javascript = /^\.[cm]?jsx?$/.test(ext);
-  const jsDocParsingMode =
-    DOC_NAME_TAG.test(text) || (javascript && JS_DOC_TYPE_TAG.test(text)) ? tsc.JSDocParsingMode.ParseAll : tsc.JSDocParsingMode.ParseNone;
+  const ext = extensionOf(path);
+  const docs = docsGiveFacts(text, isJavascript(ext));
   const file = tsc.createSourceFile(
     path,
     text,
-    { languageVersion: tsc.ScriptTarget.Latest, jsDocParsingMode },
+    { languageVersion: tsc.ScriptTarget.Latest, jsDocParsingMode: docs ? tsc.JSDocParsingMode.ParseAll : tsc.JSDocParsingMode.ParseNone },
     // Parent pointers are set by the walk below as it goes down (what the
     // parser's own pass would set, in a second walk over every node).
     false,
     SCRIPT_KIND[ext] ?? tsc.ScriptKind.TS,
   );
+  return sourceFileFacts(file, docs);
+}
+
+/**
+ * The facts of a parsed file: of typescriptFacts' own parse, or of the
+ * indexer's program, whose trees are walked where they are (see
+ * orchestrator/syntax-facts-patch.ts). Doc comments are read only where
+ * typescriptFacts would parse them (`docs`), so that both give the same facts
+ * whichever parse the file had.
+ */
+export function sourceFileFacts(
+  file: ts.SourceFile,
+  docs = docsGiveFacts(file.text, isJavascript(extensionOf(file.fileName))),
+): SyntaxFacts {
+  const javascript = isJavascript(extensionOf(file.fileName));
   const facts = new SyntaxFacts();
   const position = (offset: number) => file.getLineAndCharacterOfPosition(offset);
   const at2 = (node: ts.Node): [number, number] => {
@@ -167,10 +188,11 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
         }
       }
     }
-    for (const doc of attachedDocs(node)) {
-      (doc as Mutable<ts.Node>).parent = node;
-      collectDocNames(doc, unrecorded, docTypes, (name) => record(name, RefKindCode.type));
-    }
+    if (docs)
+      for (const doc of attachedDocs(node)) {
+        (doc as Mutable<ts.Node>).parent = node;
+        collectDocNames(doc, unrecorded, docTypes, (name) => record(name, RefKindCode.type));
+      }
     const declared = declarationOf(node);
     if (declared) declare(node, declared);
     else if (javascript && kind === tsc.SyntaxKind.BinaryExpression) {
