@@ -49,13 +49,13 @@ export function patchSyntaxFacts(prototype: FileIndexerLike, writer: FactsWriter
   const original = prototype.index;
   prototype.index = function (this: FileIndexerLike) {
     original.call(this);
-    // A document without occurrences (too large, or empty) is not written, and not ingested.
-    if (this.document.occurrences.length === 0) return;
     try {
+      // A document without occurrences (too large, or empty) is not written, and not ingested.
+      if (this.document.occurrences.length === 0) return;
       const data = writer.walk(this.sourceFile).toData();
       writeFactsFrame(writer.fd, { path: this.document.relative_path, textLength: this.sourceFile.text.length, data });
     } catch {
-      // sextant parses this file itself.
+      // sextant parses this file itself (and nothing reaches the indexer, which would report it as its own failure).
     }
   };
 }
