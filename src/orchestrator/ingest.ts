@@ -7,6 +7,7 @@
 import { posix } from 'node:path';
 import type { PreparedDocument, RegistryWriter } from '../registry/writer.js';
 import type { ScipDocument } from '../scip/schema.js';
+import { SyntaxFacts } from '../syntax/facts.js';
 import type { IndexerFacts } from '../syntax/facts-file.js';
 import type { FactsProvider } from '../syntax/index.js';
 import { languageOf } from '../languages.js';
@@ -89,7 +90,7 @@ export class Ingest {
       text === undefined || !this.facts
         ? undefined
         : given?.textLength === text.length
-          ? given.facts
+          ? new SyntaxFacts(given.data)
           : await this.facts(path, language, text);
     const prepared = prepareDocument({ document, contentHash, language, lines, facts });
     this.pending.push({ path, doc: prepared });

@@ -8,14 +8,18 @@
 // (V8's serializer took 40 ms for kysely's 560 frames, on the indexer's
 // critical path; this, a few.)
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { SyntaxFacts, type SyntaxFactsData } from './facts.js';
+import type { SyntaxFactsData } from './facts.js';
 
 /** Names the file the indexer's process writes its facts to: set in its environment by sextant. */
 export const FACTS_FILE_ENV = 'SEXTANT_SYNTAX_FACTS';
 
-/** A file's facts as the indexer's process found them, and the length of the text it parsed. */
+/**
+ * A file's facts as the indexer's process found them, and the length of the
+ * text it parsed: data, made SyntaxFacts only by a document that is derived
+ * (not one found stored already, or left out).
+ */
 export interface IndexerFacts {
-  facts: SyntaxFacts;
+  data: SyntaxFactsData;
   textLength: number;
 }
 
@@ -84,7 +88,7 @@ export class FactsFileReader {
     const frame = this.frames.get(path);
     if (!frame) return undefined;
     this.frames.delete(path);
-    return { facts: new SyntaxFacts(frame.data), textLength: frame.textLength };
+    return { data: frame.data, textLength: frame.textLength };
   }
 
   close(): void {

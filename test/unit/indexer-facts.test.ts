@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { loadManifests, resolveCommand } from '../../src/orchestrator/manifests.js';
 import { runIndexer } from '../../src/orchestrator/run-indexer.js';
 import { FactsFileReader, writeFactsFrame, type IndexerFacts } from '../../src/syntax/facts-file.js';
+import { SyntaxFacts } from '../../src/syntax/facts.js';
 import { typescriptFacts } from '../../src/syntax/typescript.js';
 import { tempDir } from '../support/repos.js';
 
@@ -91,7 +92,11 @@ test("scip-typescript started by sextant gives each indexed file's syntax facts 
     assert.ok(given, `${path} came with its facts`);
     const text = readFileSync(join(root, path), 'utf8');
     assert.equal(given.textLength, text.length, path);
-    assert.deepEqual(given.facts.toData(), typescriptFacts(path, text).toData(), `${path}: the indexer's facts are sextant's`);
+    assert.deepEqual(
+      new SyntaxFacts(given.data).toData(),
+      typescriptFacts(path, text).toData(),
+      `${path}: the indexer's facts are sextant's`,
+    );
   }
   // The files give facts of every kind the comparison covers, so that it compares something.
   const data = Object.keys(FILES).map((path) => typescriptFacts(path, FILES[path]!).toData());
@@ -122,7 +127,7 @@ test('the facts file is read as far as it is written: a frame cut by the end of 
   assert.equal(reader.take(facts[0]![0]), undefined, 'a frame cut short');
   appendFileSync(file, bytes.subarray(firstEnd - 5, firstEnd + 10));
   const first = reader.take(facts[0]![0]);
-  assert.deepEqual(first?.facts.toData(), typescriptFacts(facts[0]![0], facts[0]![1]).toData());
+  assert.deepEqual(first && new SyntaxFacts(first.data).toData(), typescriptFacts(facts[0]![0], facts[0]![1]).toData());
   assert.equal(reader.take(facts[0]![0]), undefined, 'taken once');
   assert.equal(reader.take(facts[1]![0]), undefined, 'the second frame is not whole yet');
   appendFileSync(file, bytes.subarray(firstEnd + 10));
