@@ -470,7 +470,13 @@ const USE_EVENTS = [
   '',
   "report({ kind: 'start', at: 1 });",
   "report({ kind: 'done', result: 'x' });",
+  // The literals given by constants (mobx's `{ type: ADD }` of `export const ADD = "add"`).
+  "import { DONE, START } from './event-kinds';",
+  "report({ kind: DONE, result: 'y' });",
+  'report({ kind: START, at: 2 });',
 ];
+
+const EVENT_KINDS = ["export const DONE = 'done';", "export const START: 'start' = 'start';"];
 
 const FILES: Record<string, string> = {
   'tsconfig.json':
@@ -515,6 +521,7 @@ const FILES: Record<string, string> = {
   'lib/use-settings.js': USE_SETTINGS_JS.join('\n') + '\n',
   'src/events.ts': EVENTS.join('\n') + '\n',
   'src/use-events.ts': USE_EVENTS.join('\n') + '\n',
+  'src/event-kinds.ts': EVENT_KINDS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -551,6 +558,7 @@ const TEXTS: Record<string, string[]> = {
   'lib/use-settings.js': USE_SETTINGS_JS,
   'src/events.ts': EVENTS,
   'src/use-events.ts': USE_EVENTS,
+  'src/event-kinds.ts': EVENT_KINDS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -629,6 +637,7 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['the static pair, read in another JavaScript file', position('lib/use-settings.js', 3, 'cutoff')],
   ['the pair, read there', position('lib/use-settings.js', 4, 'width')],
   ["a union's discriminant in another file, picking out a named member", position('src/use-events.ts', 4, 'kind')],
+  ['given by a constant', position('src/use-events.ts', 6, 'kind')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -803,14 +812,16 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
     );
   });
 
-  test("a literal picking out a union's anonymous member from another file: none of the named members, and a note why", async () => {
-    const [path, line, column] = position('src/use-events.ts', 3, 'kind');
-    const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt);
-    assert.deepEqual(expected, [`src/events.ts:2:7`], 'the server: the anonymous member');
-    const def = await session.ok('goToDefinition', { repo, path, line, column });
-    assert.deepEqual(def.definitions.map(at), [], 'not the named members declaring other literals');
-    assert.equal(def.found, false);
-    assert.match(def.message, /the literal "start" picks out a member of a union that the index does not define.*"done", "failed"/);
+  test("a literal picking out a union's anonymous member from another file, written or a constant's: none of the named members, and a note why", async () => {
+    for (const [path, line, column] of [position('src/use-events.ts', 3, 'kind'), position('src/use-events.ts', 7, 'kind')]) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt);
+      assert.deepEqual(expected, [`src/events.ts:2:7`], `the server: the anonymous member, at ${where}`);
+      const def = await session.ok('goToDefinition', { repo, path, line, column });
+      assert.deepEqual(def.definitions.map(at), [], `not the named members declaring other literals, at ${where}`);
+      assert.equal(def.found, false);
+      assert.match(def.message, /the literal "start" picks out a member of a union that the index does not define.*"done", "failed"/);
+    }
   });
 
   test("an interface's property that extending interfaces narrow: its references are the server's, from each of them", async () => {

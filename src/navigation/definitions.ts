@@ -667,7 +667,7 @@ async function byDiscriminant(
   rows: DefinitionRow[],
 ): Promise<{ rows: DefinitionRow[]; note?: string }> {
   if (rows.length < 2 || !at.range || at.range[0] !== at.range[2]) return { rows };
-  const value = literalAfter(at.file.lines?.[at.range[0]], at.range[3]);
+  const value = literalAfter(at.file.lines?.[at.range[0]], at.range[3]) ?? (await constantAfter(lookups, at.file, at.range));
   if (value === undefined) return { rows };
   const declared = await Promise.all(rows.map(async (d) => literalAfter((await lookups.lines(d.blob_sha))?.[d.end_line], d.end_char)));
   if (declared.includes(value)) return { rows: rows.filter((_, i) => declared[i] === undefined || declared[i] === value) };
@@ -695,6 +695,35 @@ function literalAfter(line: string | undefined, column: number): string | undefi
 }
 
 const DISCRIMINANT = /^\s*\??\s*:\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)\s*(?:[,;}|]|\/[/*]|$)/;
+
+/**
+ * The literal of a constant given after a name and its colon (mobx's `{ type:
+ * ADD }`, where `export const ADD = "add"`): the name is resolved through the
+ * index, and its declarations must all assign one literal (`NAME = "add"`, a
+ * const's or an enum member's). Undefined otherwise.
+ */
+async function constantAfter(lookups: Lookups, file: FileContext, range: Range): Promise<string | undefined> {
+  const line = range[0];
+  const named = CONSTANT.exec(file.lines?.[line]?.slice(range[3]) ?? '');
+  if (!named) return undefined;
+  const column = range[3] + named.indices![1]![0];
+  const symbols = occurrencesAt(file.document, line, column)
+    .filter((o) => !(o.roles & SymbolRole.Definition) && o.range[1] === column)
+    .map((o) => file.document.symbols[o.symbol]!);
+  if (symbols.length === 0) return undefined;
+  const assigned = await Promise.all(
+    (await definitionsOf(lookups, file, [...new Set(symbols)], file)).map(async (d) => {
+      const text = (await lookups.lines(d.blob_sha))?.[d.end_line]?.slice(d.end_char);
+      const literal = text === undefined ? undefined : ASSIGNED_LITERAL.exec(text)?.[1];
+      return literal?.startsWith("'") ? `"${literal.slice(1, -1)}"` : literal;
+    }),
+  );
+  const literals = new Set(assigned);
+  return assigned.length > 0 && literals.size === 1 ? assigned[0] : undefined;
+}
+
+const CONSTANT = /^\s*\??\s*:\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[,;}]|\/[/*]|$)/du;
+const ASSIGNED_LITERAL = /^\s*(?::[^=]*)?=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)\s*(?:[,;]|\/[/*]|$)/;
 
 /**
  * At a call through a property that holds a function declared elsewhere
