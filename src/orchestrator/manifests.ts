@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'no
 import { createRequire } from 'node:module';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { projectFile } from '../paths.js';
-import { UserError } from '../errors.js';
+import { quote, UserError } from '../errors.js';
 
 export const BUILTIN_DIR = projectFile('indexers');
 /** The ending of a language server's manifest, which lies beside the indexers'. */
@@ -147,7 +147,7 @@ function projectsFrom(value: unknown): NonNullable<IndexerManifest['projects']> 
 function object(value: unknown, at: string, keys?: readonly string[]): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(at, 'expected an object');
   const unknown = keys && Object.keys(value).find((key) => !keys.includes(key));
-  if (unknown !== undefined) throw new ShapeError(at, `unknown key ${JSON.stringify(unknown)} (expected ${keys!.join(', ')})`);
+  if (unknown !== undefined) throw new ShapeError(at, `unknown key ${quote(unknown)} (expected ${keys!.join(', ')})`);
   return value as Record<string, unknown>;
 }
 

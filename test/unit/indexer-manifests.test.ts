@@ -77,6 +77,8 @@ test('a manifest not of the shape is refused in one line: the file, the field, w
     ],
     [{ ...GOOD, recovery: { missing: 'a', later: 'b' } }, /: recovery: unknown key "later"/],
     [{ ...GOOD, recovery: { failed: null } }, /: recovery\.failed: expected a string, not null: fix it$/],
+    // Quoted, not echoed whole.
+    [{ ...GOOD, ['k'.repeat(100_000)]: 1 }, /: manifest: unknown key "k+…" \(100000 characters\) \(expected name, .*\): fix it$/],
   ];
   for (const [manifest, message] of cases) {
     const { dir, file } = withManifest(manifest);
@@ -86,6 +88,7 @@ test('a manifest not of the shape is refused in one line: the file, the field, w
         assert.ok(error instanceof UserError, `${error.message} is a user's error`);
         assert.ok(error.message.startsWith(`indexer manifest ${file}`), error.message);
         assert.doesNotMatch(error.message, /\n/);
+        assert.ok(error.message.length < file.length + 400, `${error.message.length} characters`);
         assert.match(error.message, message);
         return true;
       },
