@@ -690,11 +690,17 @@ function boundedLiteral(literal: string): string {
 
 /** A literal after a name and its colon (`: "plus",`, `?: 2;`), a string's in double quotes; undefined when none ends the member there. */
 function literalAfter(line: string | undefined, column: number): string | undefined {
-  const literal = line ? DISCRIMINANT.exec(line.slice(column))?.[1] : undefined;
+  return doubleQuoted(line ? DISCRIMINANT.exec(line.slice(column))?.[1] : undefined);
+}
+
+/** A string literal in double quotes (as literals are compared), other literals as they are written. */
+function doubleQuoted(literal: string | undefined): string | undefined {
   return literal?.startsWith("'") ? `"${literal.slice(1, -1)}"` : literal;
 }
 
-const DISCRIMINANT = /^\s*\??\s*:\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)\s*(?:[,;}|]|\/[/*]|$)/;
+/** A literal: a string in either quotes, a number, a boolean. */
+const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)`;
+const DISCRIMINANT = new RegExp(String.raw`^\s*\??\s*:\s*${LITERAL}\s*(?:[,;}|]|\/[/*]|$)`);
 
 /**
  * The literal of a constant given after a name and its colon (mobx's `{ type:
@@ -714,8 +720,7 @@ async function constantAfter(lookups: Lookups, file: FileContext, range: Range):
   const assigned = await Promise.all(
     (await definitionsOf(lookups, file, [...new Set(symbols)], file)).map(async (d) => {
       const text = (await lookups.lines(d.blob_sha))?.[d.end_line]?.slice(d.end_char);
-      const literal = text === undefined ? undefined : ASSIGNED_LITERAL.exec(text)?.[1];
-      return literal?.startsWith("'") ? `"${literal.slice(1, -1)}"` : literal;
+      return doubleQuoted(text === undefined ? undefined : ASSIGNED_LITERAL.exec(text)?.[1]);
     }),
   );
   const literals = new Set(assigned);
@@ -723,7 +728,7 @@ async function constantAfter(lookups: Lookups, file: FileContext, range: Range):
 }
 
 const CONSTANT = /^\s*\??\s*:\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[,;}]|\/[/*]|$)/du;
-const ASSIGNED_LITERAL = /^\s*(?::[^=]*)?=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)\s*(?:[,;]|\/[/*]|$)/;
+const ASSIGNED_LITERAL = new RegExp(String.raw`^\s*(?::[^=]*)?=\s*${LITERAL}\s*(?:[,;]|\/[/*]|$)`);
 
 /**
  * At a call through a property that holds a function declared elsewhere

@@ -65,11 +65,9 @@ export function typescriptFacts(path: string, text: string): SyntaxFacts {
  * typescriptFacts would parse them (`docs`), so that both give the same facts
  * whichever parse the file had.
  */
-export function sourceFileFacts(
-  file: ts.SourceFile,
-  docs = docsGiveFacts(file.text, isJavascript(extensionOf(file.fileName))),
-): SyntaxFacts {
+export function sourceFileFacts(file: ts.SourceFile, docs?: boolean): SyntaxFacts {
   const javascript = isJavascript(extensionOf(file.fileName));
+  docs ??= docsGiveFacts(file.text, javascript);
   const facts = new SyntaxFacts();
   const position = (offset: number) => file.getLineAndCharacterOfPosition(offset);
   const at2 = (node: ts.Node): [number, number] => {
