@@ -914,14 +914,15 @@ describe('callHierarchy: accessors and named function expressions', () => {
 });
 
 describe("overloads in a declaration file", () => {
-  test('are all signatures: at one, that one; at a call, those its argument count fits, the last included', async () => {
-    // pick.d.ts declares two signatures and, being a declaration file, no implementation.
+  test('are all signatures: at one, the last, as TypeScript answers; at a call, those its argument count fits, the last included', async () => {
+    // pick.d.ts declares two signatures and, being a declaration file, no implementation: at a signature's name,
+    // TypeScript goes to the implementation, and where none has a body to the last signature.
     const D = 'src/pick.d.ts';
     const defined = async (path: string, line: number, needle: string) =>
       withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, path, line, needle) })).definitions.map(
         (d: any) => `${d.path}:${d.line}`,
       );
-    assert.deepEqual(await defined(D, 1, 'pick'), [`${D}:1`]);
+    assert.deepEqual(await defined(D, 1, 'pick'), [`${D}:2`]);
     assert.deepEqual(await defined(D, 2, 'pick'), [`${D}:2`]);
     assert.deepEqual(await defined('src/pick-use.ts', 3, 'pick('), [`${D}:2`]);
   });
@@ -943,6 +944,21 @@ describe('overloads: a parameter and a type parameter of one name', () => {
     const body = await defined(9, 'M.value');
     assert.ok(body.includes(`8:${m(8, 'M:')} parameter`), body.join(', '));
     assert.deepEqual(body.filter((d: string) => !d.startsWith('8:')), []);
+  });
+
+  test("at a signature's own parameter or type parameter, that declaration alone, as TypeScript answers", async () => {
+    // scip-typescript gives the three `first` parameters one symbol; each signature's is its own declaration.
+    const H = 'src/chain.ts';
+    const defined = async (line: number, needle: string, offset = 0) =>
+      withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, H, line, needle, { offset }) })).definitions.map(
+        (d: any) => `${d.line}:${d.column} ${d.kind}`,
+      );
+    const first = (line: number) => `${line}:${at(members, H, line, 'first').column} parameter`;
+    assert.deepEqual(await defined(6, 'first'), [first(6)]);
+    assert.deepEqual(await defined(7, 'first'), [first(7)]);
+    assert.deepEqual(await defined(8, 'first'), [first(8)]);
+    // The type parameter declared in the first signature, not the later signatures' nor the implementation's.
+    assert.deepEqual(await defined(6, '<M ', 1), [`6:${at(members, H, 6, '<M ').column + 1} type_parameter`]);
   });
 });
 

@@ -240,6 +240,9 @@ function previewOf(lines: readonly string[] | null, line: number, column: number
   return p === undefined ? {} : { preview: p };
 }
 
+/** The kinds of declarations TypeScript takes from a signature to the implementation (its isFunctionLike). */
+const FUNCTION_LIKE: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
+
 /** A TypeScript declaration file, whose overloads are all signatures. */
 const DECLARATION_FILE = /\.d\.[mc]?ts$/;
 
@@ -248,8 +251,14 @@ const DECLARATION_FILE = /\.d\.[mc]?ts$/;
  * signatures, then the implementation; scip-typescript also gives the
  * same-named parameters of all signatures one symbol). A language server
  * answers with the declaration at hand, and so does sextant:
- * - at one of the declarations, that declaration and the implementation (a
- *   declaration file's overloads have none: that declaration);
+ * - at a function's or method's name in one of its declarations, the
+ *   implementation, or the last signature where none has a body (a
+ *   declaration file's, an interface's), as TypeScript goes from a signature
+ *   to its implementation; at another declaration, that declaration and the
+ *   last (a declaration file's: that declaration); at a parameter's or type
+ *   parameter's own declaration, that declaration alone (each signature's
+ *   are its own: another's, or the implementation's, are other names that
+ *   happen to be spelled alike);
  * - at a use of a parameter or type parameter, the one of the signature the
  *   use is in: the last declared before the use (the implementation's, for a
  *   use in its body; a signature's own, for a use in that signature's types,
@@ -282,7 +291,11 @@ function narrowOverloads(
     let chosen: DefinitionRow[] | undefined;
     if (at.declared.has(symbol)) {
       const here = group.find((d) => d.path === at.path && rangeTouches(definitionRange(d), at.line, at.column));
-      chosen = here ? [...new Set(ambient ? [here] : [here, group[group.length - 1]!])] : undefined;
+      const last = group[group.length - 1]!;
+      if (!here) chosen = undefined;
+      else if (isParameterSymbol(symbol) || isTypeParameterSymbol(symbol)) chosen = [here];
+      else if (group.every((d) => FUNCTION_LIKE.has(d.kind))) chosen = [last];
+      else chosen = [...new Set(ambient ? [here] : [here, last])];
     } else if (isParameterSymbol(symbol) || isTypeParameterSymbol(symbol)) {
       const before = group.filter(
         (d) => d.path === at.path && (d.start_line < at.line || (d.start_line === at.line && d.start_char <= at.column)),
