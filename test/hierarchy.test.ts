@@ -461,6 +461,22 @@ describe('callHierarchy: accessors and named function expressions', () => {
     }
   });
 
+  test("accessors of one name in two classes implementing an interface that declares no such member stay apart", async () => {
+    // TextPanel and ChartPanel both implement Panel, which has no `state`: TextPanel's getter is read on line 20's
+    // `text.state` alone, not where ChartPanel's is.
+    const P = 'src/panels.ts';
+    const r = await incoming('ts-members', members, P, 7, 'state');
+    assert.equal(label(r.item), def(members, 'method', P, 7, 'state', 'TextPanel'));
+    assert.deepEqual(calls(r.calls), [
+      { from: def(members, 'function', P, 19, 'describePanels'), ranges: [range(members, P, 20, 'state', 'call')] },
+    ]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, P, 7, 'state') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line}:${x.column}`),
+      [`7:${at(members, P, 7, 'state').column}`, `20:${at(members, P, 20, 'state').column}`],
+    );
+  });
+
   test('outgoing: the getters a function reads and the setter it assigns through are its callees', async () => {
     const r = await outgoing('ts-members', members, C, 18, 'bump');
     assert.deepEqual(calls(r.calls), [

@@ -169,24 +169,38 @@ export function accessorSibling(symbol: string): string | undefined {
  * For each accessor, the members it implements or overrides: in each
  * supertype its class's relationships name (scip-typescript lists them all,
  * transitively), the property of its name (`Set#size.`) and the accessor of
- * its kind (a base class's getter). Candidates no index defines have no
- * references, and so add nothing.
+ * its kind (a base class's getter), where the supertype declares them.
  */
 async function accessorTargets(lookups: Lookups, indexIds: readonly number[], accessors: readonly string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
   const supertypes = new Map<string, Promise<string[]>>();
   // A static accessor is a member of the class itself, not of its instances: it implements or overrides no
   // supertype's member, as TypeScript relates them (a read of an instance's `type` does not run `static get type()`).
   const staticOnly = await staticMembers(lookups, indexIds, accessors);
+  const candidates = new Map<string, { supertype: string; members: string[] }[]>();
   for (const accessor of accessors) {
     if (staticOnly.has(accessor)) continue;
     const [, owner, kind, escaped] = ACCESSOR.exec(accessor)!;
     let ancestors = supertypes.get(owner!);
     if (!ancestors) supertypes.set(owner!, (ancestors = lookups.supertypesOf(indexIds, [owner!])));
     const property = /^[\w$+-]+$/.test(escaped!) ? `${escaped}.` : `\`${escaped}\`.`;
+    candidates.set(
+      accessor,
+      (await ancestors)
+        .filter((t) => t.endsWith('#'))
+        .map((t) => ({ supertype: t, members: [t + property, `${t}\`<${kind}>${escaped}\`().`] })),
+    );
+  }
+  // A supertype the index defines has the members it declares: one that declares none of the accessor's name is
+  // not implemented by it (and through it, overridingAccessors would relate the accessors of that name of every
+  // class implementing it, tanstack form's FieldApi and FormGroupApi under FieldLikeAPI). A library's (`Set`) is
+  // not defined here, and its member is taken as named.
+  const asked = [...new Set([...candidates.values()].flat().flatMap((c) => [c.supertype, ...c.members]))];
+  const defined = new Set(asked.length ? (await lookups.definitionsOf(indexIds, asked)).map((d) => d.symbol) : []);
+  const out = new Map<string, string[]>();
+  for (const [accessor, of] of candidates) {
     out.set(
       accessor,
-      (await ancestors).filter((t) => t.endsWith('#')).flatMap((t) => [t + property, `${t}\`<${kind}>${escaped}\`().`]),
+      of.flatMap((c) => (defined.has(c.supertype) ? c.members.filter((m) => defined.has(m)) : c.members)),
     );
   }
   return out;
