@@ -250,7 +250,7 @@ const DECLARATION_FILE = /\.d\.[mc]?ts$/;
  * One symbol declared several times in one file is an overload group (its
  * signatures, then the implementation; scip-typescript also gives the
  * same-named parameters of all signatures one symbol). A language server
- * answers with the declaration at hand, and so does sextant:
+ * answers by TypeScript's rules, and so does sextant:
  * - at a function's or method's name in one of its declarations, the
  *   implementation, or the last signature where none has a body (a
  *   declaration file's, an interface's), as TypeScript goes from a signature
