@@ -12,7 +12,7 @@ import {
   type ParsedSymbol,
 } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
-import { unresolvedImportModule } from '../scip/kind.js';
+import { FUNCTION_KINDS, unresolvedImportModule } from '../scip/kind.js';
 import { MODULE_SPECIFIER, RefKindCode } from '../registry/payload.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
@@ -240,9 +240,6 @@ function previewOf(lines: readonly string[] | null, line: number, column: number
   return p === undefined ? {} : { preview: p };
 }
 
-/** The kinds of declarations TypeScript takes from a signature to the implementation (its isFunctionLike). */
-const FUNCTION_LIKE: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
-
 /** A TypeScript declaration file, whose overloads are all signatures. */
 const DECLARATION_FILE = /\.d\.[mc]?ts$/;
 
@@ -294,7 +291,7 @@ function narrowOverloads(
       const last = group[group.length - 1]!;
       if (!here) chosen = undefined;
       else if (isParameterSymbol(symbol) || isTypeParameterSymbol(symbol)) chosen = [here];
-      else if (group.every((d) => FUNCTION_LIKE.has(d.kind))) chosen = [last];
+      else if (group.every((d) => FUNCTION_KINDS.has(d.kind))) chosen = [last];
       else chosen = [...new Set(ambient ? [here] : [here, last])];
     } else if (isParameterSymbol(symbol) || isTypeParameterSymbol(symbol)) {
       const before = group.filter(

@@ -3,7 +3,7 @@
 // kinds, and relationships.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { signatureOf, symbolKind, unresolvedImportSignature, type SymbolKind } from '../scip/kind.js';
+import { FUNCTION_KINDS, signatureOf, symbolKind, unresolvedImportSignature, type SymbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, rangeContains, rangeTouches, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
 import { descriptorName, displayName, isLocalSymbol, isModuleSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
@@ -173,8 +173,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         computedNameInSource(lines, o.range) ||
         displayName(parsed),
       kind,
-      // TypeScript's call hierarchy lists no member declared by assignment, as a callee or otherwise.
-      callable: !declaration?.assignedMember && (CALLABLE_KINDS.has(kind) || declaration?.callable === true),
+      // Functions by nature, and other definitions where syntax says they hold a function; TypeScript's call hierarchy
+      // lists no member declared by assignment, as a callee or otherwise.
+      callable: !declaration?.assignedMember && (FUNCTION_KINDS.has(kind) || declaration?.callable === true),
       // A member declared by assignment has a local symbol, which names no container: its owner's name (`A` of `A.m = ...`).
       container:
         assignedClass.containers.get(symbol) ??
@@ -883,9 +884,6 @@ function relateDeclarationFileMembers(
   }
   return relationships;
 }
-
-/** Kinds that are called by nature; other definitions are callable when syntax says they hold a function. */
-const CALLABLE_KINDS: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
 
 function refKindOf(roles: number, range: Range, facts: SyntaxFacts | undefined): number {
   if (roles & SymbolRole.Import) return RefKindCode.import;

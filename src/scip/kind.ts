@@ -28,6 +28,9 @@ export const SYMBOL_KINDS = [
 ] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
+/** The kinds that are functions by nature (TypeScript's isFunctionLike among them): called, and overloaded. */
+export const FUNCTION_KINDS: ReadonlySet<string> = new Set<SymbolKind>(['function', 'method', 'constructor']);
+
 /** SymbolInformation.Kind values of scip.proto that map onto our words. */
 const SCIP_KIND: Record<number, SymbolKind> = {
   7: 'class',
