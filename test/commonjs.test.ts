@@ -397,6 +397,17 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a method of a class a module assigns whole, called through an instance another module makes (`queue.push(x)`, which the index names with a local there), is that method: definition, references from either end and callers, as TypeScript answers', async () => {
+    const push = at(root, 'lib/queue.js', 3, 'push');
+    const use = at(root, 'lib/use-queue.js', 6, 'push');
+    assert.deepEqual((await definitionsAt(use)).map(where), [where(push)]);
+    for (const from of [use, push]) {
+      const refs = await session.ok('findReferences', { repo, ...from });
+      assert.deepEqual(refs.references.map(where).sort(), [where(push), where(use)].sort(), `from ${where(from)}`);
+    }
+    assert.deepEqual(await callers(push), [`function enqueue ${where(at(root, 'lib/use-queue.js', 4, 'enqueue'))} ×1`]);
+  });
+
   test('the calls in an anonymous function (or arrow function) a module assigns whole to `module.exports` are the module’s, as TypeScript’s call hierarchy counts them', async () => {
     const module = (path: string) => `module ${path.slice('lib/'.length)} ${path}:1:1 ×1`;
     assert.deepEqual(await callers(at(root, 'lib/format.js', 2, 'format')), [module('lib/format-all.js'), module('lib/format-one.js')]);

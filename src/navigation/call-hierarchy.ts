@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { UserError } from '../errors.js';
 import { SymbolRole } from '../scip/schema.js';
-import { isLocalSymbol, isParameterSymbol, isStandardLibrarySymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isNamedOnlyInItsFile, isParameterSymbol, isStandardLibrarySymbol } from '../scip/symbol.js';
 import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
 import { decodeRanges, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.js';
@@ -508,21 +508,21 @@ class CallWalker {
     // it overrides (`set` of a class declared in a function, extending Map: every `map.set(...)`, as TypeScript counts).
     const shared: { i: number; symbols: string[]; local?: true }[] = [];
     for (const [i, target] of targets.entries()) {
-      if (!isLocalSymbol(target.symbol)) {
-        shared.push({ i, symbols: [target.symbol] });
-        continue;
-      }
-      const document = await this.lookups.document(target.document_id);
-      const occ = document.occurrences;
-      for (let n = 0; n < occ.length; n++) {
-        if (document.symbols[occ.symbol(n)] !== target.symbol || !keep(occ.roles(n), occ.refKind(n))) continue;
-        out[i]!.push(useAt(target, occ.range(n), target.symbol, occ.refKind(n), occ.memberAccess(n)));
-      }
-      // A member of an unnamed type (a method of the object a factory returns) is used from other files by name.
-      const elsewhere = await usesElsewhere(this.lookups, target, this.askedIn);
+      if (isLocalSymbol(target.symbol)) {
+        const document = await this.lookups.document(target.document_id);
+        const occ = document.occurrences;
+        for (let n = 0; n < occ.length; n++) {
+          if (document.symbols[occ.symbol(n)] !== target.symbol || !keep(occ.roles(n), occ.refKind(n))) continue;
+          out[i]!.push(useAt(target, occ.range(n), target.symbol, occ.refKind(n), occ.memberAccess(n)));
+        }
+      } else shared.push({ i, symbols: [target.symbol] });
+      // A member of an unnamed type (a method of the object a factory returns), or of a class assigned to
+      // module.exports, is used from other files by name.
+      const elsewhere = isNamedOnlyInItsFile(target.symbol) ? await usesElsewhere(this.lookups, target, this.askedIn) : [];
       for (const use of elsewhere)
         if (keep(use.roles, use.refKind)) out[i]!.push(useAt(use.file, use.range, target.symbol, use.refKind, true));
       if (elsewhere.length > 0) this.notes.add(usesByNameNote(target, elsewhere));
+      if (!isLocalSymbol(target.symbol)) continue;
       const overridden = await this.lookups.localReferenceTargets(target.document_id, target.symbol);
       if (overridden.length > 0) shared.push({ i, symbols: overridden, local: true });
     }

@@ -936,9 +936,9 @@ const ASSIGNED_NAME = /^(module\s*\.\s*exports\s*=\s*)[\p{L}\p{N}_$]+\s*;?\s*$/u
 export async function definitionsSpelled(lookups: Lookups, ctx: RepoContext, name: UnresolvedName): Promise<DefinitionRow[]> {
   const [global, members] = await Promise.all([
     lookups.definitionsNamed(ctx.index.id, name.text),
-    name.member ? lookups.localMembersNamed(ctx.index.id, name.text) : [],
+    name.member ? lookups.membersNamedOnlyInTheirFiles(ctx.index.id, name.text) : [],
   ]);
-  return [...global, ...members];
+  return [...global, ...members.filter((d) => isLocalSymbol(d.symbol))];
 }
 
 /** Definitions a name matched by its spelling lists at most (`get`, `value` and `name` are defined in hundreds of places). */

@@ -207,7 +207,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   if (file && (local || languageOf(file.file.path) === 'javascript')) {
     // A member once, whatever its number of declarations (a JavaScript class's property assigned in several methods).
     for (const member of oneRowPerMember(await definitionsOf(lookups, ctx, symbols, file))) {
-      const byName = isLocalSymbol(member.symbol) ? await usesElsewhere(lookups, member, askedIn) : [];
+      const byName = await usesElsewhere(lookups, member, askedIn);
       const called = await calledAsMethod(lookups, member);
       if (called && !symbols.includes(called)) symbols.push(called);
       const bySubclass = (await subclassUses(lookups, member)).filter(

@@ -3,16 +3,18 @@
 // `return { getState() {...} }`, or of a type literal in an intersection,
 // `SafePromise<T> & { unwrap(): ... }`) with a local symbol, and gives each
 // file that uses it a new local symbol of its own: a use in another file has
-// no declaration there, and the declaration has no uses outside its file.
+// no declaration there, and the declaration has no uses outside its file. A
+// member of the class a CommonJS module assigns to `module.exports` is named
+// so too outside its file, though `default#m().` in it (isNamedOnlyInItsFile).
 // They are related by name. A use (`x.m`, a local symbol its file does not
-// declare) stands for member M when M is the only local method or property
+// declare) stands for member M when M is the only such method or property
 // of that name the index declares outside the use's file: a name is no type,
 // so where several are, none is taken. From M, its uses are searched in the
 // files that refer to something M's file declares globally (they import its
 // factory, say), which is where the object comes from as far as names can
 // tell, and which bounds the search; and in the file asked about, when the
 // question started at a use.
-import { isLocalSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isNamedOnlyInItsFile } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import type { Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups, StoredDocument } from '../registry/lookups.js';
@@ -70,7 +72,7 @@ export async function memberDeclaredElsewhere(
     const exported = await exportThroughNamespace(lookups, file, range, name);
     if (exported) return exported;
   }
-  return soleMember(await lookups.localMembersNamed(file.index_id, name), file.document_id);
+  return soleMember(await lookups.membersNamedOnlyInTheirFiles(file.index_id, name), file.document_id);
 }
 
 /**
@@ -103,12 +105,12 @@ async function exportThroughNamespace(
 
 /**
  * The uses of `member` in other files (see the top of this file), in path
- * order; none unless it is a local method or property. `askedIn` is the file
+ * order; none unless it is a method or property named only in its file. `askedIn` is the file
  * of the use a question started at, whose uses are found whether it refers
  * to the member's file or not.
  */
 export async function usesElsewhere(lookups: Lookups, member: DefinitionRow, askedIn?: MemberUseFile): Promise<MemberUse[]> {
-  if (!isLocalSymbol(member.symbol) || (member.kind !== 'method' && member.kind !== 'property')) return [];
+  if (!isNamedOnlyInItsFile(member.symbol) || (member.kind !== 'method' && member.kind !== 'property')) return [];
   let cache = remembered.get(lookups);
   if (!cache) remembered.set(lookups, (cache = new Lru<string, MemberUse[]>(REMEMBERED_USES, (uses) => uses.length + 1)));
   const key = `${member.index_id}\0${member.document_id}\0${member.symbol}`;
@@ -120,7 +122,7 @@ export async function usesElsewhere(lookups: Lookups, member: DefinitionRow, ask
 }
 
 async function findUses(lookups: Lookups, member: DefinitionRow): Promise<MemberUse[]> {
-  const members = await lookups.localMembersNamed(member.index_id, member.name);
+  const members = await lookups.membersNamedOnlyInTheirFiles(member.index_id, member.name);
   // A file resolves a use to this member when the members of that name outside it are this one alone.
   const rivals = new Set(members.filter((d) => !sameMember(d, member)).map((d) => d.document_id));
   if (rivals.size > 1) return [];
@@ -190,16 +192,21 @@ async function exportsOf(lookups: Lookups, member: DefinitionRow): Promise<Set<s
 
 /** What an answer says of a member found from a use by its name. */
 export function resolvedByNameNote(member: DefinitionRow): string {
-  if (!isLocalSymbol(member.symbol)) {
+  if (!isNamedOnlyInItsFile(member.symbol)) {
     return (
       `${member.name} was found through its module: the index gives this file a symbol of its own for a name the module ` +
       `exports by an export list, and ${member.path}:${member.start_line + 1} declares it`
     );
   }
   return (
-    `${member.name} was found by its name: the index gives this file a symbol of its own for a member of an unnamed type, ` +
+    `${member.name} was found by its name: the index gives this file a symbol of its own for a ${namedOnlyThere(member)}, ` +
     `and ${member.path}:${member.start_line + 1} declares the only such member of that name`
   );
+}
+
+/** What kind of member `member` is, of those the index names only in their files. */
+function namedOnlyThere(member: DefinitionRow): string {
+  return isLocalSymbol(member.symbol) ? 'member of an unnamed type' : `member of the class ${member.path} assigns to module.exports`;
 }
 
 /** What an answer says of a member's uses in other files, found by its name. */
@@ -207,6 +214,6 @@ export function usesByNameNote(member: DefinitionRow, uses: readonly MemberUse[]
   const files = new Set(uses.map((u) => u.file.path)).size;
   return (
     `${member.name}'s uses in ${files} other file${files === 1 ? '' : 's'} were found by its name, in the files that refer to ` +
-    `${member.path}: it is the only member of an unnamed type so named`
+    `${member.path}: it is the only ${namedOnlyThere(member)} so named`
   );
 }

@@ -2,7 +2,7 @@
 // navigation layer. Only published indexes are ever consulted.
 import { sql, type Compilable, type Kysely } from 'kysely';
 import { Lru } from '../lru.js';
-import { isLocalSymbol } from '../scip/symbol.js';
+import { isLocalSymbol, isNamedOnlyInItsFile } from '../scip/symbol.js';
 import { Occurrences, rangeRecords } from './payload.js';
 import { padded, PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
@@ -91,7 +91,7 @@ export class Lookups {
   private readonly fileCallers = new Lru<string, DefinitionRow[]>(512);
   /** localDefinitions by document and symbols: goToDefinition at a local reads its one definition, not the file's. */
   private readonly localDefinitionRows = new Lru<string, DefinitionRow[]>(RELATIVES_CACHED);
-  /** definitionsNamed and localMembersNamed by index and name, bounded by rows. */
+  /** definitionsNamed and membersNamedOnlyInTheirFiles by index and name, bounded by rows. */
   private readonly namedDefinitions = new Lru<string, DefinitionRow[]>(REF_ROWS_CACHED, (rows) => rows.length + 1);
   private readonly lineCache = new Lru<string, string[] | null>(1024);
   private readonly files = new Lru<string, IndexFileRow>(4096);
@@ -617,14 +617,19 @@ export class Lookups {
     );
   }
 
-  /** The methods and properties of an index named `name` that have local symbols (members of unnamed types). */
-  async localMembersNamed(indexId: number, name: string): Promise<DefinitionRow[]> {
-    return this.byName('localMembersNamed', indexId, name, ([i, n]) =>
+  /**
+   * The methods and properties of an index named `name` that the indexer names
+   * only in their own files (isNamedOnlyInItsFile): members of unnamed types,
+   * and of a class assigned to `module.exports`.
+   */
+  async membersNamedOnlyInTheirFiles(indexId: number, name: string): Promise<DefinitionRow[]> {
+    const rows = await this.byName('membersNamedOnlyInTheirFiles', indexId, name, ([i, n]) =>
       this.definitionQuery([i!])
         .where('d.name', '=', n!)
-        .where('s.symbol', 'like', 'local %')
+        .where((eb) => eb.or([eb('s.symbol', 'like', 'local %'), eb('s.symbol', 'like', '%/default#%')]))
         .where('d.kind', 'in', ['method', 'property']),
     );
+    return rows.filter((d) => isNamedOnlyInItsFile(d.symbol));
   }
 
   /**
@@ -633,7 +638,7 @@ export class Lookups {
    * and a popular one (`node`, `value`) matches hundreds of rows.
    */
   private async byName(
-    query: 'definitionsNamed' | 'localMembersNamed',
+    query: 'definitionsNamed' | 'membersNamedOnlyInTheirFiles',
     indexId: number,
     name: string,
     build: (slots: never[]) => Compilable<DefinitionRow>,

@@ -37,6 +37,22 @@ export function isLocalSymbol(symbol: string): boolean {
   return symbol.startsWith('local ');
 }
 
+/** A method or term whose owner is a file's `default#`, directly. */
+const DEFAULT_CLASS_MEMBER = /\/default#(?:[^\s`#./()[\]:!]+|`(?:[^`]|``)+`)(?:\([^)]*\))?\.$/;
+
+/**
+ * A member the index names only in the file that declares it: a local symbol
+ * (a member of an object literal or of a type literal), or a member of the
+ * class a CommonJS module assigns to `module.exports` (`module.exports = class
+ * Queue { push() {...} }`), which scip-typescript names with locals too and
+ * sextant's prepare names `<module>default#push().` in its file
+ * (prepare-assigned-class.ts); a file that uses it (`queue.push(x)`) keeps a
+ * local of its own.
+ */
+export function isNamedOnlyInItsFile(symbol: string): boolean {
+  return isLocalSymbol(symbol) || DEFAULT_CLASS_MEMBER.test(symbol);
+}
+
 /** The standard libraries as their indexers name them: TypeScript's lib files, Python's stdlib. */
 const STANDARD_LIBRARY = /^(?:scip-typescript npm typescript \S+ lib\/|scip-python python python-stdlib )/;
 
