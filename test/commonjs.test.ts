@@ -397,15 +397,28 @@ describe('CommonJS exports', () => {
     }
   });
 
-  test('a method of a class a module assigns whole, called through an instance another module makes (`queue.push(x)`, which the index names with a local there), is that method: definition, references from either end and callers, as TypeScript answers', async () => {
-    const push = at(root, 'lib/queue.js', 3, 'push');
-    const use = at(root, 'lib/use-queue.js', 6, 'push');
-    assert.deepEqual((await definitionsAt(use)).map(where), [where(push)]);
-    for (const from of [use, push]) {
-      const refs = await session.ok('findReferences', { repo, ...from });
-      assert.deepEqual(refs.references.map(where).sort(), [where(push), where(use)].sort(), `from ${where(from)}`);
+  test('a method of a class a module assigns whole, called through an instance another module makes (`queue.push(x)`, which the index names with a local there), is that method: definition, references from either end and callers, as TypeScript answers; of two members so named, each use is the one whose module it imports', async () => {
+    const cases: [Position, Position, string][] = [
+      [
+        at(root, 'lib/queue.js', 3, 'push'),
+        at(root, 'lib/use-queue.js', 6, 'push'),
+        `function enqueue ${where(at(root, 'lib/use-queue.js', 4, 'enqueue'))} ×1`,
+      ],
+      // A factory's literal, whose method the index names with locals in both files.
+      [
+        at(root, 'lib/buffer.js', 4, 'push'),
+        at(root, 'lib/use-buffer.js', 5, 'push'),
+        `function fill ${where(at(root, 'lib/use-buffer.js', 4, 'fill'))} ×1`,
+      ],
+    ];
+    for (const [push, use, caller] of cases) {
+      assert.deepEqual((await definitionsAt(use)).map(where), [where(push)], where(use));
+      for (const from of [use, push]) {
+        const refs = await session.ok('findReferences', { repo, ...from });
+        assert.deepEqual(refs.references.map(where).sort(), [where(push), where(use)].sort(), `from ${where(from)}`);
+      }
+      assert.deepEqual(await callers(push), [caller]);
     }
-    assert.deepEqual(await callers(push), [`function enqueue ${where(at(root, 'lib/use-queue.js', 4, 'enqueue'))} ×1`]);
   });
 
   test('the calls in an anonymous function (or arrow function) a module assigns whole to `module.exports` are the module’s, as TypeScript’s call hierarchy counts them', async () => {

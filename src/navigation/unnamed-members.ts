@@ -8,8 +8,10 @@
 // so too outside its file, though `default#m().` in it (isNamedOnlyInItsFile).
 // They are related by name. A use (`x.m`, a local symbol its file does not
 // declare) stands for member M when M is the only such method or property
-// of that name the index declares outside the use's file: a name is no type,
-// so where several are, none is taken. From M, its uses are searched in the
+// of that name the index declares outside the use's file, or, of several,
+// the only one whose file the use's file refers to (it imports M's class or
+// factory): a name is no type, so where that leaves several, none is taken
+// (nor where more than RIVAL_FILES files declare the name). From M, its uses are searched in the
 // files that refer to something M's file declares globally (they import its
 // factory, say), which is where the object comes from as far as names can
 // tell, and which bounds the search; and in the file asked about, when the
@@ -48,6 +50,12 @@ export interface MemberUse {
  * its file's declarations. A module every file imports is searched this far.
  */
 const SEARCHED_FILES = 2_000;
+/**
+ * Files declaring members of one name past which the name resolves nothing:
+ * telling them apart reads what refers to each (`get`, `value` and `push` are
+ * members of dozens of literals in a large repository).
+ */
+const RIVAL_FILES = 8;
 /** Uses elsewhere remembered, of members of any index (an index never changes once published). */
 const REMEMBERED_USES = 100_000;
 
@@ -72,7 +80,14 @@ export async function memberDeclaredElsewhere(
     const exported = await exportThroughNamespace(lookups, file, range, name);
     if (exported) return exported;
   }
-  return soleMember(await lookups.membersNamedOnlyInTheirFiles(file.index_id, name), file.document_id);
+  const outside = (await lookups.membersNamedOnlyInTheirFiles(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
+  const sole = soleMember(outside);
+  if (sole || new Set(outside.map((d) => d.document_id)).size > RIVAL_FILES) return sole;
+  // Several: the one whose file this file refers to, if only one's is.
+  const refers = new Set((await lookups.document(file.document_id)).symbols);
+  const imported: DefinitionRow[] = [];
+  for (const d of outside) if ([...(await exportsOf(lookups, d))].some((s) => refers.has(s))) imported.push(d);
+  return soleMember(imported);
 }
 
 /**
@@ -123,15 +138,23 @@ export async function usesElsewhere(lookups: Lookups, member: DefinitionRow, ask
 
 async function findUses(lookups: Lookups, member: DefinitionRow): Promise<MemberUse[]> {
   const members = await lookups.membersNamedOnlyInTheirFiles(member.index_id, member.name);
-  // A file resolves a use to this member when the members of that name outside it are this one alone.
-  const rivals = new Set(members.filter((d) => !sameMember(d, member)).map((d) => d.document_id));
-  if (rivals.size > 1) return [];
+  // A file resolves a use to this member when the members of that name outside it are this one alone, or when this
+  // one's file is the only one of theirs it refers to (as memberDeclaredElsewhere).
+  const rivals = new Map<number, DefinitionRow>();
+  for (const d of members) if (!sameMember(d, member) && !rivals.has(d.document_id)) rivals.set(d.document_id, d);
+  if (rivals.size > RIVAL_FILES) return [];
+  const referringToRival = new Map<number, Set<number>>();
+  for (const [document, rival] of rivals) {
+    const rows = await lookups.symbolRefs([member.index_id], [...(await exportsOf(lookups, rival))]);
+    referringToRival.set(document, new Set(rows.map((r) => r.document_id)));
+  }
   const exports = await exportsOf(lookups, member);
   // Only a file whose text has the name can use it (a file without stored text has no line to check it on).
   const named = await lookups.blobsContaining(member.name);
   const files = new Map<number, MemberUseFile>();
   for (const row of await lookups.symbolRefs([member.index_id], [...exports])) {
-    if (row.document_id === member.document_id || (rivals.size > 0 && !rivals.has(row.document_id))) continue;
+    if (row.document_id === member.document_id) continue;
+    if ([...referringToRival].some(([document, referring]) => document !== row.document_id && referring.has(row.document_id))) continue;
     if (named && !named.has(row.blob_sha)) continue;
     if (files.size >= SEARCHED_FILES) break;
     files.set(row.document_id, row);
@@ -169,10 +192,9 @@ function orphanAccesses(document: StoredDocument, length: number): Omit<MemberUs
   return out;
 }
 
-/** The one member among `named` declared outside `documentId` (its rows: a getter and its setter are one member). */
-function soleMember(named: readonly DefinitionRow[], documentId: number): DefinitionRow | undefined {
-  const outside = named.filter((d) => d.document_id !== documentId);
-  return outside.length > 0 && outside.every((d) => sameMember(d, outside[0]!)) ? outside[0] : undefined;
+/** The one member `rows` are of, if they are of one (a getter and its setter are one member). */
+function soleMember(rows: readonly DefinitionRow[]): DefinitionRow | undefined {
+  return rows.length > 0 && rows.every((d) => sameMember(d, rows[0]!)) ? rows[0] : undefined;
 }
 
 /** The first row of each member among `rows`, in their order. */
@@ -200,7 +222,7 @@ export function resolvedByNameNote(member: DefinitionRow): string {
   }
   return (
     `${member.name} was found by its name: the index gives this file a symbol of its own for a ${namedOnlyThere(member)}, ` +
-    `and ${member.path}:${member.start_line + 1} declares the only such member of that name`
+    `and ${member.path}:${member.start_line + 1} declares the only such member of that name outside it, or in the files it refers to`
   );
 }
 
@@ -214,6 +236,6 @@ export function usesByNameNote(member: DefinitionRow, uses: readonly MemberUse[]
   const files = new Set(uses.map((u) => u.file.path)).size;
   return (
     `${member.name}'s uses in ${files} other file${files === 1 ? '' : 's'} were found by its name, in the files that refer to ` +
-    `${member.path}: it is the only ${namedOnlyThere(member)} so named`
+    `${member.path}: it is the only ${namedOnlyThere(member)} so named outside them, or in the files they refer to`
   );
 }
