@@ -206,7 +206,7 @@ describe('CommonJS exports', () => {
     // The export is defined as the class, and no reference of it: TypeScript's findReferences at `exports` lists no class.
     const references = await session.ok('findReferences', { repo, ...at(root, 'lib/cursor.js', 2, 'exports') });
     const listed = references.references.map(where);
-    assert.ok(listed.includes(where(at(root, 'lib/cursor.js', 2, 'exports'))), listed.join(', '));
+    assert.ok(listed.includes(where(at(root, 'lib/cursor.js', 2, 'module'))), listed.join(', '));
     assert.ok(!listed.includes(where(at(root, 'lib/cursor.js', 2, 'Cursor'))), listed.join(', '));
     // `require('./request').get` is a member, not the module: the name it initializes is declared there.
     const lookup = at(root, USE, 4, 'lookup');
@@ -418,6 +418,40 @@ describe('CommonJS exports', () => {
         assert.deepEqual(refs.references.map(where).sort(), [where(push), where(use)].sort(), `from ${where(from)}`);
       }
       assert.deepEqual(await callers(push), [caller]);
+    }
+  });
+
+  test('findReferences at `module` or `exports` of `module.exports` answers as TypeScript: at an assignment of a whole value, that assignment and the specifiers importing the module; at an export list, the name alone; elsewhere, the file’s other such names', async () => {
+    const place = (path: string, line: number, text: string) => where(at(root, path, line, text));
+    const SETTINGS = 'lib/settings.js';
+    const TIMEOUTS = 'lib/timeouts.js';
+    const cases: [Position, string[]][] = [
+      // `module.exports = {...}`, then `module.exports.__defineSetter__(...)`.
+      [at(root, SETTINGS, 2, 'exports'), [place(SETTINGS, 2, 'module'), place('lib/use-settings.js', 2, './settings')]],
+      [at(root, SETTINGS, 6, 'exports'), [place(SETTINGS, 2, 'module'), place(SETTINGS, 6, 'exports')]],
+      [at(root, SETTINGS, 6, 'module'), [place(SETTINGS, 6, 'module')]],
+      // A class assigned whole, which four modules import.
+      [
+        at(root, 'lib/cursor.js', 2, 'module'),
+        [
+          place('lib/counting-cursor.js', 2, './cursor'),
+          place('lib/cursor.js', 2, 'module'),
+          place('lib/rewinding-cursor.js', 2, './cursor'),
+          place('lib/skipping-cursor.js', 2, './cursor'),
+          place('lib/use-assigned.js', 2, './cursor'),
+        ],
+      ],
+      // `module.exports = { first }`, an export list.
+      [at(root, 'lib/list.js', 6, 'exports'), [place('lib/list.js', 6, 'exports')]],
+      [at(root, 'lib/list.js', 6, 'module'), [place('lib/list.js', 6, 'module')]],
+      // `module.exports.after = after` alone.
+      [at(root, TIMEOUTS, 6, 'exports'), [place(TIMEOUTS, 6, 'exports'), place(TIMEOUTS, 7, 'exports')]],
+      [at(root, TIMEOUTS, 7, 'module'), [place(TIMEOUTS, 6, 'module'), place(TIMEOUTS, 7, 'module')]],
+    ];
+    for (const [p, expected] of cases) {
+      const references = await session.ok('findReferences', { repo, ...p });
+      assert.deepEqual(references.references.map(where), expected, where(p));
+      assert.equal(references.total, expected.length, where(p));
     }
   });
 

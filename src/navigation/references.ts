@@ -29,6 +29,7 @@ import {
   type UnresolvedName,
 } from './definitions.js';
 import { scanCut, textReferences } from './text-references.js';
+import { moduleExportsReferences } from './module-exports.js';
 import {
   memberDeclaredElsewhere,
   oneRowPerMember,
@@ -82,6 +83,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     }
   } else {
     const at = await symbolsAtPosition(lookups, ctx, { path: params.path!, line: params.line!, column: params.column! });
+    const moduleExports = at.line >= 0 ? await moduleExportsReferences(lookups, ctx, at.file, [at.line, params.column! - 1], params, limit) : undefined;
+    if (moduleExports) return { ...base, ...ctx.adjust.fields(), ...moduleExports };
     if (at.symbols.length === 0) {
       if (at.name) return referencesBySpelling(lookups, ctx, params, at.file, at.name, base);
       return { ...base, ...ctx.adjust.fields(), symbols: [], references: [], total: 0, truncated: false, message: at.message! };
