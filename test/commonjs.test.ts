@@ -421,7 +421,7 @@ describe('CommonJS exports', () => {
     }
   });
 
-  test('findReferences at `module` or `exports` of `module.exports` answers as TypeScript: at an assignment of a whole value, that assignment and the specifiers importing the module; at an export list, the name alone; elsewhere, the file’s other such names', async () => {
+  test('findReferences at `module` or `exports` of `module.exports` answers as TypeScript: at an assignment of a whole value, that assignment and the specifiers importing the module; at an export list, the name alone; elsewhere, the file’s other such names; at `exports.name = value`, that statement’s names', async () => {
     const place = (path: string, line: number, text: string) => where(at(root, path, line, text));
     const SETTINGS = 'lib/settings.js';
     const TIMEOUTS = 'lib/timeouts.js';
@@ -444,6 +444,8 @@ describe('CommonJS exports', () => {
       // `module.exports = { first }`, an export list.
       [at(root, 'lib/list.js', 6, 'exports'), [place('lib/list.js', 6, 'exports')]],
       [at(root, 'lib/list.js', 6, 'module'), [place('lib/list.js', 6, 'module')]],
+      // `exports.subtract = function subtract(...)`: the export's statement, as typescript-language-server lists it.
+      [at(root, MATH, 8, 'exports'), [place(MATH, 8, 'exports'), place(MATH, 8, 'subtract')]],
       // `module.exports.after = after` alone.
       [at(root, TIMEOUTS, 6, 'exports'), [place(TIMEOUTS, 6, 'exports'), place(TIMEOUTS, 7, 'exports')]],
       [at(root, TIMEOUTS, 7, 'module'), [place(TIMEOUTS, 6, 'module'), place(TIMEOUTS, 7, 'module')]],

@@ -11,7 +11,9 @@
 //   binds as the module's exports by name, the name asked at alone;
 // - at another `module.exports` (`module.exports.timeout = timeout`, a read):
 //   the file's other such names of the same spelling (`module` or `exports`)
-//   and, at `exports`, the assignment of a whole value.
+//   and, at `exports`, the assignment of a whole value;
+// - at `exports` of `exports.name = value`: that statement's `exports` and
+//   `name`.
 import { languageOf } from '../languages.js';
 import { SymbolRole } from '../scip/schema.js';
 import { fileNamespaceOf } from '../scip/symbol.js';
@@ -49,6 +51,8 @@ interface Found {
 }
 
 const MODULE_EXPORTS = /\bmodule(\s*\.\s*)exports\b/g;
+/** `exports.name = value`, a statement of its own: [1] what precedes `exports`, [3] the name, [4] what follows it. */
+const EXPORT_BY_NAME = /^(\s*)exports(\s*\.\s*)([\p{L}\p{N}_$]+)(\s*=(?![=>]))/u;
 const ASSIGNED = /^\s*=(?![=>])\s*/;
 
 /**
@@ -67,8 +71,13 @@ export async function moduleExportsReferences(
 ): Promise<Pick<Result, 'symbols' | 'references' | 'total' | 'truncated'> | undefined> {
   const lines = file.lines;
   if (!lines || languageOf(file.file.path) !== 'javascript') return undefined;
+  const text = lines[line] ?? '';
+  const named = EXPORT_BY_NAME.exec(text);
+  if (named && named[1]!.length <= character && character < named[1]!.length + 'exports'.length) {
+    return exportByName(lookups, ctx, file, line, named, params, limit);
+  }
   // Most questions are not at `module.exports`: the line says so before the file's occurrences are read.
-  const near = [...(lines[line] ?? '').matchAll(MODULE_EXPORTS)];
+  const near = [...text.matchAll(MODULE_EXPORTS)];
   if (!near.some((m) => m.index <= character && character < m.index + m[0].length)) return undefined;
   const all = spansOf(file, lines);
   const asked = all.find((s) => s.line === line && s.module <= character && character < s.exports + 'exports'.length);
@@ -92,6 +101,54 @@ export async function moduleExportsReferences(
     for (const s of all) if (!s.whole) here(s, atModule);
     if (!atModule && whole && !exportList(whole)) here(whole, true);
   }
+  return answer(lookups, ctx, file, asked.line, [asked.module, asked.exports + 'exports'.length], found, params, limit);
+}
+
+/**
+ * At `exports` of `exports.name = value`, a CommonJS module's export by its
+ * name: that statement's `exports` and `name`, as TypeScript lists them (the
+ * index may name `exports` there what the value is, a class with all its uses).
+ */
+async function exportByName(
+  lookups: Lookups,
+  ctx: RepoContext,
+  file: FileContext,
+  line: number,
+  named: RegExpExecArray,
+  params: Params,
+  limit: number,
+): Promise<Pick<Result, 'symbols' | 'references' | 'total' | 'truncated'>> {
+  const exports = named[1]!.length;
+  const name = named[0].length - named[3]!.length - named[4]!.length;
+  const occ = file.document.occurrences;
+  let defined = false;
+  for (let i = 0; i < occ.length && occ.startLine(i) <= line; i++) {
+    const r = occ.range(i);
+    if (r[0] === line && r[1] === name && occ.roles(i) & SymbolRole.Definition) defined = true;
+  }
+  const at = (start: number, length: number, kind: Reference['kind']): Found => ({
+    repo: ctx.repo.slug,
+    path: file.file.path,
+    blob: file.file.blob_sha,
+    range: [line, start, line, start + length],
+    kind,
+    lines: file.lines,
+  });
+  const found = [at(exports, 'exports'.length, 'identifier'), at(name, named[3]!.length, defined ? 'definition' : 'write')];
+  return answer(lookups, ctx, file, line, [name, name + named[3]!.length], found, params, limit);
+}
+
+/** The answer of `found`, with the definitions of the symbols the index has at [from, to) of `line`. */
+async function answer(
+  lookups: Lookups,
+  ctx: RepoContext,
+  file: FileContext,
+  line: number,
+  [from, to]: [number, number],
+  found: Found[],
+  params: Params,
+  limit: number,
+): Promise<Pick<Result, 'symbols' | 'references' | 'total' | 'truncated'>> {
   const wanted = found.filter((f) => (params.include_declaration || f.kind !== 'definition') && (!params.kind || f.kind === params.kind));
   // This repository first, then the others, files in path order, as every answer lists them.
   const order = (f: Found) => (f.repo === ctx.repo.slug ? '' : f.repo);
@@ -118,8 +175,7 @@ export async function moduleExportsReferences(
   const occ = file.document.occurrences;
   for (let i = 0; i < occ.length; i++) {
     const r = occ.range(i);
-    if (r[0] === asked.line && r[1] >= asked.module && r[3] <= asked.exports + 'exports'.length)
-      symbols.add(file.document.symbols[occ.symbol(i)]!);
+    if (r[0] === line && r[1] >= from && r[3] <= to) symbols.add(file.document.symbols[occ.symbol(i)]!);
   }
   const definitions = await definitionsOf(lookups, ctx, [...symbols], file);
   const items = (await Promise.all(definitions.map((d) => ctx.adjust.row(d)))).filter((d) => d !== undefined);
