@@ -457,6 +457,16 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a function a module assigns whole from its first line, where the module is declared too, is no callee, as in TypeScript’s call hierarchy (the module had become a function, which calls through it reached)', async () => {
+    const use = at(root, 'lib/use-pick.js', 5, 'pick');
+    assert.deepEqual(
+      (await definitionsAt(use)).map((d) => `${d.kind} ${where(d)}`),
+      [`function ${where(at(root, 'lib/pick.js', 1, 'exports'))}`],
+    );
+    const callees = await session.ok('callHierarchy', { repo, ...at(root, 'lib/use-pick.js', 4, 'pickName'), direction: 'outgoing' });
+    assert.deepEqual(callees.calls, []);
+  });
+
   test('the calls in an anonymous function (or arrow function) a module assigns whole to `module.exports` are the module’s, as TypeScript’s call hierarchy counts them', async () => {
     const module = (path: string) => `module ${path.slice('lib/'.length)} ${path}:1:1 ×1`;
     assert.deepEqual(await callers(at(root, 'lib/format.js', 2, 'format')), [module('lib/format-all.js'), module('lib/format-one.js')]);

@@ -143,7 +143,10 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
     const parsed = parse(symbol);
     if (!parsed) continue;
     const info = infos.get(symbol);
-    const declaration = facts?.declarationAt(o.range[0], o.range[1]);
+    // A file's module is defined at its start, an empty range, where a first line's `module.exports = () => ...` is
+    // declared too: what that declares is not the module (which had become a callable function).
+    const fileModule = isModuleSymbol(symbol) && o.range[0] === o.range[2] && o.range[1] === o.range[3];
+    const declaration = fileModule ? undefined : facts?.declarationAt(o.range[0], o.range[1]);
     const indexed = signatureOf(info) ?? null;
     // A static member says so: a static accessor overrides no instance member of a supertype (see related.ts).
     const signature = declaration?.isStatic && indexed && !/^static\b/.test(indexed) ? `static ${indexed}` : indexed;
