@@ -457,6 +457,14 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('goToDefinition at `exports` of `exports.name = value` goes to the export `name` declares, as typescript-language-server does', async () => {
+    const cases: [Position, Position][] = [
+      [at(root, MATH, 8, 'exports'), at(root, MATH, 8, 'subtract')],
+      [at(root, 'lib/use-settings.js', 4, 'exports'), at(root, 'lib/use-settings.js', 4, 'host')],
+    ];
+    for (const [p, expected] of cases) assert.deepEqual((await definitionsAt(p)).map(where), [where(expected)], where(p));
+  });
+
   test('a function a module assigns whole from its first line, where the module is declared too, is no callee, as in TypeScript’s call hierarchy (the module had become a function, which calls through it reached)', async () => {
     const use = at(root, 'lib/use-pick.js', 5, 'pick');
     assert.deepEqual(

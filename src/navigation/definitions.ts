@@ -885,15 +885,25 @@ async function symbolsStartingAt(lookups: Lookups, documentId: number, line: num
 
 /**
  * At `module` or `exports` of `module.exports = name`, which the index leaves
- * a local nothing defines: TypeScript goes to the declaration of `name`.
+ * a local nothing defines: TypeScript goes to the declaration of `name`. At
+ * `exports` of `exports.name = value`, where the index has a local or
+ * nothing: to the export `name` declares, as at `name`.
  */
 async function exportAssignmentAt(lookups: Lookups, ctx: RepoContext, file: FileContext, range: Range): Promise<DefinitionRow[]> {
   const text = file.lines?.[range[0]] ?? '';
   const token = text.slice(range[1], range[3]);
   const before = text.slice(0, range[1]);
+  const byName = token === 'exports' && before.trim() === '' ? EXPORT_BY_NAME.exec(text.slice(range[3])) : null;
+  if (byName) {
+    const symbols = await symbolsStartingAt(lookups, file.document.id, range[0], range[3] + byName[1]!.length);
+    return lookups.definitionsOf([ctx.index.id], symbols.filter((s) => !isLocalSymbol(s)));
+  }
   if (!((token === 'module' && before === '') || (token === 'exports' && /^module\s*\.\s*$/.test(before)))) return [];
   return assignedNameDefinitions(lookups, ctx, { document_id: file.document.id, path: file.file.path }, text, range[0]);
 }
+
+/** What follows `exports` in `exports.name = value`: [1] up to the name. */
+const EXPORT_BY_NAME = /^(\s*\.\s*)[\p{L}\p{N}_$]+\s*=(?![=>])/u;
 
 /**
  * The modules among `definitions`' files that assign the defined symbol whole
