@@ -11,11 +11,11 @@
 // of that name the index declares outside the use's file, or, of several,
 // the only one whose file the use's file refers to (it imports M's class or
 // factory): a name is no type, so where that leaves several, none is taken
-// (nor where more than RIVAL_FILES files declare the name). From M, its uses are searched in the
-// files that refer to something M's file declares globally (they import its
-// factory, say), which is where the object comes from as far as names can
-// tell, and which bounds the search; and in the file asked about, when the
-// question started at a use.
+// (nor where more than RIVAL_FILES files declare the name). From M, its uses
+// are searched in the files that refer to something M's file declares
+// globally (they import its factory, say), which is where the object comes
+// from as far as names can tell, and which bounds the search; and in the
+// file asked about, when the question started at a use.
 import { isLocalSymbol, isNamedOnlyInItsFile } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import type { Range } from '../scip/range.js';
@@ -120,9 +120,9 @@ async function exportThroughNamespace(
 
 /**
  * The uses of `member` in other files (see the top of this file), in path
- * order; none unless it is a method or property named only in its file. `askedIn` is the file
- * of the use a question started at, whose uses are found whether it refers
- * to the member's file or not.
+ * order; none unless it is a method or property named only in its file.
+ * `askedIn` is the file of the use a question started at, whose uses are
+ * found whether it refers to the member's file or not.
  */
 export async function usesElsewhere(lookups: Lookups, member: DefinitionRow, askedIn?: MemberUseFile): Promise<MemberUse[]> {
   if (!isNamedOnlyInItsFile(member.symbol) || (member.kind !== 'method' && member.kind !== 'property')) return [];
@@ -143,10 +143,10 @@ async function findUses(lookups: Lookups, member: DefinitionRow): Promise<Member
   const rivals = new Map<number, DefinitionRow>();
   for (const d of members) if (!sameMember(d, member) && !rivals.has(d.document_id)) rivals.set(d.document_id, d);
   if (rivals.size > RIVAL_FILES) return [];
-  const referringToRival = new Map<number, Set<number>>();
+  const referringToRival: [number, Set<number>][] = [];
   for (const [document, rival] of rivals) {
     const rows = await lookups.symbolRefs([member.index_id], [...(await exportsOf(lookups, rival))]);
-    referringToRival.set(document, new Set(rows.map((r) => r.document_id)));
+    referringToRival.push([document, new Set(rows.map((r) => r.document_id))]);
   }
   const exports = await exportsOf(lookups, member);
   // Only a file whose text has the name can use it (a file without stored text has no line to check it on).
@@ -154,7 +154,7 @@ async function findUses(lookups: Lookups, member: DefinitionRow): Promise<Member
   const files = new Map<number, MemberUseFile>();
   for (const row of await lookups.symbolRefs([member.index_id], [...exports])) {
     if (row.document_id === member.document_id) continue;
-    if ([...referringToRival].some(([document, referring]) => document !== row.document_id && referring.has(row.document_id))) continue;
+    if (referringToRival.some(([document, referring]) => document !== row.document_id && referring.has(row.document_id))) continue;
     if (named && !named.has(row.blob_sha)) continue;
     if (files.size >= SEARCHED_FILES) break;
     files.set(row.document_id, row);
