@@ -14,6 +14,7 @@ import {
 import { SymbolRole } from '../scip/schema.js';
 import { FUNCTION_KINDS, unresolvedImportModule } from '../scip/kind.js';
 import { MODULE_SPECIFIER, RefKindCode } from '../registry/payload.js';
+import { exportByNameAt } from './export-statement.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
@@ -893,17 +894,17 @@ async function exportAssignmentAt(lookups: Lookups, ctx: RepoContext, file: File
   const text = file.lines?.[range[0]] ?? '';
   const token = text.slice(range[1], range[3]);
   const before = text.slice(0, range[1]);
-  const byName = token === 'exports' && before.trim() === '' ? EXPORT_BY_NAME.exec(text.slice(range[3])) : null;
+  const byName = token === 'exports' ? exportByNameAt(text, range[1]) : undefined;
   if (byName) {
-    const symbols = await symbolsStartingAt(lookups, file.document.id, range[0], range[3] + byName[1]!.length);
-    return lookups.definitionsOf([ctx.index.id], symbols.filter((s) => !isLocalSymbol(s)));
+    const symbols = await symbolsStartingAt(lookups, file.document.id, range[0], byName.name[0]);
+    return lookups.definitionsOf(
+      [ctx.index.id],
+      symbols.filter((s) => !isLocalSymbol(s)),
+    );
   }
   if (!((token === 'module' && before === '') || (token === 'exports' && /^module\s*\.\s*$/.test(before)))) return [];
   return assignedNameDefinitions(lookups, ctx, { document_id: file.document.id, path: file.file.path }, text, range[0]);
 }
-
-/** What follows `exports` in `exports.name = value`: [1] up to the name. */
-const EXPORT_BY_NAME = /^(\s*\.\s*)[\p{L}\p{N}_$]+\s*=(?![=>])/u;
 
 /**
  * The modules among `definitions`' files that assign the defined symbol whole

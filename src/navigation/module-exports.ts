@@ -25,6 +25,7 @@ import type { FileContext, RepoContext } from './context.js';
 import { definitionsOf, toSymbolItem } from './definitions.js';
 import { location, quotedNameText } from './locations.js';
 import { moved } from './adjust.js';
+import { exportByNameAt, type ExportByName } from './export-statement.js';
 
 /** One `module.exports` of a line: where `module` and `exports` are. */
 interface ModuleExports {
@@ -51,8 +52,6 @@ interface Found {
 }
 
 const MODULE_EXPORTS = /\bmodule(\s*\.\s*)exports\b/g;
-/** `exports.name = value`, a statement of its own: [1] what precedes `exports`, [3] the name, [4] what follows it. */
-const EXPORT_BY_NAME = /^(\s*)exports(\s*\.\s*)([\p{L}\p{N}_$]+)(\s*=(?![=>]))/u;
 const ASSIGNED = /^\s*=(?![=>])\s*/;
 
 /**
@@ -72,10 +71,8 @@ export async function moduleExportsReferences(
   const lines = file.lines;
   if (!lines || languageOf(file.file.path) !== 'javascript') return undefined;
   const text = lines[line] ?? '';
-  const named = EXPORT_BY_NAME.exec(text);
-  if (named && named[1]!.length <= character && character < named[1]!.length + 'exports'.length) {
-    return exportByName(lookups, ctx, file, line, named, params, limit);
-  }
+  const named = exportByNameAt(text, character);
+  if (named) return exportByName(lookups, ctx, file, line, named, params, limit);
   // Most questions are not at `module.exports`: the line says so before the file's occurrences are read.
   const near = [...text.matchAll(MODULE_EXPORTS)];
   if (!near.some((m) => m.index <= character && character < m.index + m[0].length)) return undefined;
@@ -114,12 +111,10 @@ async function exportByName(
   ctx: RepoContext,
   file: FileContext,
   line: number,
-  named: RegExpExecArray,
+  { exports, name: [name, end] }: ExportByName,
   params: Params,
   limit: number,
 ): Promise<Pick<Result, 'symbols' | 'references' | 'total' | 'truncated'>> {
-  const exports = named[1]!.length;
-  const name = named[0].length - named[3]!.length - named[4]!.length;
   const occ = file.document.occurrences;
   let defined = false;
   for (let i = 0; i < occ.length && occ.startLine(i) <= line; i++) {
@@ -134,8 +129,8 @@ async function exportByName(
     kind,
     lines: file.lines,
   });
-  const found = [at(exports, 'exports'.length, 'identifier'), at(name, named[3]!.length, defined ? 'definition' : 'write')];
-  return answer(lookups, ctx, file, line, [name, name + named[3]!.length], found, params, limit);
+  const found = [at(exports, 'exports'.length, 'identifier'), at(name, end - name, defined ? 'definition' : 'write')];
+  return answer(lookups, ctx, file, line, [name, end], found, params, limit);
 }
 
 /** The answer of `found`, with the definitions of the symbols the index has at [from, to) of `line`. */

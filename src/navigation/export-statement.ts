@@ -1,0 +1,23 @@
+// `exports.name = value`, a CommonJS module's export by its name, written as a
+// statement of its own: where its `exports` and its `name` are on the line.
+// goToDefinition and findReferences at that `exports` answer for the export.
+
+/** [1] what precedes `exports`, [2] the dot, [3] the name. */
+const EXPORT_BY_NAME = /^(\s*)exports(\s*\.\s*)([\p{L}\p{N}_$]+)\s*=(?![=>])/u;
+
+export interface ExportByName {
+  /** Where `exports` starts. */
+  exports: number;
+  /** Where the name starts and ends. */
+  name: [number, number];
+}
+
+/** The export by name a line states, when `character` is in its `exports`; undefined otherwise. */
+export function exportByNameAt(text: string, character: number): ExportByName | undefined {
+  const m = EXPORT_BY_NAME.exec(text);
+  if (!m) return undefined;
+  const exports = m[1]!.length;
+  if (character < exports || character >= exports + 'exports'.length) return undefined;
+  const name = exports + 'exports'.length + m[2]!.length;
+  return { exports, name: [name, name + m[3]!.length] };
+}
