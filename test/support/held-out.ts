@@ -607,6 +607,7 @@ function sampleTargets(h: HeldOut, quotas: Record<Stratum, number>, seed: number
  * implementation), a constructor to its class.
  */
 function definitionKey(h: HeldOut, p: Place): string {
+  p = classOfConstructor(h, p) ?? p;
   for (const symbol of rawSymbolsAt(h.raw, p.path, p.line, p.character)) {
     let s = symbol;
     if (s.endsWith('`<constructor>`().')) s = s.slice(0, -'`<constructor>`().'.length);
@@ -617,6 +618,23 @@ function definitionKey(h: HeldOut, p: Place): string {
     return pointKey(first.path, first.range[0], first.range[1]);
   }
   return pointKey(p.path, p.line, p.character);
+}
+
+/**
+ * The name of the class a constructor at `p` builds, where the class is an
+ * expression TypeScript's call hierarchy names (`module.exports = class File
+ * {...}`, `const A = class {...}`): scip-typescript gives such a class and its
+ * constructor locals of their own, which the raw index cannot relate as it
+ * relates `C#<constructor>().` to `C#`.
+ */
+function classOfConstructor(h: HeldOut, p: Place): Place | undefined {
+  const named = declarationNamedAt(h, p);
+  const constructor = named.kind === ts.SyntaxKind.ConstructorKeyword ? named.parent : named;
+  if (!ts.isConstructorDeclaration(constructor) || !ts.isClassExpression(constructor.parent) || !isCallHierarchyDeclaration(constructor.parent)) return undefined;
+  const cls = constructor.parent;
+  const name = cls.name ?? (cls.parent as ts.VariableDeclaration).name;
+  const at = h.source(p.path).getLineAndCharacterOfPosition(name.getStart(h.source(p.path)));
+  return { path: p.path, line: at.line, character: at.character };
 }
 
 /**
