@@ -669,8 +669,10 @@ function callerKey(h: HeldOut, p: Place): string {
   const named = declarationNamedAt(h, p);
   const declaration = named.kind === ts.SyntaxKind.ConstructorKeyword ? named.parent : named;
   const literalMember = ts.isPropertyAssignment(declaration) && isLiteralMember(declaration);
-  if (!literalMember && !isAnonymousConstructor(declaration)) return definitionKey(h, p);
+  const anonymousDefault = isAnonymousDefault(declaration);
+  if (!literalMember && !anonymousDefault && !isAnonymousConstructor(declaration)) return definitionKey(h, p);
   if (literalMember) conventions.arrowProperty++;
+  else if (anonymousDefault) conventions.anonymousDefault++;
   else conventions.anonymousConstructor++;
   let owner: ts.Node = declaration.parent;
   while (!isCallHierarchyDeclaration(owner)) owner = owner.parent;
@@ -678,6 +680,24 @@ function callerKey(h: HeldOut, p: Place): string {
   const name = ts.isArrowFunction(owner) || ts.isFunctionExpression(owner) || ts.isClassExpression(owner) ? (owner.parent as ts.VariableDeclaration).name : (owner as ts.NamedDeclaration).name!;
   const at = h.source(p.path).getLineAndCharacterOfPosition(name.getStart(h.source(p.path)));
   return definitionKey(h, { path: p.path, line: at.line, character: at.character });
+}
+
+/** Whether `name` is bound in the file by a default import (`import parseHeaders from './parseHeaders.js'`): a call through it is a call of `default`. */
+function isDefaultImport(h: HeldOut, path: string, name: string): boolean {
+  return h.source(path).statements.some((s) => ts.isImportDeclaration(s) && s.importClause?.name?.text === name);
+}
+
+/**
+ * An anonymous function or class a module exports as its default (`export
+ * default (config) => {...}`), which sextant names `default` at the keyword;
+ * TypeScript's call hierarchy has no item for it, and counts the calls in it
+ * as the module's.
+ */
+function isAnonymousDefault(n: ts.Node): boolean {
+  const statement = n.kind === ts.SyntaxKind.DefaultKeyword ? n.parent : n;
+  if (!ts.isExportAssignment(statement) || statement.isExportEquals) return false;
+  const e = statement.expression;
+  return ts.isArrowFunction(e) || ((ts.isFunctionExpression(e) || ts.isClassExpression(e)) && e.name === undefined);
 }
 
 /**
@@ -699,7 +719,7 @@ function inAnonymousConstructor(h: HeldOut, target: Place, p: Place): boolean {
   return false;
 }
 
-const conventions = { arrowProperty: 0, anonymousConstructor: 0, readNotCalled: 0, accessorPair: 0 };
+const conventions = { arrowProperty: 0, anonymousConstructor: 0, anonymousDefault: 0, readNotCalled: 0, accessorPair: 0 };
 
 interface Party {
   name: string;
@@ -840,7 +860,7 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
           party.ranges.length > 0 &&
           party.ranges.every((r) => {
             const n = nodeAt(h, r.path, r.line, r.character);
-            if (!ts.isIdentifier(n) || n.text !== name || !isCalled(n)) return false;
+            if (!ts.isIdentifier(n) || !isCalled(n) || (n.text !== name && !(name === 'default' && isDefaultImport(h, r.path, n.text)))) return false;
             if (direction === 'outgoing') return true;
             // Through the const holding the literal: `X.create(...)`.
             return ts.isPropertyAccessExpression(n.parent) && ts.isIdentifier(n.parent.expression) && n.parent.expression.text === t.owner;
@@ -889,7 +909,7 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   const report = [
     `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
     `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them; ${conventions.readNotCalled} callers only the server has that read the method without calling it, not counted`,
-    `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions keyed as TypeScript owns their calls; ` +
+    `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions and ${conventions.anonymousDefault} callers that are anonymous default exports keyed as TypeScript owns their calls; ` +
       `${conventions.accessorPair} callees that are the second of an accessor pair keyed as the first, which TypeScript names`,
     `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name; ${verified.otherProject} callers in another project counted right by the server's references; ` +
       `${verified.serverDefinition} callers counted right by the server's goToDefinition at each of their calls`,
