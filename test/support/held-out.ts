@@ -630,7 +630,8 @@ function definitionKey(h: HeldOut, p: Place): string {
 function classOfConstructor(h: HeldOut, p: Place): Place | undefined {
   const named = declarationNamedAt(h, p);
   const constructor = named.kind === ts.SyntaxKind.ConstructorKeyword ? named.parent : named;
-  if (!ts.isConstructorDeclaration(constructor) || !ts.isClassExpression(constructor.parent) || !isCallHierarchyDeclaration(constructor.parent)) return undefined;
+  if (!ts.isConstructorDeclaration(constructor) || !ts.isClassExpression(constructor.parent)) return undefined;
+  if (!isCallHierarchyDeclaration(constructor.parent)) return undefined;
   const cls = constructor.parent;
   const name = cls.name ?? (cls.parent as ts.VariableDeclaration).name;
   const at = h.source(p.path).getLineAndCharacterOfPosition(name.getStart(h.source(p.path)));
@@ -682,7 +683,7 @@ function callerKey(h: HeldOut, p: Place): string {
   return definitionKey(h, { path: p.path, line: at.line, character: at.character });
 }
 
-/** Whether `name` is bound in the file by a default import (`import parseHeaders from './parseHeaders.js'`): a call through it is a call of `default`. */
+/** Whether `name` is bound in the file by a default import (`import parseHeaders from './parseHeaders.js'`): a call through it calls `default`. */
 function isDefaultImport(h: HeldOut, path: string, name: string): boolean {
   return h.source(path).statements.some((s) => ts.isImportDeclaration(s) && s.importClause?.name?.text === name);
 }
@@ -860,7 +861,8 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
           party.ranges.length > 0 &&
           party.ranges.every((r) => {
             const n = nodeAt(h, r.path, r.line, r.character);
-            if (!ts.isIdentifier(n) || !isCalled(n) || (n.text !== name && !(name === 'default' && isDefaultImport(h, r.path, n.text)))) return false;
+            if (!ts.isIdentifier(n) || !isCalled(n)) return false;
+            if (n.text !== name && !(name === 'default' && isDefaultImport(h, r.path, n.text))) return false;
             if (direction === 'outgoing') return true;
             // Through the const holding the literal: `X.create(...)`.
             return ts.isPropertyAccessExpression(n.parent) && ts.isIdentifier(n.parent.expression) && n.parent.expression.text === t.owner;
@@ -909,7 +911,8 @@ export async function callHierarchies(h: HeldOut, quotas: Record<Stratum, number
   const report = [
     `call hierarchy vs typescript-language-server: ${targets.length} targets in ${new Set(targets.map((t) => t.path)).size} files (${[...strata].map(([k, n]) => `${n} ${k}`).join(', ')}); sextant failed at ${failures.length}, the server prepared no item at ${unprepared.length}, items differ at ${itemMismatches.length}`,
     `callers: ${formatSummary(callers)}; ${verified.callers} only sextant has counted right as calls through the member's const; ${conventions.arrowProperty} callers that are functions held by object-literal properties keyed as the declaration around them; ${conventions.readNotCalled} callers only the server has that read the method without calling it, not counted`,
-    `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions and ${conventions.anonymousDefault} callers that are anonymous default exports keyed as TypeScript owns their calls; ` +
+    `${conventions.anonymousConstructor} callers or callees in constructors of anonymous class expressions and ` +
+      `${conventions.anonymousDefault} callers that are anonymous default exports keyed as TypeScript owns their calls; ` +
       `${conventions.accessorPair} callees that are the second of an accessor pair keyed as the first, which TypeScript names`,
     `callees: ${formatSummary(callees)}; ${verified.callees} only sextant has counted right as calls of that name; ${verified.otherProject} callers in another project counted right by the server's references; ` +
       `${verified.serverDefinition} callers counted right by the server's goToDefinition at each of their calls`,
