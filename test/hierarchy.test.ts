@@ -440,6 +440,67 @@ describe('callHierarchy: a static method beside an instance method of its name',
   });
 });
 
+describe("callHierarchy and findReferences: a method named as Object's", () => {
+  // TypeScript looks a member up in each supertype a class names, and a lookup that finds nothing finds Object's
+  // (every object type has its members): NotFound's and Timeout's toString, which no supertype declares, are
+  // related to Object's, to each other and to a call through an `object`; Plain names no supertype, and its
+  // toString is its own. scip-typescript relates none of them.
+  const F = 'errors.ts';
+  const text = [
+    'export class Failure extends Error {}',
+    '',
+    'export class NotFound extends Failure {',
+    '  toString(): string {',
+    "    return 'not found'",
+    '  }',
+    '}',
+    '',
+    'export class Timeout extends Failure {',
+    '  toString(): string {',
+    "    return 'timeout'",
+    '  }',
+    '}',
+    '',
+    'export class Plain {',
+    '  toString(): string {',
+    "    return 'plain'",
+    '  }',
+    '}',
+    '',
+    'export function show(value: object): string {',
+    '  return value.toString()',
+    '}',
+    '',
+    'export function explain(plain: Plain): string {',
+    '  return plain.toString()',
+    '}',
+    '',
+  ];
+  let root: string;
+  before(() => {
+    root = indexedTsRepo('ts-object-methods', F, text);
+  });
+  after(() => removeDir(join(root, '..')));
+  const lines = async (line: number, needle: string) => {
+    const r = await session.ok('findReferences', { repo: 'ts-object-methods', ...at(root, F, line, needle) });
+    return r.references.map((x: any) => x.line);
+  };
+
+  test('findReferences at either override, or at the call through an object, lists both overrides and that call, as TypeScript does', async () => {
+    assert.deepEqual(await lines(4, 'toString'), [4, 10, 22]);
+    assert.deepEqual(await lines(10, 'toString'), [4, 10, 22]);
+    assert.deepEqual(await lines(22, 'toString'), [4, 10, 22]);
+    assert.deepEqual(await lines(16, 'toString'), [16, 26]);
+  });
+
+  test('the call through an object is a call of the override; a class that names no supertype keeps its own callers', async () => {
+    const notFound = await incoming('ts-object-methods', root, F, 4, 'toString');
+    assert.deepEqual(calls(notFound.calls), [{ from: def(root, 'function', F, 21, 'show'), ranges: [range(root, F, 22, 'toString')] }]);
+    const plain = await incoming('ts-object-methods', root, F, 16, 'toString');
+    assert.deepEqual(calls(plain.calls), [{ from: def(root, 'function', F, 25, 'explain'), ranges: [range(root, F, 26, 'toString')] }]);
+  });
+});
+
 describe('callHierarchy: accessors and named function expressions', () => {
   const C = 'src/counter.ts';
   const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);

@@ -21,6 +21,9 @@
 //   of an object type the class implements (`class C implements T` with
 //   `type T = { m(): void }`): scip-typescript relates a class's members to an
 //   interface's, not to a type literal's (`T#typeLiteral1:m.`).
+// - a method named as one of Object's (`toString`) of a type that extends or
+//   implements another, where no supertype declares it, answers with
+//   Object's and with every other such method (see objectMemberRelatives).
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 
@@ -114,6 +117,13 @@ export async function referenceFamilies(
   }
   const overriding = await overridingAccessors(lookups, indexIds, [...new Set(families.flatMap((f) => [...f.family]))]);
   for (const f of families) for (const s of [...f.family]) for (const t of overriding.get(s) ?? []) f.family.add(t);
+  const objectMembers = await objectMemberRelatives(
+    lookups,
+    indexIds,
+    families.map((f) => f.family),
+  );
+  for (const f of families)
+    for (const relatives of objectMembers) if (relatives.some((s) => f.family.has(s))) for (const s of relatives) f.family.add(s);
   return families.map((f) => ({ symbols: [...f.family], usesOnly: f.usesOnly, callsOnly: f.callsOnly }));
 }
 
@@ -126,7 +136,11 @@ export async function referenceFamilies(
  * is_reference closure reaches them from no side. Static accessors are the
  * class's own and stay out.
  */
-async function overridingAccessors(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<Map<string, string[]>> {
+async function overridingAccessors(
+  lookups: Lookups,
+  indexIds: readonly number[],
+  symbols: readonly string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const properties = symbols.filter((s) => (ACCESSOR.test(s) || !s.endsWith('().')) && memberName(s) !== undefined);
   const owners = [...new Set(properties.map((s) => memberName(s)!.owner))];
@@ -151,6 +165,52 @@ async function overridingAccessors(lookups: Lookups, indexIds: readonly number[]
   return out;
 }
 
+/** Object's methods, which every object type has (TypeScript's apparent members of any object type). */
+const OBJECT_METHODS = new Set(['toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+/** One of them as scip-typescript names it in TypeScript's standard library (any TypeScript version). */
+const LIBRARY_OBJECT_METHOD = /^scip-typescript npm typescript \S+ lib\/`lib\.es5\.d\.ts`\/Object#(\w+)\(\)\.$/;
+
+/**
+ * For each of Object's methods a family holds, or a method of its name: the
+ * group TypeScript relates (its findReferences and call hierarchy): Object's
+ * method itself, and each method of that name of a class or interface that
+ * extends or implements a type, where none of its supertypes declares it.
+ * TypeScript looks a member up in each supertype its declaration names, and a
+ * lookup there that finds nothing finds Object's (every object type has its
+ * members): mongoose's `ValidatorError#toString`, under `MongooseError`
+ * under `Error`, is related to `Object#toString`, to the `toString` of its
+ * sibling error classes, and to calls of `obj.toString()` where `obj` is an
+ * `object`. scip-typescript relates an override only to a member a supertype
+ * declares, so a method it relates to none is one that finds Object's. A
+ * class that names no supertype is not looked up so, nor is a static member
+ * (a member of the class, not of its instances).
+ */
+async function objectMemberRelatives(lookups: Lookups, indexIds: readonly number[], families: readonly Set<string>[]): Promise<string[][]> {
+  const names = new Set<string>();
+  for (const family of families) {
+    for (const s of family) {
+      const object = LIBRARY_OBJECT_METHOD.exec(s);
+      const member = object ? undefined : memberName(s);
+      const name = object?.[1] ?? (s.endsWith('().') && !ACCESSOR.test(s) ? member?.name : undefined);
+      if (name !== undefined && OBJECT_METHODS.has(name)) names.add(name);
+    }
+  }
+  const out: string[][] = [];
+  for (const name of names) {
+    const methods = (await Promise.all(indexIds.map((id) => lookups.definitionsNamed(id, name))))
+      .flat()
+      .filter((d) => d.kind === 'method' && !isStaticMember(d) && d.symbol.endsWith(`#${name}().`) && memberName(d.symbol) !== undefined)
+      .map((d) => d.symbol);
+    const candidates = [...new Set(methods)];
+    const owners = [...new Set(candidates.map((m) => memberName(m)!.owner))];
+    const withSupertypes = new Set((await lookups.supertypePairs(indexIds, owners)).map((p) => p.from));
+    const overriding = new Set((await lookups.referenceRelated(indexIds, candidates)).map((p) => p.from));
+    const group = candidates.filter((m) => withSupertypes.has(memberName(m)!.owner) && !overriding.has(m));
+    out.push([...(await lookups.libraryObjectMembers(name)), ...group]);
+  }
+  return out;
+}
+
 /** A class's accessor as scip-typescript names it: the class, `get` or `set`, and the (escaped) name. */
 const ACCESSOR = /^(.*#)`<([gs]et)>((?:[^`]|``)+)`\(\)\.$/;
 
@@ -171,7 +231,11 @@ export function accessorSibling(symbol: string): string | undefined {
  * transitively), the property of its name (`Set#size.`) and the accessor of
  * its kind (a base class's getter), where the supertype declares them.
  */
-async function accessorTargets(lookups: Lookups, indexIds: readonly number[], accessors: readonly string[]): Promise<Map<string, string[]>> {
+async function accessorTargets(
+  lookups: Lookups,
+  indexIds: readonly number[],
+  accessors: readonly string[],
+): Promise<Map<string, string[]>> {
   const supertypes = new Map<string, Promise<string[]>>();
   // A static accessor is a member of the class itself, not of its instances: it implements or overrides no
   // supertype's member, as TypeScript relates them (a read of an instance's `type` does not run `static get type()`).
@@ -231,7 +295,11 @@ function memberName(symbol: string): { owner: string; name: string } | undefined
  * Asked in one query for all the classes first: most implement no type alias,
  * and then that is all it costs.
  */
-async function literalMemberTargets(lookups: Lookups, indexIds: readonly number[], members: readonly string[]): Promise<Map<string, string[]>> {
+async function literalMemberTargets(
+  lookups: Lookups,
+  indexIds: readonly number[],
+  members: readonly string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const owners = [...new Set(members.map((m) => memberName(m)!.owner))];
   const supertypes = await lookups.supertypesOf(indexIds, owners);

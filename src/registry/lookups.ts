@@ -81,6 +81,9 @@ export interface CurrentRepo {
 const REF_ROWS_CACHED = 20_000;
 /** Symbols whose is_reference relatives are kept. */
 const RELATIVES_CACHED = 16_384;
+/** Where scip-typescript's symbols of TypeScript's standard library sort (`scip-typescript npm typescript 5.9.3 lib/...`), and the first string past them. */
+const TYPESCRIPT_LIBRARY = 'scip-typescript npm typescript ';
+const TYPESCRIPT_LIBRARY_END = 'scip-typescript npm typescript!';
 /** Files whose lines one query reads (see Lookups.preloadLines). */
 const LINES_PER_QUERY = 128;
 
@@ -111,6 +114,7 @@ export class Lookups {
   /** supertypesOf and subtypesOf by scope and symbol. */
   private readonly supertypes = new Lru<string, string[]>(RELATIVES_CACHED);
   private readonly subtypes = new Lru<string, string[]>(RELATIVES_CACHED);
+  private readonly objectMembers = new Map<string, string[]>();
   /** localReferenceTargets by document and symbol: asked for every local caller of a call hierarchy level. */
   private readonly localRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definitionsOf's and symbolRefsInOrder's answers, for the same reason: findReferences on a popular symbol reads thousands of rows. */
@@ -563,7 +567,37 @@ export class Lookups {
    * it walks through (87 times for a depth-3 walk over kysely's transformNode).
    */
   async supertypesOf(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
-    return symbolsOf(await this.cachedPairs(this.supertypes, indexIds, symbols, 'is_implementation', ['forward']));
+    return symbolsOf(await this.supertypePairs(indexIds, symbols));
+  }
+
+  /** supertypesOf, each with the symbol of the list it is a supertype of (`from`). */
+  async supertypePairs(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
+    return this.cachedPairs(this.supertypes, indexIds, symbols, 'is_implementation', ['forward']);
+  }
+
+  /**
+   * The symbols of `Object`'s member `name` in TypeScript's standard library
+   * as indexes name it, one per TypeScript version an indexer used: read
+   * through a range of the symbols' unique index (the library's symbols), not
+   * a scan. Remembered once found (a registry only gains symbols).
+   */
+  async libraryObjectMembers(name: string): Promise<string[]> {
+    const cached = this.objectMembers.get(name);
+    if (cached) return cached;
+    const rows = await this.prepared.rows(
+      'libraryObjectMembers',
+      [TYPESCRIPT_LIBRARY, TYPESCRIPT_LIBRARY_END, `%/Object#${name}().`],
+      ([from, to, like]) =>
+        this.db
+          .selectFrom('symbols')
+          .select('symbol')
+          .where('symbol', '>=', from!)
+          .where('symbol', '<', to!)
+          .where('symbol', 'like', like!),
+    );
+    const found = rows.map((r) => r.symbol).filter((symbol) => symbol.endsWith(`/\`lib.es5.d.ts\`/Object#${name}().`));
+    if (found.length > 0) this.objectMembers.set(name, found);
+    return found;
   }
 
   /** Symbols that implement or extend these (subtypes, overriding methods), remembered as supertypesOf is. */
