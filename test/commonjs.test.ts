@@ -421,6 +421,27 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a member access through a variable holding an object literal (`const methods = { set() {...} }`, `module.exports = methods`, `require(...).set`) is that literal’s member, though another module the file imports has one of its name: definition, references from either end, callers and callees, as TypeScript answers', async () => {
+    const use = 'lib/use-methods.js';
+    const cases: [Position, Position][] = [
+      [at(root, 'lib/array-methods.js', 3, 'set'), at(root, use, 6, 'set')], // ArrayMethods.set(...)
+      [at(root, 'lib/map-methods.js', 3, 'set'), at(root, use, 7, 'set')], // MapMethods.set.call(...)
+    ];
+    const store = at(root, use, 5, 'store');
+    for (const [set, call] of cases) {
+      assert.deepEqual((await definitionsAt(call)).map(where), [where(set)], where(call));
+      for (const from of [call, set]) {
+        const refs = await session.ok('findReferences', { repo, ...from });
+        assert.deepEqual(refs.references.map(where).sort(), [where(set), where(call)].sort(), `from ${where(from)}`);
+      }
+      assert.deepEqual(await callers(set), [`function store ${where(store)} ×1`]);
+    }
+    const callees = (await session.ok('callHierarchy', { repo, ...store, direction: 'outgoing' })).calls
+      .filter((c: any) => c.to.path !== null)
+      .map((c: any) => item(c.to));
+    assert.deepEqual(callees, [`method set ${where(cases[0]![0])}`, `method set ${where(cases[1]![0])}`]);
+  });
+
   test('findReferences at `module` or `exports` of `module.exports` answers as TypeScript: at an assignment of a whole value, that assignment and the specifiers importing the module; at an export list, the name alone; elsewhere, the file’s other such names; at `exports.name = value`, that statement’s names', async () => {
     const place = (path: string, line: number, text: string) => where(at(root, path, line, text));
     const SETTINGS = 'lib/settings.js';

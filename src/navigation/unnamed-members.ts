@@ -6,12 +6,14 @@
 // no declaration there, and the declaration has no uses outside its file. A
 // member of the class a CommonJS module assigns to `module.exports` is named
 // so too outside its file, though `default#m().` in it (isNamedOnlyInItsFile).
-// They are related by name. A use (`x.m`, a local symbol its file does not
-// declare) stands for member M when M is the only such method or property
-// of that name the index declares outside the use's file, or, of several,
-// the only one whose file the use's file refers to (it imports M's class or
-// factory): a name is no type, so where that leaves several, none is taken
-// (nor where more than RIVAL_FILES files declare the name). From M, its uses
+// They are related by their receivers, else by name. A use (`x.m`, a local
+// symbol its file does not declare) stands for member M when its receiver is
+// a variable holding the object literal that declares M (`methods.set`, with
+// `const methods = { set() {...} }`); else when M is the only such method or
+// property of that name the index declares outside the use's file, or, of
+// several, the only one whose file the use's file refers to (it imports M's
+// class or factory): a name is no type, so where that leaves several, none
+// is taken (nor where more than RIVAL_FILES files declare the name). From M, its uses
 // are searched in the files that refer to something M's file declares
 // globally (they import its factory, say), which is where the object comes
 // from as far as names can tell, and which bounds the search; and in the
@@ -79,6 +81,8 @@ export async function memberDeclaredElsewhere(
   if (line![range[1] - 1] === '.') {
     const exported = await exportThroughNamespace(lookups, file, range, name);
     if (exported) return exported;
+    const held = await memberOfReceiver(lookups, file, range, name);
+    if (held) return held;
   }
   const outside = (await lookups.membersNamedOnlyInTheirFiles(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
   const sole = soleMember(outside);
@@ -119,6 +123,62 @@ async function exportThroughNamespace(
 }
 
 /**
+ * `V.name` where V is a variable that holds an object literal declaring
+ * `name` (`const methods = { set() {...} }` and `module.exports = methods`,
+ * used as `require('./methods').set`): scip-typescript names the receiver V,
+ * and the member a local of each file. The literal's member is what it means,
+ * however many other members share its name.
+ */
+async function memberOfReceiver(
+  lookups: Lookups,
+  file: Pick<DefinitionRow, 'index_id' | 'document_id'>,
+  range: Range,
+  name: string,
+): Promise<DefinitionRow | undefined> {
+  const receiver = receiversOf(await lookups.document(file.document_id)).get(receiverKey(range));
+  if (!receiver) return undefined;
+  const holders = await lookups.definitionsOf([file.index_id], [receiver]);
+  if (holders.length === 0) return undefined;
+  const members = await lookups.membersNamedOnlyInTheirFiles(file.index_id, name);
+  return soleMember(members.filter((m) => holders.some((h) => holds(h, m))));
+}
+
+/** Whether a definition's extent (a variable's declaration, its initializer with it) holds another definition of its file. */
+function holds(holder: DefinitionRow, member: DefinitionRow): boolean {
+  if (holder.document_id !== member.document_id || holder.enclosing_start_line === null || holder.enclosing_end_line === null) return false;
+  const after = (l: number, c: number, line: number, char: number) => l > line || (l === line && c >= char);
+  return (
+    after(member.start_line, member.start_char, holder.enclosing_start_line, holder.enclosing_start_char!) &&
+    after(holder.enclosing_end_line, holder.enclosing_end_char!, member.end_line, member.end_char)
+  );
+}
+
+/** A global symbol that may be a variable's (`V.`): not a local, a function's (`f().`), a type's or a module's. */
+const isVariable = (symbol: string) => !isLocalSymbol(symbol) && symbol.endsWith('.') && !symbol.endsWith('().');
+
+/** Where the receiver of a member access at `range` ends: the character before its dot. */
+const receiverKey = (range: Range) => `${range[0]}:${range[1] - 1}`;
+
+/** Remembered per document: a member's uses in one file ask for the receivers of all its accesses. */
+const receivers = new WeakMap<StoredDocument, Map<string, string>>();
+
+/** The global variables (`V.`) a document names, by where each occurrence ends (receiverKey). */
+function receiversOf(document: StoredDocument): Map<string, string> {
+  let found = receivers.get(document);
+  if (found) return found;
+  found = new Map();
+  const occ = document.occurrences;
+  for (let i = 0; i < occ.length; i++) {
+    const symbol = document.symbols[occ.symbol(i)]!;
+    if (!isVariable(symbol)) continue;
+    const r = occ.range(i);
+    if (r[0] === r[2]) found.set(`${r[2]}:${r[3]}`, symbol);
+  }
+  receivers.set(document, found);
+  return found;
+}
+
+/**
  * The uses of `member` in other files (see the top of this file), in path
  * order; none unless it is a method or property named only in its file.
  * `askedIn` is the file of the use a question started at, whose uses are
@@ -142,26 +202,39 @@ async function findUses(lookups: Lookups, member: DefinitionRow): Promise<Member
   // one's file is the only one of theirs it refers to (as memberDeclaredElsewhere).
   const rivals = new Map<number, DefinitionRow>();
   for (const d of members) if (!sameMember(d, member) && !rivals.has(d.document_id)) rivals.set(d.document_id, d);
-  if (rivals.size > RIVAL_FILES) return [];
+  // The variables holding the member's literal: an access through one of them is the member's, rivals or not.
+  const declared = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
+  const holders = new Set(declared.filter((d) => isVariable(d.symbol) && holds(d, member)).map((d) => d.symbol));
+  const byName = rivals.size <= RIVAL_FILES;
+  if (!byName && holders.size === 0) return [];
   const referringToRival: [number, Set<number>][] = [];
-  for (const [document, rival] of rivals) {
-    const rows = await lookups.symbolRefs([member.index_id], [...(await exportsOf(lookups, rival))]);
-    referringToRival.push([document, new Set(rows.map((r) => r.document_id))]);
+  if (byName) {
+    for (const [document, rival] of rivals) {
+      const rows = await lookups.symbolRefs([member.index_id], [...(await exportsOf(lookups, rival))]);
+      referringToRival.push([document, new Set(rows.map((r) => r.document_id))]);
+    }
   }
-  const exports = await exportsOf(lookups, member);
+  const exports = new Set(declared.map((d) => d.symbol).filter((s) => !isLocalSymbol(s)));
   // Only a file whose text has the name can use it (a file without stored text has no line to check it on).
   const named = await lookups.blobsContaining(member.name);
-  const files = new Map<number, MemberUseFile>();
+  const files = new Map<number, { file: MemberUseFile; byName: boolean }>();
   for (const row of await lookups.symbolRefs([member.index_id], [...exports])) {
     if (row.document_id === member.document_id) continue;
-    if (referringToRival.some(([document, referring]) => document !== row.document_id && referring.has(row.document_id))) continue;
     if (named && !named.has(row.blob_sha)) continue;
     if (files.size >= SEARCHED_FILES) break;
-    files.set(row.document_id, row);
+    const referringElsewhere = referringToRival.some(
+      ([document, referring]) => document !== row.document_id && referring.has(row.document_id),
+    );
+    files.set(row.document_id, { file: row, byName: byName && !referringElsewhere });
   }
   const uses: MemberUse[] = [];
-  for (const file of [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    uses.push(...(await usesIn(lookups, file, member.name)));
+  for (const { file, byName } of [...files.values()].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0))) {
+    const found = await usesIn(lookups, file, member.name);
+    if (byName) uses.push(...found);
+    else if (found.length > 0) {
+      const through = receiversOf(await lookups.document(file.document_id));
+      uses.push(...found.filter((u) => holders.has(through.get(receiverKey(u.range)) ?? '')));
+    }
   }
   return uses;
 }
@@ -222,7 +295,8 @@ export function resolvedByNameNote(member: DefinitionRow): string {
   }
   return (
     `${member.name} was found by its name: the index gives this file a symbol of its own for a ${namedOnlyThere(member)}, ` +
-    `and ${member.path}:${member.start_line + 1} declares the only such member of that name outside it, or in the files it refers to`
+    `and ${member.path}:${member.start_line + 1} declares the only such member of that name outside it, or in the files it refers to, ` +
+    `or the object literal its receiver holds`
   );
 }
 
@@ -236,6 +310,7 @@ export function usesByNameNote(member: DefinitionRow, uses: readonly MemberUse[]
   const files = new Set(uses.map((u) => u.file.path)).size;
   return (
     `${member.name}'s uses in ${files} other file${files === 1 ? '' : 's'} were found by its name, in the files that refer to ` +
-    `${member.path}: it is the only ${namedOnlyThere(member)} so named outside them, or in the files they refer to`
+    `${member.path}: it is the only ${namedOnlyThere(member)} so named outside them, or in the files they refer to, or the receiver ` +
+    `there holds its object literal`
   );
 }
