@@ -621,19 +621,19 @@ function definitionKey(h: HeldOut, p: Place): string {
 }
 
 /**
- * The name of the class a constructor at `p` builds, where the class is an
- * expression TypeScript's call hierarchy names (`module.exports = class File
- * {...}`, `const A = class {...}`): scip-typescript gives such a class and its
- * constructor locals of their own, which the raw index cannot relate as it
- * relates `C#<constructor>().` to `C#`.
+ * The name of the class a constructor at `p` builds, where TypeScript's call
+ * hierarchy names the class (`module.exports = class File {...}`, `const A =
+ * class {...}`, a class declared in a function): scip-typescript gives such a
+ * class and its constructor locals of their own, which the raw index cannot
+ * relate as it relates `C#<constructor>().` to `C#`.
  */
 function classOfConstructor(h: HeldOut, p: Place): Place | undefined {
   const named = declarationNamedAt(h, p);
   const constructor = named.kind === ts.SyntaxKind.ConstructorKeyword ? named.parent : named;
-  if (!ts.isConstructorDeclaration(constructor) || !ts.isClassExpression(constructor.parent)) return undefined;
-  if (!isCallHierarchyDeclaration(constructor.parent)) return undefined;
+  if (!ts.isConstructorDeclaration(constructor) || !isCallHierarchyDeclaration(constructor.parent)) return undefined;
   const cls = constructor.parent;
-  const name = cls.name ?? (cls.parent as ts.VariableDeclaration).name;
+  const name = cls.name ?? (ts.isClassExpression(cls) ? (cls.parent as ts.VariableDeclaration).name : undefined);
+  if (!name) return undefined;
   const at = h.source(p.path).getLineAndCharacterOfPosition(name.getStart(h.source(p.path)));
   return { path: p.path, line: at.line, character: at.character };
 }
