@@ -442,6 +442,14 @@ describe('CommonJS exports', () => {
     assert.deepEqual(callees, [`method set ${where(cases[0]![0])}`, `method set ${where(cases[1]![0])}`]);
   });
 
+  test('a function assigned to an export (`exports.headers = function ...`) that a function only reads is no callee of it, as TypeScript’s call hierarchy lists none; one it calls is', async () => {
+    const cycle = at(root, 'lib/use-handlers.js', 4, 'cycle');
+    const callees = (await session.ok('callHierarchy', { repo, ...cycle, direction: 'outgoing' })).calls
+      .filter((c: any) => c.to.path !== null)
+      .map((c: any) => item(c.to));
+    assert.deepEqual(callees, [`function payload ${where(at(root, 'lib/handlers.js', 6, 'payload'))}`]);
+  });
+
   test('findReferences at `module` or `exports` of `module.exports` answers as TypeScript: at an assignment of a whole value, that assignment and the specifiers importing the module; at an export list, the name alone; elsewhere, the file’s other such names; at `exports.name = value`, that statement’s names', async () => {
     const place = (path: string, line: number, text: string) => where(at(root, path, line, text));
     const SETTINGS = 'lib/settings.js';

@@ -217,6 +217,22 @@ function calledByAccess(symbol: string, definition: DefinitionRow | undefined): 
 
 const METHOD_SYMBOL = /\)\.$/;
 
+/**
+ * Whether a function is declared by assigning it to a CommonJS export
+ * (`exports.headers = function (request) {...}`): TypeScript's call hierarchy
+ * resolves an access of it to no declaration, and so lists no callee for one
+ * that only reads it (hapi's `this._cycle.push(Validation.headers)`). A call
+ * of it stays a call.
+ */
+async function assignedToExport(lookups: Lookups, d: DefinitionRow): Promise<boolean> {
+  if (d.kind !== 'function') return false;
+  const line = (await lookups.lines(d.blob_sha))?.[d.start_line];
+  return line !== undefined && EXPORT_ASSIGNMENT.test(line.slice(0, d.start_char));
+}
+
+/** What precedes an export's name where an assignment declares it: `exports.` or `module.exports.`. */
+const EXPORT_ASSIGNMENT = /(?:^|[^\w$.])(?:module\.)?exports\.$/;
+
 /** The directories (with a trailing slash, '' for the root) of the project configs an index records. */
 function projectConfigs(index: IndexRow): string[] {
   return projectsOf(index).flatMap(({ config: c }) => (c === null ? [] : [c.includes('/') ? c.slice(0, c.lastIndexOf('/') + 1) : '']));
@@ -394,7 +410,7 @@ class CallWalker {
         ? definition.callable || definition.kind === 'class'
         : !isLocalSymbol(symbol) && !isParameterSymbol(symbol);
       if (!callable) continue;
-      const byAccess = calledByAccess(symbol, definition);
+      const byAccess = calledByAccess(symbol, definition) && !(definition && (await assignedToExport(this.lookups, definition)));
       const uses = this.includeReferences ? all : all.filter((u) => u.isCall && (byAccess || !u.byAccess));
       this.omitted += all.length - uses.length;
       if (uses.length === 0) continue;
