@@ -421,6 +421,17 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a static method of a class a module assigns whole, called through the module’s binding (`Pool.create(2)`), is that method: definition, references from either end and callers, as TypeScript answers', async () => {
+    const create = at(root, 'lib/pool.js', 3, 'create');
+    const use = at(root, 'lib/use-pool.js', 5, 'create');
+    assert.deepEqual((await definitionsAt(use)).map(where), [where(create)]);
+    for (const from of [use, create]) {
+      const refs = await session.ok('findReferences', { repo, ...from });
+      assert.deepEqual(refs.references.map(where).sort(), [where(create), where(use)].sort(), `from ${where(from)}`);
+    }
+    assert.deepEqual(await callers(create), [`function open ${where(at(root, 'lib/use-pool.js', 4, 'open'))} ×1`]);
+  });
+
   test('a member access through a variable holding an object literal (`const methods = { set() {...} }`, `module.exports = methods`, `require(...).set`) is that literal’s member, though another module the file imports has one of its name: definition, references from either end, callers and callees, as TypeScript answers', async () => {
     const use = 'lib/use-methods.js';
     const cases: [Position, Position][] = [

@@ -79,6 +79,8 @@ export function declareAssignedClass(
     const memberSymbol = `${symbol}${descriptorName(memberName)}().`;
     renameOrMerge(occurrences, symbols, symbolIndex, member.symbol, memberSymbol);
     containers.set(memberSymbol, className);
+    // A static member is the module's too: an importer's `Named.create(...)` names `<module>create.`.
+    if (isStatic(lines, member.range)) relationships.push(standsFor(`${namespace}${descriptorName(memberName)}.`, memberSymbol));
     if (base) relationships.push(overriding(memberSymbol, base, memberName));
   }
   if (base) inheritedMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
@@ -127,6 +129,16 @@ export function relateSubclassMethods(
 
 /** A method's own descriptor, directly of its class (`next().`, `` `a-b`(). ``), not a member of something in it. */
 const METHOD_DESCRIPTOR = /^(?:[\w$+-]+|`(?:[^`]|``)+`)\(\)\.$/;
+
+/** Whether the member named at `range` is declared `static` (`static create(`, `static async *each(`). */
+function isStatic(lines: readonly string[], range: Range): boolean {
+  return /(?:^|[\s;{}])static\s+(?:async\s+)?(?:\*\s*)?$/.test(lines[range[0]]?.slice(0, range[1]) ?? '');
+}
+
+/** `symbol` stands for `target`: each is a definition and a reference of the other (see prepare-exports.ts relateExportNames). */
+function standsFor(symbol: string, target: string): PreparedRelationship {
+  return { symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true };
+}
 
 /** The method `memberSymbol` (named `memberName`) overrides the base class's method of that name. */
 function overriding(memberSymbol: string, base: string, memberName: string): PreparedRelationship {
