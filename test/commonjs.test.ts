@@ -432,6 +432,23 @@ describe('CommonJS exports', () => {
     assert.deepEqual(await callers(create), [`function open ${where(at(root, 'lib/use-pool.js', 4, 'open'))} ×1`]);
   });
 
+  test('a class a chain of assignments gives the module with no name of its own (`exports = module.exports = internals.Gate = class {...}`, where the index records no occurrence of `Gate`) is that module’s class: its static methods through the module’s binding, called or read, as TypeScript answers', async () => {
+    const [open, check] = [at(root, 'lib/gate.js', 7, 'open'), at(root, 'lib/gate.js', 11, 'check')];
+    const [called, read] = [at(root, 'lib/use-gate.js', 6, 'open'), at(root, 'lib/use-gate.js', 5, 'check')];
+    assert.deepEqual((await definitionsAt(called)).map(where), [where(open)]);
+    assert.deepEqual((await definitionsAt(read)).map(where), [where(check)]);
+    const inModule = at(root, 'lib/gate.js', 8, 'check'); // this.check(request)
+    for (const from of [read, check]) {
+      const refs = await session.ok('findReferences', { repo, ...from });
+      assert.deepEqual(refs.references.map(where).sort(), [where(check), where(inModule), where(read)].sort(), `from ${where(from)}`);
+    }
+    // TypeScript's call hierarchy counts a read of a method as a call of it.
+    assert.deepEqual(await callers(check), [
+      `method Gate.open ${where(open)} ×1`,
+      `function admit ${where(at(root, 'lib/use-gate.js', 4, 'admit'))} ×1`,
+    ]);
+  });
+
   test('a member access through a variable holding an object literal (`const methods = { set() {...} }`, `module.exports = methods`, `require(...).set`) is that literal’s member, though another module the file imports has one of its name: definition, references from either end, callers and callees, as TypeScript answers', async () => {
     const use = 'lib/use-methods.js';
     const cases: [Position, Position][] = [

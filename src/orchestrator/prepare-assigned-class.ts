@@ -8,7 +8,7 @@
 import { SymbolRole } from '../scip/schema.js';
 import { rangeContains, type Range } from '../scip/range.js';
 import { descriptorName, isLocalSymbol, isModuleSymbol } from '../scip/symbol.js';
-import { DERIVED_ROLE, RefKindCode, type Occurrence } from '../registry/payload.js';
+import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { Declaration, SyntaxFacts } from '../syntax/facts.js';
 import { internSymbol, nameInSource, renameOrMerge, renameSymbol } from './symbol-names.js';
@@ -32,12 +32,16 @@ export const NO_ASSIGNED_CLASS: AssignedClass = { relationships: [], containers:
  * and the export is defined as it, for definitions only (TypeScript's
  * findReferences at `exports` does not list the class). Its methods become
  * `<module>default#name().`, named by the class's name as their container.
+ * A static method is the module's member of its name as well. A class with
+ * no name of its own that a chain of assignments gives the module (`exports =
+ * module.exports = internals.Auth = class {...}`, hapi's style) is named by
+ * the last name the chain assigns, and defined there.
  * Where it extends such a class of another module, or a class the index
  * resolved its base to, each method overrides the base's method of its name,
  * and `super.name` is that method.
  */
 export function declareAssignedClass(
-  occurrences: readonly Occurrence[],
+  occurrences: Occurrence[],
   symbols: string[],
   symbolIndex: Map<string, number>,
   facts: SyntaxFacts,
@@ -45,19 +49,29 @@ export function declareAssignedClass(
   assigned: Occurrence,
   namespace: string,
 ): AssignedClass {
-  const [line, , , end] = assigned.range;
-  const named = /^\s*=\s*class\s+([\p{L}\p{N}_$]+)/u.exec(lines[line]?.slice(end) ?? '');
-  if (!named) return NO_ASSIGNED_CLASS;
-  const className = named[1]!;
-  const character = end + named[0].length - className.length;
-  const name = occurrences.find((o) => o.range[0] === line && o.range[1] === character && o.range[3] === character + className.length);
+  const [line, start, , end] = assigned.range;
+  const written = ASSIGNED_CLASS.exec(lines[line]?.slice(end) ?? '');
+  // The class's own name, else the last name the chain assigns it to (`internals.Auth = class {...}`).
+  const at = written?.indices?.[2] ?? written?.indices?.[1];
+  if (!written || !at) return NO_ASSIGNED_CLASS;
+  const className = (written[2] ?? written[1])!;
+  const character = end + at[0];
+  const range: Range = [line, character, line, character + className.length];
   const symbol = `${namespace}default#`;
-  if (!name || !isLocalSymbol(symbols[name.symbol]!) || symbolIndex.has(symbol)) return NO_ASSIGNED_CLASS;
+  if (symbolIndex.has(symbol)) return NO_ASSIGNED_CLASS;
+  const name = occurrences.find((o) => o.range[0] === line && o.range[1] === character && o.range[3] === range[3]);
   const defined = new Set<number>();
   for (const o of occurrences) if (o.roles & SymbolRole.Definition) defined.add(o.symbol);
-  if (defined.has(name.symbol)) return NO_ASSIGNED_CLASS;
-  renameSymbol(symbols, symbolIndex, name.symbol, symbol);
-  name.roles |= SymbolRole.Definition | DERIVED_ROLE;
+  if (name) {
+    if (!isLocalSymbol(symbols[name.symbol]!) || defined.has(name.symbol)) return NO_ASSIGNED_CLASS;
+    renameSymbol(symbols, symbolIndex, name.symbol, symbol);
+    name.roles |= SymbolRole.Definition | DERIVED_ROLE;
+  } else if (written[2]) {
+    return NO_ASSIGNED_CLASS;
+  } else {
+    // The index may record no occurrence of the name a chain assigns (`internals.Auth`, with `internals` a literal).
+    occurrences.push(derivedOccurrence(range, internSymbol(symbols, symbolIndex, symbol), SymbolRole.Definition));
+  }
   assigned.roles &= ~SymbolRole.Definition;
   const relationships: PreparedRelationship[] = [
     {
@@ -70,7 +84,8 @@ export function declareAssignedClass(
     },
   ];
   const containers = new Map<string, string>();
-  const declaration = facts.declarationAt(line, character);
+  // An anonymous class's extent is the assignment's (`module.exports = ... = class {...}`, declared at `module`).
+  const declaration = facts.declarationAt(line, character) ?? (written[2] ? undefined : facts.declarationAt(line, start));
   if (!declaration) return { relationships, containers };
   const base = baseClass(declaration, occurrences, symbols, true);
   for (const member of methods(occurrences, symbols, facts, declaration.extent)) {
@@ -80,7 +95,8 @@ export function declareAssignedClass(
     renameOrMerge(occurrences, symbols, symbolIndex, member.symbol, memberSymbol);
     containers.set(memberSymbol, className);
     // A static member is the module's too: an importer's `Named.create(...)` names `<module>create.`.
-    if (isStatic(lines, member.range)) relationships.push(standsFor(`${namespace}${descriptorName(memberName)}.`, memberSymbol));
+    if (facts.declarationAt(member.range[0], member.range[1])?.isStatic)
+      relationships.push(standsFor(`${namespace}${descriptorName(memberName)}.`, memberSymbol));
     if (base) relationships.push(overriding(memberSymbol, base, memberName));
   }
   if (base) inheritedMembers(occurrences, symbols, symbolIndex, lines, declaration.extent, defined, base);
@@ -130,10 +146,13 @@ export function relateSubclassMethods(
 /** A method's own descriptor, directly of its class (`next().`, `` `a-b`(). ``), not a member of something in it. */
 const METHOD_DESCRIPTOR = /^(?:[\w$+-]+|`(?:[^`]|``)+`)\(\)\.$/;
 
-/** Whether the member named at `range` is declared `static` (`static create(`, `static async *each(`). */
-function isStatic(lines: readonly string[], range: Range): boolean {
-  return /(?:^|[\s;{}])static\s+(?:async\s+)?(?:\*\s*)?$/.test(lines[range[0]]?.slice(0, range[1]) ?? '');
-}
+/**
+ * After `module.exports`: `= class Name`, or `= a.b = class` (a chain of
+ * assignments, hapi's `exports = module.exports = internals.Auth = class {`),
+ * with the last name the chain assigns (group 1) and the class's (group 2).
+ */
+const ASSIGNED_CLASS =
+  /^\s*=\s*(?:[\p{L}\p{N}_$]+(?:\s*\.\s*[\p{L}\p{N}_$]+)*\s*\.\s*([\p{L}\p{N}_$]+)\s*=\s*)?class\b(?:\s+(?!extends\b)([\p{L}\p{N}_$]+))?/du;
 
 /** `symbol` stands for `target`: each is a definition and a reference of the other (see prepare-exports.ts relateExportNames). */
 function standsFor(symbol: string, target: string): PreparedRelationship {

@@ -35,7 +35,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 70;
+export const DERIVATION_VERSION = 71;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');

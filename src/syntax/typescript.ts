@@ -597,11 +597,25 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
   };
 }
 
-/** What `module.exports = <value>` at the top of a JavaScript module assigns. */
+/**
+ * What `module.exports = <value>` at the top of a JavaScript module assigns,
+ * in a chain of assignments too (`exports = module.exports = internals.Auth =
+ * class {...}`, hapi's style): the value at its end.
+ */
 function exportsAssignedWhole(node: ts.BinaryExpression): ts.Expression | undefined {
-  const target = topLevelAssignment(node);
-  return target && isModuleExports(target) ? skipOuterExpressions(node.right) : undefined;
+  let statement: ts.BinaryExpression = node;
+  while (tsc.isBinaryExpression(statement.parent) && isAssignment(statement.parent) && statement.parent.right === statement) {
+    statement = statement.parent;
+  }
+  const topLevel = tsc.isExpressionStatement(statement.parent) && tsc.isSourceFile(statement.parent.parent);
+  if (!isAssignment(node) || !isModuleExports(node.left) || !topLevel || (node.flags & tsc.NodeFlags.JavaScriptFile) === 0)
+    return undefined;
+  let value = skipOuterExpressions(node.right);
+  while (tsc.isBinaryExpression(value) && isAssignment(value)) value = skipOuterExpressions(value.right);
+  return value;
 }
+
+const isAssignment = (node: ts.BinaryExpression) => node.operatorToken.kind === tsc.SyntaxKind.EqualsToken;
 
 /**
  * `exports.name = <value>` or `module.exports.name = <value>` at the top of a
