@@ -29,13 +29,14 @@ import {
 } from './prepare-exports.js';
 import { assignedClassOf, NO_ASSIGNED_CLASS, relateSubclassMethods } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
+import { rootNamelessPackage } from './nameless-packages.js';
 import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges, unusedLocal } from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 71;
+export const DERIVATION_VERSION = 72;
 
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
   return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
@@ -60,6 +61,7 @@ export interface PrepareInput {
 const LOCAL_CONSTRUCTOR = /^(local [^\s`]+)`<constructor>`\(\)\.$/;
 
 export function prepareDocument({ document, contentHash, language, lines, facts }: PrepareInput): PreparedDocument {
+  rootNamelessPackage(document);
   const toUtf16 = columnConverter(document.positionEncoding, lines);
   const convert = (r: Range): Range => (toUtf16 ? [r[0], toUtf16(r[0], r[1]), r[2], toUtf16(r[2], r[3])] : r);
 
