@@ -3,7 +3,8 @@
 // nodemailer's dist). scip-typescript names symbols by the path from the
 // nearest package.json, so both builds' `codec.js` had the same symbols, and
 // each answered with the other's definitions, references and callers. A
-// language service answers each build on its own, and so does sextant now.
+// language service answers each build on its own, and so does sextant now,
+// as it answers a package with no name from a file outside it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { at, pathLineColumn as where } from './support/positions.js';
@@ -29,6 +30,10 @@ describe('symbols of packages that have no name', () => {
       files[codec(build!)] = 'export function encode(text) {\n  return text;\n}\n';
       files[use(build!)] = "import { encode } from './codec.js';\n\nexport function send(text) {\n  return encode(text);\n}\n";
     }
+    // A package with no name that a file outside it imports.
+    files['lib/package.json'] = JSON.stringify({ type: 'module' });
+    files['lib/format.js'] = 'export function format(text) {\n  return text;\n}\n';
+    files['index.js'] = "import { format } from './lib/format.js';\n\nexport const shown = format('a');\n";
     root = gitRepoOf(repo, files);
     indexOrThrow(root, env);
     session = await mcpSession(env);
@@ -55,5 +60,13 @@ describe('symbols of packages that have no name', () => {
         build,
       );
     }
+  });
+
+  test("a file outside a package with no name reaches that package's declarations", async () => {
+    const declared = at(root, 'lib/format.js', 1, 'format');
+    const called = at(root, 'index.js', 3, 'format');
+    assert.deepEqual((await session.ok('goToDefinition', { repo, ...called })).definitions.map(where), [where(declared)]);
+    const references = (await session.ok('findReferences', { repo, ...declared })).references;
+    assert.deepEqual(references.map(where).sort(), [declared, at(root, 'index.js', 1, 'format'), called].map(where).sort());
   });
 });

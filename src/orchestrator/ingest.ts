@@ -12,6 +12,7 @@ import type { IndexerFacts } from '../syntax/facts-file.js';
 import type { FactsProvider } from '../syntax/index.js';
 import { languageOf } from '../languages.js';
 import { documentContentHash, prepareDocument } from './prepare.js';
+import { PackageRoots, rootNamelessPackages } from './nameless-packages.js';
 import { splitLines } from '../lines.js';
 
 const BATCH_DOCUMENTS = 48;
@@ -46,12 +47,14 @@ export class Ingest {
   /** What each ingested file's document counted, so that forget can take it back. */
   private readonly counted = new Map<string, { language: string; occurrences: number; definitions: number }>();
   private pending: { path: string; doc: PreparedDocument }[] = [];
+  /** The commit's packages, for symbols of those with no name. */
+  private readonly packageRoots = new PackageRoots(() => this.files.keys());
   private pendingOccurrences = 0;
 
   constructor(
     private readonly writer: RegistryWriter,
     /** A file of the commit by path (its blob hash), or undefined for a path that is none. */
-    private readonly files: Pick<ReadonlyMap<string, { sha: string }>, 'get'>,
+    private readonly files: Pick<ReadonlyMap<string, { sha: string }>, 'get' | 'keys'>,
     /** The indexer's languages: the first is a document's language when its path does not tell (else the document's own). */
     private readonly languages: readonly string[],
     private readonly facts: FactsProvider | undefined,
@@ -72,7 +75,9 @@ export class Ingest {
       return;
     }
     const language = languageOf(path) ?? this.languages[0] ?? (document.language.toLowerCase() || 'unknown');
-    const contentHash = documentContentHash(bytes, file.sha);
+    const roots = this.packageRoots.of(document);
+    rootNamelessPackages(document, roots);
+    const contentHash = documentContentHash(bytes, file.sha, roots);
     const existing = await this.writer.findDocument(contentHash);
     if (existing) {
       this.record(path, language, existing.id, existing.occurrence_count, existing.definition_count);

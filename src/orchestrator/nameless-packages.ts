@@ -1,4 +1,4 @@
-// Symbols of a package that has no name. scip-typescript names a symbol by
+// Symbols of packages that have no name. scip-typescript names a symbol by
 // the package.json nearest its file, and by the file's path from there: a
 // package.json without a name and version (`{"type": "commonjs"}` in
 // dist/cjs of a dual build, beside `{"type": "module"}` in dist/esm) gives
@@ -6,31 +6,88 @@
 // packages at the same path from each (dist/cjs/qp/index.js and
 // dist/esm/qp/index.js) share every symbol, and each answered with the
 // other's definitions, references and callers (nodemailer 10.6.1's dist:
-// definitions' precision against TypeScript 0.57). Their symbols are given
-// the path from the repository's root instead, the package's directory
-// first, which the document's own module symbol tells.
+// definitions' precision against TypeScript 0.57). Such a symbol is given
+// the path from the repository's root instead, its package's directory
+// first, in every document that names it (one outside the package too).
 import { SymbolRole, type ScipDocument } from '../scip/schema.js';
 import { descriptorName, parseSymbol } from '../scip/symbol.js';
 
 const NAMELESS = 'scip-typescript npm . . ';
 
 /**
- * Rewrites, in place, a document's symbols of a nameless package in a
- * directory below the repository's root (`dist/esm/`) to start from the
- * root. A symbol of another nameless package its file reaches (a relative
- * import out of its own package) would be taken for one of its own: such
- * imports between sibling builds are not made.
+ * The directories of a commit's packages (each holding a package.json), and
+ * which one a nameless package's file is in: the one holding a file at the
+ * path the symbol gives; of several (sibling builds), the asking document's
+ * own; otherwise none can be told, and the symbol is left as it is.
  */
-export function rootNamelessPackage(document: ScipDocument): void {
-  const directory = packageDirectory(document);
-  if (!directory) return;
-  const prefix =
-    NAMELESS +
-    directory
-      .split('/')
-      .map((segment) => `${descriptorName(segment)}/`)
-      .join('');
-  const rooted = (symbol: string) => (symbol.startsWith(NAMELESS) ? prefix + symbol.slice(NAMELESS.length) : symbol);
+export class PackageRoots {
+  private directories: string[] | undefined;
+  private readonly files = new Set<string>();
+  private readonly modulePaths = new Map<string, string | null>();
+
+  /** `paths`: the commit's files, read at the first document that names a nameless package (most never do). */
+  constructor(private readonly paths: () => Iterable<string>) {}
+
+  private packageDirectories(): string[] {
+    if (this.directories) return this.directories;
+    this.directories = [];
+    for (const path of this.paths()) {
+      this.files.add(path);
+      if (path === 'package.json' || path.endsWith('/package.json')) this.directories.push(path.slice(0, -'package.json'.length));
+    }
+    return this.directories;
+  }
+
+  /**
+   * For each module path of a nameless package a document names
+   * (`qp/index.js`), the directory it is in (`dist/esm/`), where that is not
+   * the root: what rootNamelessPackages rewrites, and what the document's
+   * derivation depends on beside its bytes.
+   */
+  of(document: ScipDocument): Map<string, string> {
+    const out = new Map<string, string>();
+    if (!document.occurrences.some((o) => o.symbol.startsWith(NAMELESS))) return out;
+    const directories = this.packageDirectories();
+    if (directories.length < 2) return out;
+    const own = ownDirectory(document);
+    for (const o of document.occurrences) {
+      if (!o.symbol.startsWith(NAMELESS)) continue;
+      const path = this.modulePath(o.symbol);
+      if (path === undefined || out.has(path)) continue;
+      const holding = directories.filter((d) => this.files.has(d + path));
+      const directory = holding.length === 1 ? holding[0] : own !== undefined && holding.includes(own) ? own : undefined;
+      if (directory) out.set(path, directory);
+    }
+    return out;
+  }
+
+  /** The module path a nameless package's symbol starts with (`qp/index.js`), remembered per symbol. */
+  private modulePath(symbol: string): string | undefined {
+    let path = this.modulePaths.get(symbol);
+    if (path === undefined) {
+      path = modulePathOf(symbol) ?? null;
+      this.modulePaths.set(symbol, path);
+    }
+    return path ?? undefined;
+  }
+}
+
+/** Rewrites, in place, a document's symbols of nameless packages by `roots` (PackageRoots.of). */
+export function rootNamelessPackages(document: ScipDocument, roots: ReadonlyMap<string, string>): void {
+  if (roots.size === 0) return;
+  const rooted = (symbol: string) => {
+    if (!symbol.startsWith(NAMELESS)) return symbol;
+    const directory = roots.get(modulePathOf(symbol) ?? '');
+    return directory
+      ? NAMELESS +
+          directory
+            .split('/')
+            .filter(Boolean)
+            .map((s) => `${descriptorName(s)}/`)
+            .join('') +
+          symbol.slice(NAMELESS.length)
+      : symbol;
+  };
   for (const o of document.occurrences) o.symbol = rooted(o.symbol);
   for (const info of document.symbols) {
     info.symbol = rooted(info.symbol);
@@ -39,22 +96,30 @@ export function rootNamelessPackage(document: ScipDocument): void {
   }
 }
 
-/** The directory of the nameless package a document's file is in (`dist/esm`), where it is not the root. */
-function packageDirectory(document: ScipDocument): string | undefined {
+/** The path of the file a symbol's leading namespace descriptors name (`qp/index.js`): up to the one with an extension. */
+function modulePathOf(symbol: string): string | undefined {
+  let descriptors;
+  try {
+    descriptors = parseSymbol(symbol).descriptors;
+  } catch {
+    return undefined;
+  }
+  const names: string[] = [];
+  for (const d of descriptors) {
+    if (d.suffix !== 'namespace') break;
+    names.push(d.name);
+    if (/\.[cm]?[jt]sx?$/.test(d.name)) return names.join('/');
+  }
+  return undefined;
+}
+
+/** The directory of the nameless package holding the document's file (its module is defined at the file's start), or undefined. */
+function ownDirectory(document: ScipDocument): string | undefined {
   const path = document.relativePath;
   for (const o of document.occurrences) {
-    // The file's module is defined at its start: `scip-typescript npm . . qp/`index.js`/`.
     if (!(o.symbolRoles & SymbolRole.Definition) || !o.symbol.startsWith(NAMELESS) || !o.symbol.endsWith('/')) continue;
-    let written: string;
-    try {
-      const parsed = parseSymbol(o.symbol);
-      if (!parsed.descriptors.every((d) => d.suffix === 'namespace')) continue;
-      written = parsed.descriptors.map((d) => d.name).join('/');
-    } catch {
-      continue;
-    }
-    if (path.length > written.length && path.endsWith(`/${written}`)) return path.slice(0, path.length - written.length - 1);
-    return undefined;
+    const written = modulePathOf(o.symbol);
+    if (written !== undefined && (path === written || path.endsWith(`/${written}`))) return path.slice(0, path.length - written.length);
   }
   return undefined;
 }

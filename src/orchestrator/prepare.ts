@@ -29,7 +29,6 @@ import {
 } from './prepare-exports.js';
 import { assignedClassOf, NO_ASSIGNED_CLASS, relateSubclassMethods } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
-import { rootNamelessPackage } from './nameless-packages.js';
 import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges, unusedLocal } from './symbol-names.js';
 
 /**
@@ -38,8 +37,11 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  */
 export const DERIVATION_VERSION = 72;
 
-export function documentContentHash(documentBytes: Uint8Array, blobSha: string): string {
-  return createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes).digest('hex');
+/** `roots`: the directories of nameless packages the document's symbols were given (see nameless-packages.ts). */
+export function documentContentHash(documentBytes: Uint8Array, blobSha: string, roots: ReadonlyMap<string, string> = new Map()): string {
+  const hash = createHash('sha256').update(`sextant-document-v${DERIVATION_VERSION}\0${blobSha}\0`).update(documentBytes);
+  for (const [path, directory] of roots) hash.update(`\0${path}\0${directory}`);
+  return hash.digest('hex');
 }
 
 export interface PrepareInput {
@@ -61,7 +63,6 @@ export interface PrepareInput {
 const LOCAL_CONSTRUCTOR = /^(local [^\s`]+)`<constructor>`\(\)\.$/;
 
 export function prepareDocument({ document, contentHash, language, lines, facts }: PrepareInput): PreparedDocument {
-  rootNamelessPackage(document);
   const toUtf16 = columnConverter(document.positionEncoding, lines);
   const convert = (r: Range): Range => (toUtf16 ? [r[0], toUtf16(r[0], r[1]), r[2], toUtf16(r[2], r[3])] : r);
 

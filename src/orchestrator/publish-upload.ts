@@ -132,9 +132,9 @@ async function publishRow(options: PublishOptions, repo: Repo, row: Upload, star
     // Without texts, documents are known by path alone (an empty blob hash: nothing to search). Every path
     // passed the check; one that leaves the root is refused by ingest itself (normalizeDocumentPath).
     const textless = { sha: '' };
-    const files: Pick<Map<string, { sha: string }>, 'get'> = tree
+    const files: Pick<Map<string, { sha: string }>, 'get' | 'keys'> = tree
       ? new Map([...tree.files].map(([path, sha]) => [path, { sha }]))
-      : { get: () => textless };
+      : { get: () => textless, keys: () => new Map<string, never>().keys() };
     let storing: Promise<BlobStats | null> = Promise.resolve(null);
     if (tree) {
       progress.update(`storing the text of ${tree.files.size} files…`);
