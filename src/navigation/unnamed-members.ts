@@ -107,15 +107,9 @@ async function exportThroughNamespace(
   name: string,
 ): Promise<DefinitionRow | undefined> {
   if (!/^[\p{L}\p{N}_$]+$/u.test(name)) return undefined;
-  const document = await lookups.document(file.document_id);
-  const occ = document.occurrences;
-  let module: string | undefined;
-  for (let i = 0; i < occ.length && occ.startLine(i) <= range[0]; i++) {
-    const r = occ.range(i);
-    if (r[2] !== range[0] || r[3] !== range[1] - 1) continue;
-    const symbol = document.symbols[occ.symbol(i)]!;
-    if (!isLocalSymbol(symbol) && symbol.endsWith('/')) module = symbol;
-  }
+  const module = receiversOf(await lookups.document(file.document_id))
+    .get(receiverKey(range))
+    ?.findLast((s) => s.endsWith('/'));
   if (!module) return undefined;
   // A function, a variable or a class: what a member access of a module can name.
   const found = await lookups.definitionsOf([file.index_id], [`${module}${name}().`, `${module}${name}.`, `${module}${name}#`]);
@@ -135,7 +129,9 @@ async function memberOfReceiver(
   range: Range,
   name: string,
 ): Promise<DefinitionRow | undefined> {
-  const receiver = receiversOf(await lookups.document(file.document_id)).get(receiverKey(range));
+  const receiver = receiversOf(await lookups.document(file.document_id))
+    .get(receiverKey(range))
+    ?.find(isVariable);
   if (!receiver) return undefined;
   const holders = await lookups.definitionsOf([file.index_id], [receiver]);
   if (holders.length === 0) return undefined;
@@ -160,19 +156,22 @@ const isVariable = (symbol: string) => !isLocalSymbol(symbol) && symbol.endsWith
 const receiverKey = (range: Range) => `${range[0]}:${range[1] - 1}`;
 
 /** Remembered per document: a member's uses in one file ask for the receivers of all its accesses. */
-const receivers = new WeakMap<StoredDocument, Map<string, string>>();
+const receivers = new WeakMap<StoredDocument, Map<string, string[]>>();
 
-/** The global variables (`V.`) a document names, by where each occurrence ends (receiverKey). */
-function receiversOf(document: StoredDocument): Map<string, string> {
+/** The global symbols a document names, by where each occurrence ends (receiverKey), in the document's order. */
+function receiversOf(document: StoredDocument): Map<string, string[]> {
   let found = receivers.get(document);
   if (found) return found;
   found = new Map();
   const occ = document.occurrences;
   for (let i = 0; i < occ.length; i++) {
     const symbol = document.symbols[occ.symbol(i)]!;
-    if (!isVariable(symbol)) continue;
     const r = occ.range(i);
-    if (r[0] === r[2]) found.set(`${r[2]}:${r[3]}`, symbol);
+    if (isLocalSymbol(symbol) || r[0] !== r[2]) continue;
+    const key = `${r[2]}:${r[3]}`;
+    const list = found.get(key);
+    if (list) list.push(symbol);
+    else found.set(key, [symbol]);
   }
   receivers.set(document, found);
   return found;
@@ -233,7 +232,7 @@ async function findUses(lookups: Lookups, member: DefinitionRow): Promise<Member
     if (byName) uses.push(...found);
     else if (found.length > 0) {
       const through = receiversOf(await lookups.document(file.document_id));
-      uses.push(...found.filter((u) => holders.has(through.get(receiverKey(u.range)) ?? '')));
+      uses.push(...found.filter((u) => through.get(receiverKey(u.range))?.some((s) => holders.has(s))));
     }
   }
   return uses;
