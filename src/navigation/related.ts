@@ -122,8 +122,11 @@ export async function referenceFamilies(
     indexIds,
     families.map((f) => f.family),
   );
-  for (const f of families)
-    for (const relatives of objectMembers) if (relatives.some((s) => f.family.has(s))) for (const s of relatives) f.family.add(s);
+  for (const f of families) {
+    for (const relatives of objectMembers) {
+      if (relatives.some((s) => f.family.has(s))) for (const s of relatives) f.family.add(s);
+    }
+  }
   return families.map((f) => ({ symbols: [...f.family], usesOnly: f.usesOnly, callsOnly: f.callsOnly }));
 }
 
