@@ -154,8 +154,8 @@ const METHOD_DESCRIPTOR = /^(?:[\w$+-]+|`(?:[^`]|``)+`)\(\)\.$/;
 const ASSIGNED_CLASS =
   /^\s*=\s*(?:[\p{L}\p{N}_$]+(?:\s*\.\s*[\p{L}\p{N}_$]+)*\s*\.\s*([\p{L}\p{N}_$]+)\s*=\s*)?class\b(?:\s+(?!extends\b)([\p{L}\p{N}_$]+))?/du;
 
-/** `symbol` stands for `target`: each is a definition and a reference of the other (see prepare-exports.ts relateExportNames). */
-function standsFor(symbol: string, target: string): PreparedRelationship {
+/** `symbol` stands for `target`, as a merged declaration does: each is a definition and a reference of the other. */
+export function standsFor(symbol: string, target: string): PreparedRelationship {
   return { symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true };
 }
 

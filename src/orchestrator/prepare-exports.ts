@@ -12,7 +12,7 @@ import { descriptorName, isLocalSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
-import { declareAssignedClass, NO_ASSIGNED_CLASS, type AssignedClass } from './prepare-assigned-class.js';
+import { declareAssignedClass, NO_ASSIGNED_CLASS, standsFor, type AssignedClass } from './prepare-assigned-class.js';
 import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges, unusedLocal } from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
@@ -114,9 +114,9 @@ export function defineCommonJsExports(
       // Where what it holds is a variable of the module's (`const webidl = {...}; module.exports = { webidl }`), the
       // export's name is that variable's symbol already: the property is no declaration of it, only a use.
       if (symbol !== synthesized)
-        out.push(heldSymbol === synthesized ? { ...related(synthesized, symbol), isDefinition: false } : related(synthesized, symbol));
+        out.push(heldSymbol === synthesized ? { ...standsFor(synthesized, symbol), isDefinition: false } : standsFor(synthesized, symbol));
       if (heldSymbol && heldSymbol !== symbol && !isLocalSymbol(heldSymbol))
-        out.push({ ...related(symbol, heldSymbol), isDefinition: false });
+        out.push({ ...standsFor(symbol, heldSymbol), isDefinition: false });
       continue;
     }
     // A later assignment of an export already declared (`exports.x = a; ... exports.x = b;`) writes it.
@@ -313,14 +313,9 @@ export function relateExportNames(
     const exported = o && nameInSource(lines, o.range);
     if (!target || !exported || isLocalSymbol(target)) continue;
     const symbol = exportSymbol(namespace, exported);
-    if (symbol !== target) out.push(related(symbol, target));
+    if (symbol !== target) out.push(standsFor(symbol, target));
   }
   return out;
-}
-
-/** `symbol` stands for `target`, as a merged declaration does: each answers with the other. */
-function related(symbol: string, target: string): PreparedRelationship {
-  return { symbol, target, isImplementation: false, isReference: true, isTypeDefinition: false, isDefinition: true };
 }
 
 /** The occurrence at a position that is not a definition there. */
