@@ -75,18 +75,24 @@ export class PackageRoots {
 /** Rewrites, in place, a document's symbols of nameless packages by `roots` (PackageRoots.of). */
 export function rootNamelessPackages(document: ScipDocument, roots: ReadonlyMap<string, string>): void {
   if (roots.size === 0) return;
+  const prefixes = new Map<string, string>();
+  for (const [path, directory] of roots) {
+    const descriptors = directory
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => `${descriptorName(segment)}/`);
+    prefixes.set(path, NAMELESS + descriptors.join(''));
+  }
+  const done = new Map<string, string>();
   const rooted = (symbol: string) => {
     if (!symbol.startsWith(NAMELESS)) return symbol;
-    const directory = roots.get(modulePathOf(symbol) ?? '');
-    return directory
-      ? NAMELESS +
-          directory
-            .split('/')
-            .filter(Boolean)
-            .map((s) => `${descriptorName(s)}/`)
-            .join('') +
-          symbol.slice(NAMELESS.length)
-      : symbol;
+    let out = done.get(symbol);
+    if (out === undefined) {
+      const prefix = prefixes.get(modulePathOf(symbol) ?? '');
+      out = prefix ? prefix + symbol.slice(NAMELESS.length) : symbol;
+      done.set(symbol, out);
+    }
+    return out;
   };
   for (const o of document.occurrences) o.symbol = rooted(o.symbol);
   for (const info of document.symbols) {
