@@ -579,7 +579,8 @@ export class Lookups {
    * The symbols of `Object`'s member `name` in TypeScript's standard library
    * as indexes name it, one per TypeScript version an indexer used: read
    * through a range of the symbols' unique index (the library's symbols), not
-   * a scan. Remembered once found (a registry only gains symbols).
+   * a scan. Remembered once found: should an index that used one be retired,
+   * the symbol has no references left to add.
    */
   async libraryObjectMembers(name: string): Promise<string[]> {
     const cached = this.objectMembers.get(name);
