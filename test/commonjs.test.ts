@@ -447,6 +447,12 @@ describe('CommonJS exports', () => {
       `method Gate.open ${where(open)} ×1`,
       `function admit ${where(at(root, 'lib/use-gate.js', 4, 'admit'))} ×1`,
     ]);
+    // `exports` second in the chain (`module.exports = exports = internals.Token = class {...}`, joi's style).
+    const [parse, parsed] = [at(root, 'lib/token.js', 5, 'parse'), at(root, 'lib/use-token.js', 5, 'parse')];
+    assert.deepEqual((await definitionsAt(parsed)).map(where), [where(parse)]);
+    const refs = await session.ok('findReferences', { repo, ...parse });
+    assert.deepEqual(refs.references.map(where).sort(), [where(parse), where(parsed)].sort());
+    assert.deepEqual(await callers(parse), [`function read ${where(at(root, 'lib/use-token.js', 4, 'read'))} ×1`]);
   });
 
   test('a member access through a variable holding an object literal (`const methods = { set() {...} }`, `module.exports = methods`, `require(...).set`) is that literal’s member, though another module the file imports has one of its name: definition, references from either end, callers and callees, as TypeScript answers', async () => {

@@ -147,12 +147,13 @@ export function relateSubclassMethods(
 const METHOD_DESCRIPTOR = /^(?:[\w$+-]+|`(?:[^`]|``)+`)\(\)\.$/;
 
 /**
- * After `module.exports`: `= class Name`, or `= a.b = class` (a chain of
- * assignments, hapi's `exports = module.exports = internals.Auth = class {`),
- * with the last name the chain assigns (group 1) and the class's (group 2).
+ * After `module.exports`: `= class Name`, or `= exports = a.b = class` (a
+ * chain of assignments, hapi's `exports = module.exports = internals.Auth =
+ * class {` and joi's `module.exports = exports = internals.Template = class
+ * {`), with the member the chain's last target assigns (group 1: `Auth`, none
+ * for a plain name such as `exports`) and the class's own name (group 2).
  */
-const ASSIGNED_CLASS =
-  /^\s*=\s*(?:[\p{L}\p{N}_$]+(?:\s*\.\s*[\p{L}\p{N}_$]+)*\s*\.\s*([\p{L}\p{N}_$]+)\s*=\s*)?class\b(?:\s+(?!extends\b)([\p{L}\p{N}_$]+))?/du;
+const ASSIGNED_CLASS = /^\s*=\s*(?:[\p{L}\p{N}_$]+(?:\s*\.\s*([\p{L}\p{N}_$]+))*\s*=\s*)*class\b(?:\s+(?!extends\b)([\p{L}\p{N}_$]+))?/du;
 
 /** `symbol` stands for `target`, as a merged declaration does: each is a definition and a reference of the other. */
 export function standsFor(symbol: string, target: string): PreparedRelationship {
