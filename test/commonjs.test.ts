@@ -476,6 +476,33 @@ describe('CommonJS exports', () => {
     assert.deepEqual(callees, [`method set ${where(cases[0]![0])}`, `method set ${where(cases[1]![0])}`]);
   });
 
+  test('a member access whose receiver was assigned a new instance of a class another module assigns to its exports (`this._refs = new Ref.Manager()`, `const ids = new Ids.Ids()`) is that class’s member, though another class the file imports has one of its name: definition, references from either end, callers and callees, as TypeScript answers', async () => {
+    const use = 'lib/use-constructed.js';
+    const [manager, ids] = [at(root, 'lib/refs-manager.js', 3, 'register'), at(root, 'lib/ids.js', 3, 'register')];
+    const [add, track] = [at(root, use, 11, 'add'), at(root, use, 17, 'track')];
+    const cases: [Position, Position[], string[]][] = [
+      [manager, [at(root, use, 12, 'register')], [`method add ${where(add)} ×1`]], // this._refs.register(schema)
+      [
+        ids,
+        [at(root, use, 13, 'register'), at(root, use, 19, 'register')], // this._ids.register(schema), ids.register(schema)
+        [`method add ${where(add)} ×1`, `function track ${where(track)} ×1`],
+      ],
+    ];
+    for (const [register, calls, callersThere] of cases) {
+      for (const call of calls) assert.deepEqual((await definitionsAt(call)).map(where), [where(register)], where(call));
+      for (const from of [register, ...calls]) {
+        const refs = await session.ok('findReferences', { repo, ...from });
+        assert.deepEqual(refs.references.map(where).sort(), [register, ...calls].map(where).sort(), `from ${where(from)}`);
+      }
+      assert.deepEqual(await callers(register), callersThere);
+    }
+    const callees = (await session.ok('callHierarchy', { repo, ...add, direction: 'outgoing' })).calls
+      .filter((c: any) => c.to.path !== null)
+      .map((c: any) => item(c.to))
+      .sort();
+    assert.deepEqual(callees, [`method register ${where(ids)}`, `method register ${where(manager)}`]);
+  });
+
   test('a function assigned to an export (`exports.headers = function ...`) that a function only reads is no callee of it, as TypeScript’s call hierarchy lists none; one it calls is', async () => {
     const cycle = at(root, 'lib/use-handlers.js', 4, 'cycle');
     const callees = (await session.ok('callHierarchy', { repo, ...cycle, direction: 'outgoing' })).calls

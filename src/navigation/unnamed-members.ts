@@ -9,7 +9,9 @@
 // They are related by their receivers, else by name. A use (`x.m`, a local
 // symbol its file does not declare) stands for member M when its receiver is
 // a variable holding the object literal that declares M (`methods.set`, with
-// `const methods = { set() {...} }`); else when M is the only such method or
+// `const methods = { set() {...} }`), or a name assigned a new instance of
+// M's class (`this._refs.register`, with `this._refs = new Ref.Manager()` and
+// `exports.Manager = class {...}`); else when M is the only such method or
 // property of that name the index declares outside the use's file, or, of
 // several, the only one whose file the use's file refers to (it imports M's
 // class or factory): a name is no type, so where that leaves several, none
@@ -83,6 +85,9 @@ export async function memberDeclaredElsewhere(
     if (exported) return exported;
     const held = await memberOfReceiver(lookups, file, range, name);
     if (held) return held;
+    const classes = (await constructedReceivers(lookups, file)).get(receiverKey(range));
+    const constructs = classes && (await memberOfClasses(lookups, file.index_id, classes, name));
+    if (constructs) return constructs;
   }
   const outside = (await lookups.membersNamedOnlyInTheirFiles(file.index_id, name)).filter((d) => d.document_id !== file.document_id);
   const sole = soleMember(outside);
@@ -137,6 +142,77 @@ async function memberOfReceiver(
   if (holders.length === 0) return undefined;
   const members = await lookups.membersNamedOnlyInTheirFiles(file.index_id, name);
   return soleMember(members.filter((m) => holders.some((h) => holds(h, m))));
+}
+
+/**
+ * `x.name` where x is assigned a new instance of a class of another module
+ * (`this._refs = new Ref.Manager()`, `const ids = new Ids()`, the class
+ * `exports.Manager = class {...}`, whose members scip-typescript names locals
+ * of its file): the class's member of that name is what it means, however
+ * many other members share the name, as TypeScript infers x's type from the
+ * assignment. The class's member is the one its extent holds, or, where the
+ * index gives the class none, the only member of that name its module declares.
+ */
+async function memberOfClasses(
+  lookups: Lookups,
+  indexId: number,
+  classes: readonly string[],
+  name: string,
+): Promise<DefinitionRow | undefined> {
+  const definitions = await lookups.definitionsOf([indexId], classes);
+  const modules = new Set(definitions.map((d) => d.document_id));
+  const members = (await lookups.membersNamedOnlyInTheirFiles(indexId, name)).filter((m) => modules.has(m.document_id));
+  const held = members.filter((m) => definitions.some((d) => holds(d, m)));
+  return soleMember(held.length > 0 ? held : members);
+}
+
+/** `= new A.B(` or `= new B(` after a name its assignment defines: the class's name is the last group. */
+const ASSIGNED_NEW = /^\s*=\s*new\s+(?:[\p{L}\p{N}_$]+\s*\.\s*)*([\p{L}\p{N}_$]+)\s*[(;]/du;
+
+/** Remembered per document, as receiversOf. */
+const constructed = new WeakMap<StoredDocument, Map<string, string[]>>();
+
+/**
+ * The receivers of a document assigned a `new` instance of a class the index
+ * names globally, by where each occurrence of them ends (receiverKey): the
+ * class symbols each stands for. A name assigned in several places stands for
+ * every class it is assigned.
+ */
+async function constructedReceivers(
+  lookups: Lookups,
+  file: Pick<DefinitionRow, 'document_id' | 'blob_sha'>,
+): Promise<Map<string, string[]>> {
+  const document = await lookups.document(file.document_id);
+  let found = constructed.get(document);
+  if (found) return found;
+  found = new Map();
+  constructed.set(document, found);
+  const lines = await lookups.lines(file.blob_sha);
+  if (!lines) return found;
+  const occ = document.occurrences;
+  const globals = receiversOf(document);
+  const classesOf = new Map<number, Set<string>>();
+  for (let i = 0; i < occ.length; i++) {
+    if (!(occ.roles(i) & SymbolRole.Definition)) continue;
+    const r = occ.range(i);
+    if (r[0] !== r[2]) continue;
+    const m = ASSIGNED_NEW.exec(lines[r[0]]?.slice(r[3]) ?? '');
+    if (!m) continue;
+    const classes = globals.get(`${r[0]}:${r[3] + m.indices![1]![1]}`)?.filter((s) => s.endsWith('.') || s.endsWith('#'));
+    if (!classes?.length) continue;
+    const set = classesOf.get(occ.symbol(i)) ?? new Set<string>();
+    for (const c of classes) set.add(c);
+    classesOf.set(occ.symbol(i), set);
+  }
+  if (classesOf.size === 0) return found;
+  for (let i = 0; i < occ.length; i++) {
+    const classes = classesOf.get(occ.symbol(i));
+    const r = occ.range(i);
+    if (!classes || r[0] !== r[2]) continue;
+    const key = `${r[2]}:${r[3]}`;
+    found.set(key, [...new Set([...(found.get(key) ?? []), ...classes])]);
+  }
+  return found;
 }
 
 /** Whether a definition's extent (a variable's declaration, its initializer with it) holds another definition of its file. */
@@ -232,7 +308,13 @@ async function findUses(lookups: Lookups, member: DefinitionRow): Promise<Member
     if (byName) uses.push(...found);
     else if (found.length > 0) {
       const through = receiversOf(await lookups.document(file.document_id));
-      uses.push(...found.filter((u) => through.get(receiverKey(u.range))?.some((s) => holders.has(s))));
+      const constructs = await constructedReceivers(lookups, file);
+      for (const use of found) {
+        const key = receiverKey(use.range);
+        const classes = constructs.get(key);
+        const of = classes && (await memberOfClasses(lookups, member.index_id, classes, member.name));
+        if (of ? sameMember(of, member) : through.get(key)?.some((s) => holders.has(s))) uses.push(use);
+      }
     }
   }
   return uses;
@@ -295,7 +377,7 @@ export function resolvedByNameNote(member: DefinitionRow): string {
   return (
     `${member.name} was found by its name: the index gives this file a symbol of its own for a ${namedOnlyThere(member)}, ` +
     `and ${member.path}:${member.start_line + 1} declares the only such member of that name outside it, or in the files it refers to, ` +
-    `or the object literal its receiver holds`
+    `or in the object literal its receiver holds or the class its receiver is an instance of`
   );
 }
 
@@ -310,6 +392,6 @@ export function usesByNameNote(member: DefinitionRow, uses: readonly MemberUse[]
   return (
     `${member.name}'s uses in ${files} other file${files === 1 ? '' : 's'} were found by its name, in the files that refer to ` +
     `${member.path}: it is the only ${namedOnlyThere(member)} so named outside them, or in the files they refer to, or the receiver ` +
-    `there holds its object literal`
+    `there holds its object literal or is an instance of its class`
   );
 }
