@@ -421,7 +421,7 @@ describe('CommonJS exports', () => {
     }
   });
 
-  test('a static method of a class a module assigns whole, called through the module’s binding (`Pool.create(2)`), is that method: definition, references from either end and callers, as TypeScript answers', async () => {
+  test('a static method of a class a module assigns whole, called through the module’s binding (`Pool.create(2)`), is that method: definition, references from either end and callers, as TypeScript answers; one named `default` is not the module’s export', async () => {
     const create = at(root, 'lib/pool.js', 3, 'create');
     const use = at(root, 'lib/use-pool.js', 5, 'create');
     assert.deepEqual((await definitionsAt(use)).map(where), [where(create)]);
@@ -430,6 +430,14 @@ describe('CommonJS exports', () => {
       assert.deepEqual(refs.references.map(where).sort(), [where(create), where(use)].sort(), `from ${where(from)}`);
     }
     assert.deepEqual(await callers(create), [`function open ${where(at(root, 'lib/use-pool.js', 4, 'open'))} ×1`]);
+    // A static member named `default` is no export of the module: its importers' bindings are the class alone.
+    const bindings = [
+      at(root, 'lib/use-pool.js', 2, 'Pool'),
+      at(root, 'lib/use-pool-default.mjs', 2, 'Pool'),
+      at(root, 'lib/use-pool-default.mjs', 4, 'Pool'),
+    ];
+    for (const binding of bindings)
+      assert.deepEqual((await definitionsAt(binding)).map(where), [where(at(root, 'lib/pool.js', 2, 'Pool'))], where(binding));
   });
 
   test('a class a chain of assignments gives the module with no name of its own (`exports = module.exports = internals.Gate = class {...}`, where the index records no occurrence of `Gate`) is that module’s class: its static methods through the module’s binding, called or read, as TypeScript answers', async () => {

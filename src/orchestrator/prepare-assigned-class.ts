@@ -94,8 +94,10 @@ export function declareAssignedClass(
     const memberSymbol = `${symbol}${descriptorName(memberName)}().`;
     renameOrMerge(occurrences, symbols, symbolIndex, member.symbol, memberSymbol);
     containers.set(memberSymbol, className);
-    // A static member is the module's too: an importer's `Named.create(...)` names `<module>create.`.
-    if (facts.declarationAt(member.range[0], member.range[1])?.isStatic)
+    // A static member is the module's too: an importer's `Named.create(...)` names `<module>create.`. But not one
+    // named `default` (koa's `static get default()`): `<module>default.` is what the module assigns, the class
+    // itself, as every `import App from` and `require` of it names it.
+    if (memberName !== 'default' && facts.declarationAt(member.range[0], member.range[1])?.isStatic)
       relationships.push(standsFor(`${namespace}${descriptorName(memberName)}.`, memberSymbol));
     if (base) relationships.push(overriding(memberSymbol, base, memberName));
   }
