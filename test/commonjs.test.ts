@@ -511,6 +511,22 @@ describe('CommonJS exports', () => {
     assert.deepEqual(callees, [`method register ${where(ids)}`, `method register ${where(manager)}`]);
   });
 
+  test('an object literal’s getter and setter of one name are one symbol declared twice: a call hierarchy is rooted at the one asked at, and a use of the property is one reference and one call, as TypeScript answers', async () => {
+    const FILE = 'lib/accessors.js';
+    const [getter, setter] = [at(root, FILE, 3, 'url'), at(root, FILE, 7, 'url')];
+    const write = at(root, FILE, 12, 'url'); // this.url = path
+    for (const accessor of [getter, setter]) {
+      const answer = await session.ok('callHierarchy', { repo, ...accessor, direction: 'incoming' });
+      assert.equal(where(answer.item), where(accessor));
+      assert.deepEqual(
+        answer.calls.map((c: any) => `${item(c.from)} ×${c.ranges.length}`),
+        [`method path ${where(at(root, FILE, 11, 'path'))} ×1`],
+      );
+      const refs = await session.ok('findReferences', { repo, ...accessor });
+      assert.deepEqual(refs.references.map(where).sort(), [getter, setter, write].map(where).sort(), `from ${where(accessor)}`);
+    }
+  });
+
   test('a function assigned to an export (`exports.headers = function ...`) that a function only reads is no callee of it, as TypeScript’s call hierarchy lists none; one it calls is', async () => {
     const cycle = at(root, 'lib/use-handlers.js', 4, 'cycle');
     const callees = (await session.ok('callHierarchy', { repo, ...cycle, direction: 'outgoing' })).calls

@@ -27,7 +27,10 @@ export async function callHierarchy(lookups: Lookups, ctx: RepoContext, params: 
   const { definitions, foundByName, external } = await definitionsForHierarchy(lookups, ctx, params, 'call hierarchy');
   const depth = Math.min(params.depth, MAX_DEPTH);
   const limit = Math.min(params.limit, CAP);
-  const target = external ? externalRoot(ctx, external.symbols[0]!, external.path) : pickCallable(sameSide(definitions, params));
+  const sided = sameSide(definitions, params);
+  const target = external
+    ? externalRoot(ctx, external.symbols[0]!, external.path)
+    : ((await askedAccessor(lookups, sided, params)) ?? pickCallable(sided));
   if (!target) {
     const d = definitions[0]!;
     // Only a member JavaScript declares by assignment is a method that is not callable (prepare.ts).
@@ -122,13 +125,33 @@ function externalRoot(ctx: RepoContext, symbol: string, askedIn: string): Defini
  * all are kept.
  */
 function sameSide(definitions: readonly DefinitionRow[], params: Params): readonly DefinitionRow[] {
-  const line = params.line - 1;
-  const column = params.column - 1;
-  const asked = definitions.find(
-    (d) => d.path === posix.normalize(params.path) && d.start_line === line && d.start_char <= column && column <= d.end_char,
-  );
+  const asked = definitions.find((d) => isAt(d, params));
   if (!asked) return definitions;
   return definitions.filter((d) => isStaticMember(d) === isStaticMember(asked));
+}
+
+/**
+ * The accessor asked at, of an object literal's getter and setter: one
+ * symbol with two definitions (`get url () {...}`, `set url (val) {...}`,
+ * koa's request), each with a body, and TypeScript's call hierarchy is rooted
+ * at the one asked at (where of an overload's signatures it takes the
+ * implementation, as pickCallable does).
+ */
+async function askedAccessor(lookups: Lookups, definitions: readonly DefinitionRow[], params: Params): Promise<DefinitionRow | undefined> {
+  if (definitions.length < 2) return undefined;
+  const asked = definitions.find((d) => d.callable && isAt(d, params));
+  const line = asked && (await lookups.lines(asked.blob_sha))?.[asked.start_line];
+  return line && ACCESSOR_KEYWORD.test(line.slice(0, asked.start_char)) ? asked : undefined;
+}
+
+/** What a getter's or a setter's name follows. */
+const ACCESSOR_KEYWORD = /\b[gs]et\s+$/;
+
+/** Whether a definition's name is at the position asked. */
+function isAt(d: DefinitionRow, params: Params): boolean {
+  const line = params.line - 1;
+  const column = params.column - 1;
+  return d.path === posix.normalize(params.path) && d.start_line === line && d.start_char <= column && column <= d.end_char;
 }
 
 /**

@@ -35,7 +35,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 74;
+export const DERIVATION_VERSION = 75;
 
 /** `roots`: the directories of nameless packages the document's symbols were given (see nameless-packages.ts). */
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string, roots: ReadonlyMap<string, string> = new Map()): string {
@@ -109,6 +109,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   markModuleSpecifiers(occurrences, symbols, lines);
   if (language !== 'python') defineModulesAtFirstToken(occurrences, symbols, lines);
   occurrences.sort(byPosition);
+  dropRepeatedUses(occurrences);
   const unresolvedImports = facts
     ? defineUnresolvedImports(occurrences, symbols, symbolIndex, facts, lines, document.relativePath)
     : new Map<Occurrence, string | null>();
@@ -918,6 +919,31 @@ function containerName(symbol: string, parsed: ParsedSymbol, parse: (s: string) 
 function isFileDescriptor(parsed: ParsedSymbol): boolean {
   const last = parsed.descriptors[parsed.descriptors.length - 1]!;
   return last.suffix === 'namespace' || (last.suffix === 'meta' && last.name === '__init__');
+}
+
+/**
+ * Drops a use recorded twice, the same symbol at the same range in the same
+ * role: scip-typescript records a JavaScript property's use once per
+ * declaration of it, and an object literal's getter and setter are two (koa's
+ * `this.url = ...`), so findReferences listed the use twice and a call
+ * hierarchy counted it as two calls. Occurrences are sorted by position.
+ */
+function dropRepeatedUses(occurrences: Occurrence[]): void {
+  let kept = 0;
+  for (const o of occurrences) {
+    let repeated = false;
+    if (!(o.roles & SymbolRole.Definition)) {
+      for (let j = kept - 1; j >= 0 && byPosition(occurrences[j]!, o) === 0; j--) {
+        const p = occurrences[j]!;
+        if (p.symbol === o.symbol && p.roles === o.roles) {
+          repeated = true;
+          break;
+        }
+      }
+    }
+    if (!repeated) occurrences[kept++] = o;
+  }
+  occurrences.length = kept;
 }
 
 function byPosition(a: Occurrence, b: Occurrence): number {
