@@ -484,12 +484,16 @@ describe('CommonJS exports', () => {
     assert.deepEqual(callees, [`method set ${where(cases[0]![0])}`, `method set ${where(cases[1]![0])}`]);
   });
 
-  test('a member access whose receiver was assigned a new instance of a class another module assigns to its exports (`this._refs = new Ref.Manager()`, `const ids = new Ids.Ids()`) is that class’s member, though another class the file imports has one of its name: definition, references from either end, callers and callees, as TypeScript answers', async () => {
+  test('a member access whose receiver is a new instance of a class another module assigns to its exports (`this._refs = new Ref.Manager()`, `const ids = new Ids.Ids()`, `new Ref.Manager().register`) is that class’s member, though another class the file imports has one of its name: definition, references from either end, callers and callees, as TypeScript answers', async () => {
     const use = 'lib/use-constructed.js';
     const [manager, ids] = [at(root, 'lib/refs-manager.js', 3, 'register'), at(root, 'lib/ids.js', 3, 'register')];
-    const [add, track] = [at(root, use, 11, 'add'), at(root, use, 17, 'track')];
+    const [add, track, once] = [at(root, use, 11, 'add'), at(root, use, 17, 'track'), at(root, use, 24, 'once')];
     const cases: [Position, Position[], string[]][] = [
-      [manager, [at(root, use, 12, 'register')], [`method add ${where(add)} ×1`]], // this._refs.register(schema)
+      [
+        manager,
+        [at(root, use, 12, 'register'), at(root, use, 25, 'register')], // this._refs.register(schema), new Ref.Manager().register(schema)
+        [`method add ${where(add)} ×1`, `function once ${where(once)} ×1`],
+      ],
       [
         ids,
         [at(root, use, 13, 'register'), at(root, use, 19, 'register')], // this._ids.register(schema), ids.register(schema)

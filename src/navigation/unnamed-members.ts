@@ -9,13 +9,14 @@
 // They are related by their receivers, else by name. A use (`x.m`, a local
 // symbol its file does not declare) stands for member M when its receiver is
 // a variable holding the object literal that declares M (`methods.set`, with
-// `const methods = { set() {...} }`), or a name assigned a new instance of
-// M's class (`this._refs.register`, with `this._refs = new Ref.Manager()` and
-// `exports.Manager = class {...}`); else when M is the only such method or
-// property of that name the index declares outside the use's file, or, of
-// several, the only one whose file the use's file refers to (it imports M's
-// class or factory): a name is no type, so where that leaves several, none
-// is taken (nor where more than RIVAL_FILES files declare the name). From M,
+// `const methods = { set() {...} }`), or a new instance of M's class (a name
+// assigned one: `this._refs.register`, with `this._refs = new Ref.Manager()`
+// and `exports.Manager = class {...}`; or `new Ref.Manager().register`); else
+// when M is the only such method or property of that name the index declares
+// outside the use's file, or, of several, the only one whose file the use's
+// file refers to (it imports M's class or factory): a name is no type, so
+// where that leaves several, none is taken (nor where more than RIVAL_FILES
+// files declare the name). From M,
 // its uses are searched in the files that refer to something M's file
 // declares globally (they import its factory, say), which is where the
 // object comes from as far as names can tell, and which bounds the search;
@@ -169,14 +170,18 @@ async function memberOfClasses(
 /** `= new A.B(` or `= new B(` after a name its assignment defines: the class's name is the last group. */
 const ASSIGNED_NEW = /^\s*=\s*new\s+(?:[\p{L}\p{N}_$]+\s*\.\s*)*([\p{L}\p{N}_$]+)\s*[(;]/du;
 
+/** `new A.B(...).` or `new B(...).` (arguments without parentheses of their own): the class's name is the group. */
+const NEW_THEN_MEMBER = /\bnew\s+(?:[\p{L}\p{N}_$]+\s*\.\s*)*([\p{L}\p{N}_$]+)\s*\([^()]*\)\s*\./dgu;
+
 /** Remembered per document, as receiversOf. */
 const constructed = new WeakMap<StoredDocument, Map<string, string[]>>();
 
 /**
- * The receivers of a document assigned a `new` instance of a class the index
- * names globally, by where each occurrence of them ends (receiverKey): the
- * class symbols each stands for. A name assigned in several places stands for
- * every class it is assigned.
+ * The receivers of a document that are a `new` instance of a class the index
+ * names globally, by where each ends (receiverKey): the names assigned one
+ * (`this._refs = new Ref.Manager()`) at each of their occurrences, and `new`
+ * expressions whose member is accessed at once. Each stands for the class
+ * symbols it is assigned; a name assigned in several places for all of them.
  */
 async function constructedReceivers(
   lookups: Lookups,
@@ -191,6 +196,9 @@ async function constructedReceivers(
   if (!lines) return found;
   const occ = document.occurrences;
   const globals = receiversOf(document);
+  // The class symbols named by the occurrence ending at a line's column (a variable's or a class's).
+  const classesAt = (line: number, end: number) => globals.get(`${line}:${end}`)?.filter((s) => s.endsWith('.') || s.endsWith('#')) ?? [];
+  const add = (key: string, classes: Iterable<string>) => found.set(key, [...new Set([...(found.get(key) ?? []), ...classes])]);
   const classesOf = new Map<number, Set<string>>();
   for (let i = 0; i < occ.length; i++) {
     if (!(occ.roles(i) & SymbolRole.Definition)) continue;
@@ -198,19 +206,24 @@ async function constructedReceivers(
     if (r[0] !== r[2]) continue;
     const m = ASSIGNED_NEW.exec(lines[r[0]]?.slice(r[3]) ?? '');
     if (!m) continue;
-    const classes = globals.get(`${r[0]}:${r[3] + m.indices![1]![1]}`)?.filter((s) => s.endsWith('.') || s.endsWith('#'));
-    if (!classes?.length) continue;
+    const classes = classesAt(r[0], r[3] + m.indices![1]![1]);
+    if (classes.length === 0) continue;
     const set = classesOf.get(occ.symbol(i)) ?? new Set<string>();
     for (const c of classes) set.add(c);
     classesOf.set(occ.symbol(i), set);
   }
-  if (classesOf.size === 0) return found;
-  for (let i = 0; i < occ.length; i++) {
+  for (let i = 0; i < occ.length && classesOf.size > 0; i++) {
     const classes = classesOf.get(occ.symbol(i));
     const r = occ.range(i);
-    if (!classes || r[0] !== r[2]) continue;
-    const key = `${r[2]}:${r[3]}`;
-    found.set(key, [...new Set([...(found.get(key) ?? []), ...classes])]);
+    if (classes && r[0] === r[2]) add(`${r[2]}:${r[3]}`, classes);
+  }
+  // A new instance's member, accessed at once (`new Ref.Manager().register(...)`): the receiver ends at its dot.
+  for (const [line, text] of lines.entries()) {
+    if (!text.includes('new')) continue;
+    for (const m of text.matchAll(NEW_THEN_MEMBER)) {
+      const classes = classesAt(line, m.indices![1]![1]);
+      if (classes.length > 0) add(`${line}:${m.indices![0]![1] - 1}`, classes);
+    }
   }
   return found;
 }
