@@ -7,7 +7,8 @@
 // use. A JavaScript class's property is declared by each `this.parent = ...`
 // of its constructor and methods, wherever it is used, though another class
 // has a property of that name. A union's discriminant
-// given a literal (`{ type: 'plus', expr }`) is the member it picks out. An
+// given a literal (`{ type: 'plus', expr }`) is the member it picks out, and
+// so is another property beside it, of named members. An
 // interface's property narrowed by interfaces that extend it is one property
 // to findReferences, at the base's, at each narrowing's, and through a union
 // of them, and so is a property subclasses implement by getters, with every
@@ -476,6 +477,26 @@ const USE_EVENTS = [
   'report({ kind: START, at: 2 });',
 ];
 
+// Events of one shape but for their tags, each declaring the same property (query-core's mutation events), and
+// literals giving the property beside a tag.
+const CHANGES = [
+  "interface Added { type: 'added'; item: string }",
+  "interface Removed { type: 'removed'; item: string }",
+  "interface Renamed { type: 'renamed'; item: string; from: string }",
+  'type Change = Added | Removed | Renamed;',
+  '',
+  'export function notify(change: Change): void {',
+  '  console.log(change.item);',
+  '}',
+  '',
+  "notify({ item: 'a', type: 'removed' });",
+  'notify({',
+  "  type: 'renamed',",
+  "  item: ['b'].join(''),",
+  "  from: 'a',",
+  '});',
+];
+
 const EVENT_KINDS = ["export const DONE = 'done';", "export const START: 'start' = 'start';"];
 
 const FILES: Record<string, string> = {
@@ -522,6 +543,7 @@ const FILES: Record<string, string> = {
   'src/events.ts': EVENTS.join('\n') + '\n',
   'src/use-events.ts': USE_EVENTS.join('\n') + '\n',
   'src/event-kinds.ts': EVENT_KINDS.join('\n') + '\n',
+  'src/changes.ts': CHANGES.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -559,6 +581,7 @@ const TEXTS: Record<string, string[]> = {
   'src/events.ts': EVENTS,
   'src/use-events.ts': USE_EVENTS,
   'src/event-kinds.ts': EVENT_KINDS,
+  'src/changes.ts': CHANGES,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -638,6 +661,8 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['the pair, read there', position('lib/use-settings.js', 4, 'width')],
   ["a union's discriminant in another file, picking out a named member", position('src/use-events.ts', 4, 'kind')],
   ['given by a constant', position('src/use-events.ts', 6, 'kind')],
+  ["a property of a union's named members, given beside a literal tag", position('src/changes.ts', 10, 'item')],
+  ['the tag given first, each on a line of its own', position('src/changes.ts', 13, 'item')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;

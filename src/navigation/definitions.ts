@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import { quote, UserError } from '../errors.js';
 import { languageOf } from '../languages.js';
 import {
+  descriptorName,
   fileNamespaceOf,
   isLocalSymbol,
   isModuleSymbol,
@@ -477,23 +478,27 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   const { rows, note } = await byDiscriminant(
     lookups,
     at,
-    usedNotDeclared(
+    await byLiteralTags(
+      lookups,
       at,
-      used,
-      narrowOverloads(
-        dedupe(
-          exportedClasses(
-            exportedVariables(at.file, at.called === true, [
-              ...own!,
-              ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol)),
-            ]),
+      usedNotDeclared(
+        at,
+        used,
+        narrowOverloads(
+          dedupe(
+            exportedClasses(
+              exportedVariables(at.file, at.called === true, [
+                ...own!,
+                ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol)),
+              ]),
+            ),
           ),
+          {
+            ...at,
+            path: at.file.file.path,
+            column: params.column! - 1,
+          },
         ),
-        {
-          ...at,
-          path: at.file.file.path,
-          column: params.column! - 1,
-        },
       ),
     ),
   );
@@ -694,6 +699,84 @@ async function byDiscriminant(
   };
 }
 
+/**
+ * A property of an object literal that gives another of its properties a
+ * literal (`notify({ mutation: this, type: 'updated' })`), where the members
+ * of a union each declare the property and the other name with a literal type
+ * of its own (`{ type: 'added'; mutation: M } | { type: 'updated'; mutation:
+ * M }`, query-core's mutation events): TypeScript's goToDefinition answers the
+ * member the literal's tags pick out, not every member's property. A row is
+ * kept when its type declares the tag's literal, or declares the tag with no
+ * literal; narrowed only where some rows, not all, are kept.
+ */
+async function byLiteralTags(lookups: Lookups, at: { file: FileContext; range?: Range }, rows: DefinitionRow[]): Promise<DefinitionRow[]> {
+  const lines = at.file.lines;
+  if (rows.length < 2 || !at.range || at.range[0] !== at.range[2] || !lines) return rows;
+  // Each row's type (`...NotifyEventMutationAdded#` of `...NotifyEventMutationAdded#mutation.`).
+  const owners = rows.map((d) => (MEMBER_PROPERTY.test(d.symbol) ? d.symbol.slice(0, d.symbol.lastIndexOf('#') + 1) : undefined));
+  if (owners.some((o) => o === undefined) || new Set(owners).size < 2) return rows;
+  const indexes = [...new Set(rows.map((d) => d.index_id))];
+  for (const [key, value] of literalTags(lines, at.range[0], at.range[1])) {
+    const tags = new Map<string, string | undefined>();
+    for (const tag of await lookups.definitionsOf(
+      indexes,
+      owners.map((o) => `${o}${descriptorName(key)}.`),
+    ))
+      tags.set(
+        tag.symbol.slice(0, tag.symbol.lastIndexOf('#') + 1),
+        literalAfter((await lookups.lines(tag.blob_sha))?.[tag.end_line], tag.end_char),
+      );
+    const kept = rows.filter((_, i) => tags.has(owners[i]!) && (tags.get(owners[i]!) === undefined || tags.get(owners[i]!) === value));
+    if (kept.length > 0 && kept.length < rows.length) return kept;
+  }
+  return rows;
+}
+
+/** A property of a type (`Owner#name.`), not a method's or a local's. */
+const MEMBER_PROPERTY = /#(?:[\w$]+|`(?:[^`]|``)+`)\.$/;
+
+/** Lines looked through for the object literal around a property, each way. */
+const LITERAL_LINES = 50;
+
+/**
+ * The `name: literal` properties at the top level of the object literal around
+ * a position (its tags), literals as literalAfter gives them. Brackets are
+ * counted as written (one in a string miscounts, and then nothing is found).
+ */
+function literalTags(lines: readonly string[], line: number, column: number): [string, string][] {
+  let depth = 0;
+  let open: [number, number] | undefined;
+  back: for (let l = line; l >= Math.max(0, line - LITERAL_LINES); l--) {
+    const text = lines[l] ?? '';
+    for (let c = l === line ? column - 1 : text.length - 1; c >= 0; c--) {
+      const ch = text[c]!;
+      if (CLOSING.includes(ch)) depth++;
+      else if (OPENING.includes(ch) && depth-- === 0) {
+        if (ch !== '{') return [];
+        open = [l, c];
+        break back;
+      }
+    }
+  }
+  if (!open) return [];
+  let top = '';
+  depth = 0;
+  for (let l = open[0]; l < Math.min(lines.length, open[0] + 2 * LITERAL_LINES); l++) {
+    const text = lines[l] ?? '';
+    for (let c = l === open[0] ? open[1] + 1 : 0; c < text.length; c++) {
+      const ch = text[c]!;
+      if (OPENING.includes(ch)) depth++;
+      else if (CLOSING.includes(ch) && depth-- === 0) return [...top.matchAll(TAG)].map((m) => [m[1]!, doubleQuoted(m[2])!]);
+      else if (depth === 0) top += ch;
+    }
+    top += '\n';
+  }
+  return [];
+}
+
+const OPENING = '{([';
+const CLOSING = '})]';
+
 /** A literal as a note quotes it: a long string's first characters. */
 function boundedLiteral(literal: string): string {
   return literal.length > 40 ? `${literal.slice(0, 39)}…` : literal;
@@ -712,6 +795,8 @@ function doubleQuoted(literal: string | undefined): string | undefined {
 /** A literal: a string in either quotes, a number, a boolean. */
 const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)`;
 const DISCRIMINANT = new RegExp(String.raw`^\s*\??\s*:\s*${LITERAL}\s*(?:[,;}|]|\/[/*]|$)`);
+/** A `name: literal` property in the top-level text of an object literal. */
+const TAG = new RegExp(String.raw`(?:^|[,\n])\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*:\s*${LITERAL}\s*(?=[,\n]|$)`, 'gu');
 
 /**
  * The literal of a constant given after a name and its colon (mobx's `{ type:
