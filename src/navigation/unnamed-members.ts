@@ -16,11 +16,11 @@
 // outside the use's file, or, of several, the only one whose file the use's
 // file refers to (it imports M's class or factory): a name is no type, so
 // where that leaves several, none is taken (nor where more than RIVAL_FILES
-// files declare the name). From M,
-// its uses are searched in the files that refer to something M's file
-// declares globally (they import its factory, say), which is where the
-// object comes from as far as names can tell, and which bounds the search;
-// and in the file asked about, when the question started at a use.
+// files declare the name). From M, its uses are searched in the files that
+// refer to something M's file declares globally (they import its factory,
+// say), which is where the object comes from as far as names can tell, and
+// which bounds the search; and in the file asked about, when the question
+// started at a use.
 import { isLocalSymbol, isNamedOnlyInItsFile } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import type { Range } from '../scip/range.js';
