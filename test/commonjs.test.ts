@@ -531,6 +531,11 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a member a CommonJS module adds to its export, read through an ES module’s default import of it (`mod.version`, `import mod from "./app.js"`), is what `module.exports.version = ...` assigns, not another class’s member of that name, as TypeScript answers', async () => {
+    const use = at(root, 'lib/use-app.mjs', 4, 'version', { nth: 1 });
+    assert.deepEqual((await definitionsAt(use)).map(where), [where(at(root, 'lib/app.js', 4, 'version'))]);
+  });
+
   test('a function assigned to an export (`exports.headers = function ...`) that a function only reads is no callee of it, as TypeScript’s call hierarchy lists none; one it calls is', async () => {
     const cycle = at(root, 'lib/use-handlers.js', 4, 'cycle');
     const callees = (await session.ok('callHierarchy', { repo, ...cycle, direction: 'outgoing' })).calls

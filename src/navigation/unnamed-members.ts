@@ -113,11 +113,25 @@ async function exportThroughNamespace(
   name: string,
 ): Promise<DefinitionRow | undefined> {
   if (!/^[\p{L}\p{N}_$]+$/u.test(name)) return undefined;
-  const module = receiversOf(await lookups.document(file.document_id))
-    .get(receiverKey(range))
-    ?.findLast((s) => s.endsWith('/'));
-  if (!module) return undefined;
-  // A function, a variable or a class: what a member access of a module can name.
+  const receivers = receiversOf(await lookups.document(file.document_id)).get(receiverKey(range)) ?? [];
+  const module = receivers.findLast((s) => s.endsWith('/'));
+  if (module) return soleExport(lookups, file, module, name);
+  // `mod.name` where `import mod from` a CommonJS module (koa's dist/koa.mjs): mod is its `module.exports`, so the
+  // name is what an `exports.name = ...` of the module assigns, and only that (an ES module's default export is
+  // some value of its own, whose members its other exports are not).
+  const assigned = receivers.findLast((s) => s.endsWith('/default.'));
+  const found = assigned && (await soleExport(lookups, file, assigned.slice(0, -'default.'.length), name));
+  const line = found && (await lookups.lines(found.blob_sha))?.[found.start_line];
+  return line && /\bexports\s*\.\s*$/.test(line.slice(0, found.start_char)) ? found : undefined;
+}
+
+/** A module's one declaration of `name`: a function, a variable or a class, what a member access of a module can name. */
+async function soleExport(
+  lookups: Lookups,
+  file: Pick<DefinitionRow, 'index_id'>,
+  module: string,
+  name: string,
+): Promise<DefinitionRow | undefined> {
   const found = await lookups.definitionsOf([file.index_id], [`${module}${name}().`, `${module}${name}.`, `${module}${name}#`]);
   return found.length === 1 ? found[0] : undefined;
 }
@@ -384,7 +398,7 @@ export function resolvedByNameNote(member: DefinitionRow): string {
   if (!isNamedOnlyInItsFile(member.symbol)) {
     return (
       `${member.name} was found through its module: the index gives this file a symbol of its own for a name the module ` +
-      `exports by an export list, and ${member.path}:${member.start_line + 1} declares it`
+      `exports by an export list or by assigning it to \`exports\`, and ${member.path}:${member.start_line + 1} declares it`
     );
   }
   return (
