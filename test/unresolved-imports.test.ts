@@ -24,6 +24,8 @@ let session: McpSession;
 const VENDOR = 'src/vendor.ts';
 const CONFIG = 'src/config.ts';
 const REPORT = 'tools/report.py';
+const FACADE = 'src/facade.ts';
+const USES_FACADE = 'src/uses-facade.ts';
 
 describe('names imported from a module the index does not cover', () => {
   before(async () => {
@@ -44,6 +46,9 @@ describe('names imported from a module the index does not cover', () => {
         '}',
         '',
       ].join('\n'),
+      [FACADE]:
+        "import { stringify, parse as parseYaml } from 'yaml-absent';\n\nexport { stringify, parseYaml };\nexport const helpers = { stringify };\n",
+      [USES_FACADE]: "import { stringify } from './facade';\n\nexport const out = stringify({});\n",
       [REPORT]: 'from absent_pkg import render\nimport absent_mod as am\n\n\ndef report(rows):\n    return render(am.style, rows)\n',
     });
     indexOrThrow(root, env);
@@ -119,6 +124,39 @@ describe('names imported from a module the index does not cover', () => {
     assert.deepEqual(
       r.references.map((x: any) => `${where(x)} ${x.kind}`),
       [`${where(at(root, CONFIG, 3, 'load'))} import`, `${where(at(root, CONFIG, 7, 'load'))} call`, `${where(reexport)} definition`],
+    );
+  });
+
+  test('a name an export list exports from such an import (`export { stringify }`) is the binding, and the references reach the files importing it from there', async () => {
+    // As typescript-language-server lists them, from any of the five places (preact's compat/src/index.js).
+    const binding = at(root, FACADE, 1, 'stringify');
+    const listed = at(root, FACADE, 3, 'stringify');
+    const expected = [
+      `${where(binding)} definition`,
+      `${where(listed)} identifier`,
+      `${where(at(root, FACADE, 4, 'stringify'))} identifier`,
+      `${where(at(root, USES_FACADE, 1, 'stringify'))} import`,
+      `${where(at(root, USES_FACADE, 3, 'stringify'))} call`,
+    ];
+    for (const position of [binding, listed, at(root, USES_FACADE, 3, 'stringify')]) {
+      const r = await session.ok('findReferences', { repo, ...position });
+      assert.deepEqual(
+        r.references.map((x: any) => `${where(x)} ${x.kind}`),
+        expected,
+        where(position),
+      );
+    }
+    const d = await session.ok('goToDefinition', { repo, ...listed });
+    assert.equal(d.found, true, d.message);
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${where(x)} ${x.kind} ${x.signature}`),
+      [`${where(binding)} unknown from 'yaml-absent'`],
+    );
+    // A binding renamed in its import clause (`parse as parseYaml`) is exported by the name it binds.
+    const renamed = await session.ok('findReferences', { repo, ...at(root, FACADE, 3, 'parseYaml') });
+    assert.deepEqual(
+      renamed.references.map((x: any) => where(x)),
+      [where(at(root, FACADE, 1, 'parseYaml')), where(at(root, FACADE, 3, 'parseYaml'))],
     );
   });
 

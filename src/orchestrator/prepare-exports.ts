@@ -275,7 +275,49 @@ export function defineUnresolvedImports(
     const symbol = namespace && exported ? exportSymbol(namespace, exported) : undefined;
     if (symbol && !symbolIndex.has(symbol)) renameSymbol(symbols, symbolIndex, o.symbol, symbol);
   }
+  exportImportBindings(occurrences, symbols, symbolIndex, [...chosen.keys()], exportedAt, defined, lines, path);
   return found;
+}
+
+/**
+ * A name an export list exports (`export { createRef }`) that an import of an
+ * unresolved module binds (`import { createRef } from 'preact'`, preact's
+ * compat/src/index.js): the index gives the export list's name a local of its
+ * own, defined nowhere, so it answered nothing and the binding's references
+ * left it out. TypeScript binds it to the import: so does sextant, and the
+ * binding becomes `<this module>name.`, as a name an export-from clause
+ * exports does (defineUnresolvedImports).
+ */
+function exportImportBindings(
+  occurrences: readonly Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  bindings: readonly number[],
+  exportedAt: ReadonlySet<number>,
+  defined: ReadonlySet<number>,
+  lines: readonly string[],
+  path: string,
+): void {
+  if (exportedAt.size === 0 || bindings.length === 0) return;
+  const ofBinding = new Set(bindings);
+  const bound = new Map<string, number>();
+  for (const o of occurrences) {
+    const name = ofBinding.has(o.symbol) && o.refKind === RefKindCode.import ? nameInSource(lines, o.range) : undefined;
+    if (name !== undefined && !bound.has(name)) bound.set(name, o.symbol);
+  }
+  const merged = new Map<number, number>();
+  for (const o of occurrences) {
+    if (!exportedAt.has(o.range[0] * 0x100000 + o.range[1]) || defined.has(o.symbol) || ofBinding.has(o.symbol)) continue;
+    if (!isLocalSymbol(symbols[o.symbol]!)) continue;
+    const name = nameInSource(lines, o.range);
+    const binding = name === undefined ? undefined : bound.get(name);
+    if (binding === undefined) continue;
+    merged.set(o.symbol, binding);
+    const namespace = isLocalSymbol(symbols[binding]!) ? fileNamespace(symbols, path) : undefined;
+    const symbol = namespace && exportSymbol(namespace, name!);
+    if (symbol && !symbolIndex.has(symbol)) renameSymbol(symbols, symbolIndex, binding, symbol);
+  }
+  if (merged.size > 0) for (const o of occurrences) o.symbol = merged.get(o.symbol) ?? o.symbol;
 }
 
 /** The quoted string literal starting at [line, character], quotes included; null when there is none. */
