@@ -967,6 +967,23 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test('a getter a doc comment links to (`{@link Temperature#fahrenheit}`, `@see`) is not called there, as TypeScript counts it; the links are references', async () => {
+    const P = 'src/temperature.ts';
+    const celsius = await incoming('ts-members', members, P, 5, 'celsius');
+    assert.deepEqual(
+      calls(celsius.calls).map((c: any) => c.from),
+      [def(members, 'method', P, 9, 'fahrenheit', 'Temperature'), def(members, 'function', P, 18, 'report')],
+    );
+    const fahrenheit = await incoming('ts-members', members, P, 9, 'fahrenheit');
+    assert.deepEqual(calls(fahrenheit.calls), []);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, P, 9, 'fahrenheit') }));
+    const where = (line: number, kind: string) => `${line}:${at(members, P, line, 'fahrenheit').column} ${kind}`;
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line}:${x.column} ${x.kind}`),
+      [where(4, 'identifier'), where(9, 'definition'), where(16, 'identifier')],
+    );
+  });
+
   test("a static getter overrides no instance member: reading an instance's property of its name does not call it", async () => {
     // scip-typescript names Shape's static and instance `kind` with one symbol; Circle's static `kind` is Circle's alone.
     const K = 'src/kinds.ts';

@@ -23,9 +23,17 @@ export const NAMING_ONLY = 0xff;
  */
 export const MODULE_SPECIFIER = 0xfe;
 
-/** The kind a stored reference kind answers as: a specifier as an import; none for NAMING_ONLY. */
+/**
+ * A reference kind of sextant's own: a name a doc comment links to (`{@link
+ * DateTime#locale}`, `@see X`), answered as an identifier. It runs nothing:
+ * a call hierarchy does not count it as a getter's read, as TypeScript's does
+ * not.
+ */
+export const DOC_LINK = 0xfd;
+
+/** The kind a stored reference kind answers as: a specifier as an import, a doc link as an identifier; none for NAMING_ONLY. */
 export function refKindName(code: number): RefKind | undefined {
-  return code === MODULE_SPECIFIER ? 'import' : REF_KINDS[code];
+  return code === MODULE_SPECIFIER ? 'import' : code === DOC_LINK ? 'identifier' : REF_KINDS[code];
 }
 
 /**

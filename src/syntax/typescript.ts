@@ -1,7 +1,7 @@
 // Reference kinds and declarations for TypeScript and JavaScript, from the
 // TypeScript parser (syntax only: no program, no type checker, so it is fast).
 import type * as ts from 'typescript';
-import { RefKindCode } from '../registry/payload.js';
+import { DOC_LINK, RefKindCode } from '../registry/payload.js';
 import { SyntaxFacts } from './facts.js';
 import { loadTypescript } from './load-typescript.js';
 
@@ -189,7 +189,7 @@ export function sourceFileFacts(file: ts.SourceFile, docs?: boolean): SyntaxFact
     if (docs)
       for (const doc of attachedDocs(node)) {
         (doc as Mutable<ts.Node>).parent = node;
-        collectDocNames(doc, unrecorded, docTypes, (name) => record(name, RefKindCode.type));
+        collectDocNames(doc, unrecorded, docTypes, record);
       }
     const declared = declarationOf(node);
     if (declared) declare(node, declared);
@@ -256,16 +256,21 @@ const NO_DOCS: readonly ts.JSDoc[] = [];
 
 /**
  * Names a doc comment refers to: {@link X}, @see X, @param x; and into `types`, when given (a JavaScript file's), the
- * type names of its tags (`{Block}`, `@augments Node`). Links the comment's nodes to their parents (resolveInFile climbs from them).
+ * type names of its tags (`{Block}`, `@augments Node`). Records the kinds of links' names and of names in types. Links the
+ * comment's nodes to their parents (resolveInFile climbs from them).
  */
-function collectDocNames(doc: ts.Node, out: ts.Node[], types: ts.Node[] | undefined, recordType: (name: ts.Node) => void): void {
+function collectDocNames(doc: ts.Node, out: ts.Node[], types: ts.Node[] | undefined, record: (name: ts.Node, kind: number) => void): void {
   let inType = false;
+  const link = (name: ts.Node): void => {
+    out.push(name);
+    record(name, DOC_LINK);
+  };
   const visit = (node: ts.Node): void => {
     // A name in a doc comment's type (`@param {Item}`, `@returns {{ a: A }}`) is a use of a type: the indexer
     // records it (see orchestrator/doc-comments-patch.ts), and this says its kind.
-    if (inType && tsc.isIdentifier(node)) recordType(node);
-    if ((tsc.isJSDocLink(node) || tsc.isJSDocLinkCode(node) || tsc.isJSDocLinkPlain(node)) && node.name) out.push(rightmost(node.name));
-    else if (tsc.isJSDocSeeTag(node) && node.name) out.push(rightmost(node.name.name));
+    if (inType && tsc.isIdentifier(node)) record(node, RefKindCode.type);
+    if ((tsc.isJSDocLink(node) || tsc.isJSDocLinkCode(node) || tsc.isJSDocLinkPlain(node)) && node.name) link(rightmost(node.name));
+    else if (tsc.isJSDocSeeTag(node) && node.name) link(rightmost(node.name.name));
     else if (tsc.isJSDocParameterTag(node) && tsc.isIdentifier(node.name)) out.push(node.name);
     else if (types && tsc.isTypeReferenceNode(node) && tsc.isIdentifier(node.typeName)) types.push(node.typeName);
     else if (types && (tsc.isJSDocAugmentsTag(node) || tsc.isJSDocImplementsTag(node)) && tsc.isIdentifier(node.class.expression)) {
