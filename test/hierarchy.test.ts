@@ -984,6 +984,43 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test("a default export written as a call (`export default property('length')`) is an export of the names directly in it: their references and callers take its importers' uses, one way, as TypeScript's do", async () => {
+    const where = (path: string, line: number, needle: string) => `src/${path}:${line}:${at(members, `src/${path}`, line, needle).column}`;
+    const refs = async (path: string, line: number, needle: string) =>
+      withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, `src/${path}`, line, needle) })).references.map(
+        (x: any) => `${x.path}:${x.line}:${x.column}`,
+      );
+    // As typescript-language-server lists them: through `sizeCheck(lengthOf)` too, not through `(property('name'))`.
+    assert.deepEqual(await refs('make-getter.ts', 1, 'property'), [
+      where('length-of.ts', 1, 'property'),
+      where('length-of.ts', 3, 'property'),
+      where('make-getter.ts', 1, 'property'),
+      where('measure.ts', 1, 'isSized'),
+      where('measure.ts', 2, 'lengthOf'),
+      where('measure.ts', 6, 'isSized'),
+      where('measure.ts', 6, 'lengthOf'),
+      where('name-of.ts', 1, 'property'),
+      where('name-of.ts', 3, 'property'),
+      where('size-check.ts', 1, 'lengthOf'),
+      where('size-check.ts', 7, 'lengthOf'),
+    ]);
+    const callers = await incoming('ts-members', members, 'src/make-getter.ts', 1, 'property');
+    assert.deepEqual(
+      calls(callers.calls).map((c: any) => `${c.from} ${c.ranges.length}`),
+      [
+        'module length-of.ts src/length-of.ts:1:1 1',
+        `${def(members, 'function', 'src/measure.ts', 5, 'measure')} 2`,
+        'module name-of.ts src/name-of.ts:1:1 1',
+      ],
+    );
+    // The export's own references do not take the function's.
+    assert.deepEqual(await refs('measure.ts', 6, 'isSized'), [
+      where('measure.ts', 1, 'isSized'),
+      where('measure.ts', 6, 'isSized'),
+      where('size-check.ts', 7, 'default'),
+    ]);
+  });
+
   test("a static getter overrides no instance member: reading an instance's property of its name does not call it", async () => {
     // scip-typescript names Shape's static and instance `kind` with one symbol; Circle's static `kind` is Circle's alone.
     const K = 'src/kinds.ts';

@@ -12,6 +12,7 @@ import * as watchers from './0007_watchers.js';
 import * as lockLeases from './0008_lock_leases.js';
 import * as uploads from './0009_uploads.js';
 import * as rowLeases from './0010_row_leases.js';
+import * as relationshipExportOf from './0011_relationship_export_of.js';
 
 export interface RegistryMigration {
   up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
@@ -28,4 +29,5 @@ export const migrations: Record<string, RegistryMigration> = {
   '0008_lock_leases': lockLeases,
   '0009_uploads': uploads,
   '0010_row_leases': rowLeases,
+  '0011_relationship_export_of': relationshipExportOf,
 };

@@ -24,6 +24,10 @@
 // - a method named as one of Object's (`toString`) of a type that extends or
 //   implements another, where no supertype declares it, answers with
 //   Object's and with every other such method (see objectMemberRelatives).
+// - a name written directly in a module's default export (`make` and
+//   `getLength` of `export default make(getLength)`) answers with that export:
+//   its uses are references and calls of the name, as TypeScript counts them
+//   (it takes the export for one of the name); not the other way round.
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import { isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 
@@ -94,12 +98,9 @@ export async function referenceFamilies(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const asked = [...new Set(families.flatMap((f) => f.frontier))];
     if (asked.length === 0) break;
-    const related = new Map<string, string[]>();
-    for (const { from, symbol } of await lookups.referenceRelated(indexIds, asked)) {
-      const list = related.get(from);
-      if (list) list.push(symbol);
-      else related.set(from, [symbol]);
-    }
+    const [relatives, exported] = await Promise.all([lookups.referenceRelated(indexIds, asked), lookups.exportsOf(indexIds, asked)]);
+    const related = byFrom(relatives);
+    const exports = byFrom(exported);
     for (const f of families) {
       const next: string[] = [];
       for (const s of f.frontier) {
@@ -110,6 +111,14 @@ export async function referenceFamilies(
             f.family.add(t);
             next.push(t);
           }
+        }
+        // A default export of the symbol (`export default make('length')` of `make`): its uses are the symbol's, not
+        // its declaration (its `default`), and not the other way round.
+        for (const t of exports.get(s) ?? []) {
+          if (f.family.has(t)) continue;
+          f.family.add(t);
+          f.usesOnly.add(t);
+          next.push(t);
         }
       }
       f.frontier = next;
@@ -128,6 +137,17 @@ export async function referenceFamilies(
     }
   }
   return families.map((f) => ({ symbols: [...f.family], usesOnly: f.usesOnly, callsOnly: f.callsOnly }));
+}
+
+/** Pairs grouped by `from`. */
+function byFrom(pairs: readonly { from: string; symbol: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { from, symbol } of pairs) {
+    const list = out.get(from);
+    if (list) list.push(symbol);
+    else out.set(from, [symbol]);
+  }
+  return out;
 }
 
 /**

@@ -53,16 +53,50 @@ export function defineAnonymousDefaults(
   // Where the index has a local for the module's export (`module` and `exports` of `module.exports = ...` share
   // one): that local is the export, throughout the file.
   const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
+  const exportOf = exportsOf(occurrences, symbols, synthesized, facts.declarationAt(line, character)?.exportedNames ?? []);
   if (there && !symbolIndex.has(synthesized)) {
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
     there.range = range;
-    return declareAssignedClass(occurrences, symbols, symbolIndex, facts, lines, there, namespace);
+    const assigned = declareAssignedClass(occurrences, symbols, symbolIndex, facts, lines, there, namespace);
+    return exportOf.length ? { ...assigned, relationships: [...assigned.relationships, ...exportOf] } : assigned;
   }
   const index = internSymbol(symbols, symbolIndex, synthesized);
   // Its extent is the parse's, and is said to be (enclosing_source: syntax).
   occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
-  return NO_ASSIGNED_CLASS;
+  return exportOf.length ? { ...NO_ASSIGNED_CLASS, relationships: exportOf } : NO_ASSIGNED_CLASS;
+}
+
+/**
+ * An anonymous default export is an export of each name written directly in
+ * it that the index names globally (`make` and `getLength` of `export default
+ * make(getLength)`, underscore's `_isArrayLike.js`), as TypeScript's
+ * findReferences takes it: its references and call hierarchy at `make` count
+ * the export's uses in its importers (`isArrayLike(obj)`) as `make`'s.
+ */
+function exportsOf(
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  exported: string,
+  names: readonly [number, number][],
+): PreparedRelationship[] {
+  const out: PreparedRelationship[] = [];
+  for (const [line, character] of names) {
+    const use = occurrences.find(
+      (o) => o.range[0] === line && o.range[1] === character && !(o.roles & SymbolRole.Definition) && !isLocalSymbol(symbols[o.symbol]!),
+    );
+    if (!use || symbols[use.symbol] === exported) continue;
+    out.push({
+      symbol: exported,
+      target: symbols[use.symbol]!,
+      isImplementation: false,
+      isReference: false,
+      isTypeDefinition: false,
+      isDefinition: false,
+      isExportOf: true,
+    });
+  }
+  return out;
 }
 
 /**

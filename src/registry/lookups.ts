@@ -109,6 +109,8 @@ export class Lookups {
   private readonly referenceRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definedAs by scope and symbol. */
   private readonly definitionTargets = new Lru<string, string[]>(RELATIVES_CACHED);
+  /** exportsOf by scope and symbol. */
+  private readonly exportsFor = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definitionRelated by scope and symbol: asked on every goToDefinition at a use. */
   private readonly definitionRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
   /** supertypesOf and subtypesOf by scope and symbol. */
@@ -618,7 +620,7 @@ export class Lookups {
   private async relatedPairs(
     indexIds: readonly number[],
     symbols: readonly string[],
-    flag: 'is_reference' | 'is_implementation' | 'is_definition',
+    flag: 'is_reference' | 'is_implementation' | 'is_definition' | 'is_export_of',
     directions: readonly ('forward' | 'backward')[],
   ): Promise<{ from: string; symbol: string }[]> {
     if (symbols.length === 0 || indexIds.length === 0) return [];
@@ -726,12 +728,22 @@ export class Lookups {
     return this.cachedPairs(this.definitionTargets, indexIds, symbols, 'is_definition', ['forward']);
   }
 
+  /**
+   * The default exports that are exports of these symbols, by is_export_of
+   * relationships to them (a module's `export default make('length')` for
+   * `make`), with the symbol each is for. One way: asked for every reference
+   * family, as referenceRelated is, and remembered so.
+   */
+  async exportsOf(indexIds: readonly number[], symbols: readonly string[]): Promise<{ from: string; symbol: string }[]> {
+    return this.cachedPairs(this.exportsFor, indexIds, symbols, 'is_export_of', ['backward']);
+  }
+
   /** relatedPairs with `from`, each symbol's list remembered per set of indexes (published indexes never change). */
   private async cachedPairs(
     cache: Lru<string, string[]>,
     indexIds: readonly number[],
     symbols: readonly string[],
-    flag: 'is_reference' | 'is_implementation' | 'is_definition',
+    flag: 'is_reference' | 'is_implementation' | 'is_definition' | 'is_export_of',
     directions: readonly ('forward' | 'backward')[],
   ): Promise<{ from: string; symbol: string }[]> {
     const scope = indexIds.join(',');

@@ -119,6 +119,8 @@ export interface RelationshipTable {
   is_reference: Flag;
   is_type_definition: Flag;
   is_definition: Flag;
+  /** sextant's own (registry/migrations/0011): `symbol`, a module's default export, is an export of `target`. */
+  is_export_of: Flag;
 }
 
 /** Definitions a parser found in one file's content (the syntactic tier); see registry/migrations/0005. */

@@ -30,6 +30,8 @@ export interface PreparedRelationship {
   isReference: boolean;
   isTypeDefinition: boolean;
   isDefinition: boolean;
+  /** sextant's own: `symbol`, a module's default export, is an export of `target` (`make` of `export default make('length')`). */
+  isExportOf?: boolean;
 }
 
 export interface PreparedSymbolRefs {
@@ -192,6 +194,7 @@ export class RegistryWriter {
             is_reference: r.isReference ? 1 : 0,
             is_type_definition: r.isTypeDefinition ? 1 : 0,
             is_definition: r.isDefinition ? 1 : 0,
+            is_export_of: r.isExportOf ? 1 : 0,
           })),
         );
       }

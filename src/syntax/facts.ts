@@ -42,6 +42,16 @@ export interface Declaration {
    * module's, where it names `export default function () {...}` `default`.
    */
   moduleExports?: boolean | undefined;
+  /**
+   * [line, character] of each name written directly in an `export default`'s
+   * expression (`make` and `getLength` of `export default
+   * make(getLength)`), for which TypeScript's findReferences takes the
+   * export as an export of that name's: it counts the export's uses as the
+   * name's references and calls. Not in parentheses, nor deeper (`ns` of
+   * `ns.make(x)`). Not yet for a CommonJS module's `module.exports =
+   * make(x)`, whose importers' names are the module.
+   */
+  exportedNames?: [number, number][] | undefined;
   /** A class declaration or expression. */
   isClass?: boolean | undefined;
   /**
@@ -165,6 +175,9 @@ export class SyntaxFacts {
       const commonJsExport = (d[j]! & 32) !== 0;
       const assignedMember = (d[j]! & 64) !== 0;
       const moduleExports = (d[j]! & 128) !== 0;
+      const exported = d[j + 5]!;
+      const exportedNames: [number, number][] | undefined = exported > 0 ? [] : undefined;
+      for (let e = 0; e < exported; e++) exportedNames!.push([d[j + 6 + 2 * e]!, d[j + 7 + 2 * e]!]);
       this.declarations.set(key, {
         extent,
         callable,
@@ -175,12 +188,13 @@ export class SyntaxFacts {
         anonymousDefault,
         isClass,
         typeName: position(j + 3),
+        exportedNames,
         isStatic,
         commonJsExport,
         assignedMember,
         moduleExports,
       });
-      i = j + 5;
+      i = j + 6 + 2 * exported;
     }
     const a = data.aliases;
     for (let i = 0; i < a.length; i += 7) {
@@ -217,7 +231,7 @@ export class SyntaxFacts {
       return out;
     };
     let size = 0;
-    for (const d of this.declarations.values()) size += 14 + 2 * d.heritage.length;
+    for (const d of this.declarations.values()) size += 15 + 2 * (d.heritage.length + (d.exportedNames?.length ?? 0));
     const declarations = new Float64Array(size);
     let i = 0;
     for (const [key, d] of this.declarations) {
@@ -244,6 +258,11 @@ export class SyntaxFacts {
       declarations[i++] = d.member?.owner?.[1] ?? NaN;
       declarations[i++] = d.typeName?.[0] ?? NaN;
       declarations[i++] = d.typeName?.[1] ?? NaN;
+      declarations[i++] = d.exportedNames?.length ?? 0;
+      for (const [line, character] of d.exportedNames ?? []) {
+        declarations[i++] = line;
+        declarations[i++] = character;
+      }
     }
     const aliases = new Float64Array(7 * this.aliases.length);
     let j = 0;

@@ -109,6 +109,7 @@ export function sourceFileFacts(file: ts.SourceFile, docs?: boolean): SyntaxFact
       anonymousDefault: declared.anonymousDefault,
       isClass: tsc.isClassLike(declared.value),
       typeName: declared.typeName && at2(declared.typeName),
+      exportedNames: declared.exportedNames?.map(at2),
       isStatic: declared.isStatic,
       commonJsExport: declared.commonJsExport,
       assignedMember: declared.assignedMember,
@@ -483,6 +484,8 @@ interface DeclarationOf {
   commonJsExport?: boolean;
   assignedMember?: boolean;
   moduleExports?: boolean;
+  /** Names written directly in an `export default`'s expression (see Declaration.exportedNames). */
+  exportedNames?: ts.Node[];
 }
 
 function declarationNamed(node: ts.Node): Omit<DeclarationOf, 'value'> | undefined {
@@ -575,7 +578,28 @@ function anonymousDefaultValue(node: ts.ExportAssignment): DeclarationOf | undef
   // The statement's tokens are not nodes of the tree: its `default` is the first token after `export`.
   const keyword = node.getChildren().find((c) => c.kind === tsc.SyntaxKind.DefaultKeyword);
   if (!keyword) return undefined;
-  return { name: keyword, value, callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value), anonymousDefault: true };
+  return {
+    name: keyword,
+    value,
+    callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value),
+    anonymousDefault: true,
+    ...exportedNames(node.expression),
+  };
+}
+
+/**
+ * The names TypeScript's findReferences takes an `export default` for an
+ * export of: those whose parent is its expression (an identifier whose
+ * grandparent is the export, its importTracker's test, meant for `export =
+ * class A {}`): the function called and the arguments of `export default
+ * make(getLength)`, not in parentheses, nor deeper.
+ */
+function exportedNames(value: ts.Expression): { exportedNames?: ts.Node[] } {
+  const names: ts.Node[] = [];
+  tsc.forEachChild(value, (child) => {
+    if (tsc.isIdentifier(child)) names.push(child);
+  });
+  return names.length > 0 ? { exportedNames: names } : {};
 }
 
 /**
