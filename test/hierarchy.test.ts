@@ -984,6 +984,27 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
+  test('a getter a binding pattern reads (`const { ORIGIN } = Scale`) is mentioned there, not called, as TypeScript counts it', async () => {
+    const P = 'src/temperature.ts';
+    const r = await session.ok('callHierarchy', {
+      repo: 'ts-members',
+      ...at(members, P, 23, 'ORIGIN'),
+      direction: 'incoming',
+      include_references: true,
+    });
+    assert.deepEqual(calls(r.calls), [
+      {
+        from: def(members, 'function', P, 28, 'origin'),
+        ranges: [range(members, P, 29, 'ORIGIN', 'reference'), range(members, P, 30, 'ORIGIN', 'call', 1)],
+      },
+    ]);
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, P, 23, 'ORIGIN') }));
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.line} ${x.kind}`),
+      ['23 definition', '29 identifier', '30 identifier'],
+    );
+  });
+
   test("a default export written as a call (`export default property('length')`) is an export of the names directly in it: their references and callers take its importers' uses, one way, as TypeScript's do", async () => {
     const where = (path: string, line: number, needle: string) => `src/${path}:${line}:${at(members, `src/${path}`, line, needle).column}`;
     const refs = async (path: string, line: number, needle: string) =>

@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import { SymbolRole } from '../scip/schema.js';
 import { isLocalSymbol, isNamedOnlyInItsFile, isParameterSymbol, isStandardLibrarySymbol } from '../scip/symbol.js';
 import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
-import { decodeRanges, RefKindCode } from '../registry/payload.js';
+import { decodeRanges, DESTRUCTURED, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.js';
 import type { IndexRow } from '../registry/schema.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
@@ -731,7 +731,7 @@ function sortGroups<T>(items: T[], item: (t: T) => CallItem): T[] {
   });
 }
 
-/** A call, or a mention as a value (`shapes.map(describe)`): what a call hierarchy lists. */
+/** A call, or a mention as a value (`shapes.map(describe)`, `const { open } = box`): what a call hierarchy lists. */
 function isCallOrMention(refKind: number): boolean {
-  return refKind === RefKindCode.call || refKind === RefKindCode.identifier || refKind === RefKindCode.write;
+  return refKind === RefKindCode.call || refKind === RefKindCode.identifier || refKind === RefKindCode.write || refKind === DESTRUCTURED;
 }

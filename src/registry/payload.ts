@@ -31,9 +31,17 @@ export const MODULE_SPECIFIER = 0xfe;
  */
 export const DOC_LINK = 0xfd;
 
-/** The kind a stored reference kind answers as: a specifier as an import, a doc link as an identifier; none for NAMING_ONLY. */
+/**
+ * A reference kind of sextant's own: a property a binding pattern takes
+ * (`const { ANY } = Comparator`), answered as an identifier. A read, and a
+ * mention to a call hierarchy, but no call of the getter it runs: TypeScript's
+ * call hierarchy does not count it.
+ */
+export const DESTRUCTURED = 0xfc;
+
+/** The kind a stored reference kind answers as: a specifier as an import, a doc link or a destructured property as an identifier; none for NAMING_ONLY. */
 export function refKindName(code: number): RefKind | undefined {
-  return code === MODULE_SPECIFIER ? 'import' : code === DOC_LINK ? 'identifier' : REF_KINDS[code];
+  return code === MODULE_SPECIFIER ? 'import' : code === DOC_LINK || code === DESTRUCTURED ? 'identifier' : REF_KINDS[code];
 }
 
 /**

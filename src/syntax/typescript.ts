@@ -1,7 +1,7 @@
 // Reference kinds and declarations for TypeScript and JavaScript, from the
 // TypeScript parser (syntax only: no program, no type checker, so it is fast).
 import type * as ts from 'typescript';
-import { DOC_LINK, RefKindCode } from '../registry/payload.js';
+import { DESTRUCTURED, DOC_LINK, RefKindCode } from '../registry/payload.js';
 import { SyntaxFacts } from './facts.js';
 import { loadTypescript } from './load-typescript.js';
 
@@ -973,6 +973,9 @@ function usage(node: ts.Identifier | ts.PrivateIdentifier, inType: boolean): num
     ((tsc.isJsxOpeningElement(parent) || tsc.isJsxSelfClosingElement(parent) || tsc.isJsxClosingElement(parent)) && parent.tagName === expr)
   ) {
     return RefKindCode.call;
+  }
+  if (tsc.isBindingElement(parent) && tsc.isObjectBindingPattern(parent.parent) && (parent.propertyName ?? parent.name) === expr) {
+    return DESTRUCTURED;
   }
   return inType ? RefKindCode.type : RefKindCode.identifier;
 }
