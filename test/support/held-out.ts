@@ -690,14 +690,16 @@ function isDefaultImport(h: HeldOut, path: string, name: string): boolean {
 
 /**
  * An anonymous function or class a module exports as its default (`export
- * default (config) => {...}`), which sextant names `default` at the keyword;
- * TypeScript's call hierarchy has no item for it, and counts the calls in it
- * as the module's.
+ * default (config) => {...}`, in parentheses too, as Babel writes it: `export
+ * default (function (option, Dayjs) {...})`), which sextant names `default`
+ * at the keyword; TypeScript's call hierarchy has no item for it, and counts
+ * the calls in it as the module's.
  */
 function isAnonymousDefault(n: ts.Node): boolean {
   const statement = n.kind === ts.SyntaxKind.DefaultKeyword ? n.parent : n;
   if (!ts.isExportAssignment(statement) || statement.isExportEquals) return false;
-  const e = statement.expression;
+  let e = statement.expression;
+  while (ts.isParenthesizedExpression(e)) e = e.expression;
   return ts.isArrowFunction(e) || ((ts.isFunctionExpression(e) || ts.isClassExpression(e)) && e.name === undefined);
 }
 
