@@ -685,6 +685,31 @@ describe('CommonJS exports', () => {
       ],
     );
   });
+  test("a module assigned a call's result (`module.exports = makeReader('length')`) is an export of the function called: its importers' names and calls are the function's references and callers, one way, as TypeScript lists them", async () => {
+    const MAKE = 'lib/make-reader.js';
+    const LENGTH = 'lib/length-reader.js';
+    const USE = 'lib/use-length.js';
+    const references = await session.ok('findReferences', { repo, ...at(root, MAKE, 1, 'makeReader') });
+    assert.deepEqual(
+      references.references.map(where),
+      [
+        at(root, LENGTH, 1, 'makeReader'),
+        at(root, LENGTH, 3, 'makeReader'),
+        at(root, MAKE, 1, 'makeReader'),
+        at(root, MAKE, 7, 'makeReader'),
+        at(root, USE, 1, 'lengthOf'),
+        at(root, USE, 4, 'lengthOf'),
+      ].map(where),
+    );
+    assert.deepEqual(await callers(at(root, MAKE, 1, 'makeReader')), [
+      `module length-reader.js ${LENGTH}:1:1 ×1`,
+      `function total ${where(at(root, USE, 3, 'total'))} ×1`,
+    ]);
+    // At the importer's name, its own references alone (not the specifier of its `require`).
+    const own = await session.ok('findReferences', { repo, ...at(root, USE, 4, 'lengthOf') });
+    assert.deepEqual(own.references.map(where), [at(root, USE, 1, 'lengthOf'), at(root, USE, 4, 'lengthOf')].map(where));
+  });
+
   test('tsc’s preamble, `exports.Equals = exports.equals = void 0`, declares nothing: its names are writes of the exports declared below; `exports` names the export but is no reference', async () => {
     // TypeScript binds no assignment of `void 0`: goToDefinition at an importer's `Equals` goes to the function alone.
     const fn = { Equals: at(root, COMPILED, 9, 'Equals'), equals: at(root, COMPILED, 5, 'equals') };

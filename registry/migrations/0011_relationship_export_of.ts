@@ -1,7 +1,8 @@
 // A relationship sextant derives, beside SCIP's four: `symbol`, a module's
-// default export, is an export of `target` as TypeScript's findReferences
-// takes it: `target` is named directly in the exported expression (`make` and
-// `getLength` of `export default make(getLength)`). TypeScript counts the
+// default export (a CommonJS module itself, which its importers name), is an
+// export of `target` as TypeScript's findReferences takes it: `target` is
+// named directly in the exported expression (`make` and `getLength` of
+// `export default make(getLength)`, or of `module.exports = make(getLength)`). TypeScript counts the
 // uses of such an export as references and calls of `target`; one way only,
 // as there: the export's own references do not take the function's (see
 // src/navigation/related.ts). Rows written before have none.

@@ -137,6 +137,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     if (alias && (isDefinition || refKind === MODULE_SPECIFIER)) return undefined;
     if (bindingsOf.has(symbol) && (isDefinition || refKind !== RefKindCode.import)) return undefined;
     if (isDefinition && (family.usesOnly.has(symbol) || !params.include_declaration)) return undefined;
+    // A CommonJS module standing for what it exports (see related.ts): its importers' names, not their specifiers.
+    if (refKind === MODULE_SPECIFIER && family.usesOnly.has(symbol)) return undefined;
     const kind = isDefinition ? 'definition' : (refKindName(refKind) ?? 'identifier');
     if (family.callsOnly.has(symbol) && kind !== 'call') return undefined;
     return params.kind && kind !== params.kind ? undefined : kind;

@@ -53,7 +53,9 @@ export function defineAnonymousDefaults(
   // Where the index has a local for the module's export (`module` and `exports` of `module.exports = ...` share
   // one): that local is the export, throughout the file.
   const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
-  const exportOf = exportsOf(occurrences, symbols, synthesized, facts.declarationAt(line, character)?.exportedNames ?? []);
+  // A CommonJS module's importers name it by the module's symbol (their `require` bindings): that is its export there.
+  const declaration = facts.declarationAt(line, character);
+  const exportOf = exportsOf(occurrences, symbols, declaration?.moduleExports ? namespace : synthesized, declaration?.exportedNames ?? []);
   if (there && !symbolIndex.has(synthesized)) {
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
@@ -70,9 +72,10 @@ export function defineAnonymousDefaults(
 /**
  * An anonymous default export is an export of each name written directly in
  * it that the index names globally (`make` and `getLength` of `export default
- * make(getLength)`, underscore's `_isArrayLike.js`), as TypeScript's
- * findReferences takes it: its references and call hierarchy at `make` count
- * the export's uses in its importers (`isArrayLike(obj)`) as `make`'s.
+ * make(getLength)`, underscore's `_isArrayLike.js`; `module.exports =
+ * make('length')`), as TypeScript's findReferences takes it: its references
+ * and call hierarchy at `make` count the export's uses in its importers
+ * (`isArrayLike(obj)`) as `make`'s.
  */
 function exportsOf(
   occurrences: readonly Occurrence[],

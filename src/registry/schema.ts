@@ -119,7 +119,7 @@ export interface RelationshipTable {
   is_reference: Flag;
   is_type_definition: Flag;
   is_definition: Flag;
-  /** sextant's own (registry/migrations/0011): `symbol`, a module's default export, is an export of `target`. */
+  /** sextant's own (registry/migrations/0011): `symbol`, a module's default export (or CommonJS module), is an export of `target`. */
   is_export_of: Flag;
 }
 

@@ -44,12 +44,12 @@ export interface Declaration {
   moduleExports?: boolean | undefined;
   /**
    * [line, character] of each name written directly in an `export default`'s
-   * expression (`make` and `getLength` of `export default
+   * (or `module.exports =`'s) expression (`make` and `getLength` of `export default
    * make(getLength)`), for which TypeScript's findReferences takes the
    * export as an export of that name's: it counts the export's uses as the
    * name's references and calls. Not in parentheses, nor deeper (`ns` of
-   * `ns.make(x)`). Not yet for a CommonJS module's `module.exports =
-   * make(x)`, whose importers' names are the module.
+   * `ns.make(x)`). A CommonJS module's `module.exports = make(x)` too, but
+   * not `module.exports = require('./impl')`, a re-export.
    */
   exportedNames?: [number, number][] | undefined;
   /** A class declaration or expression. */

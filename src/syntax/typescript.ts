@@ -623,6 +623,8 @@ function moduleExportsValue(node: ts.BinaryExpression): DeclarationOf | undefine
     callable: tsc.isArrowFunction(value) || tsc.isFunctionExpression(value),
     anonymousDefault: true,
     moduleExports: true,
+    // `module.exports = require('./impl')` re-exports a module, as TypeScript binds it: no names of its own.
+    ...(requiredModule(node.right) ? {} : exportedNames(node.right)),
   };
 }
 
