@@ -55,7 +55,12 @@ export function defineAnonymousDefaults(
   const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
   // A CommonJS module's importers name it by the module's symbol (their `require` bindings): that is its export there.
   const declaration = facts.declarationAt(line, character);
-  const exportOf = exportsOf(occurrences, symbols, declaration?.moduleExports ? namespace : synthesized, declaration?.exportedNames ?? []);
+  const exportOf = exportOfRelationships(
+    occurrences,
+    symbols,
+    declaration?.moduleExports ? namespace : synthesized,
+    declaration?.exportedNames ?? [],
+  );
   if (there && !symbolIndex.has(synthesized)) {
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
@@ -77,7 +82,7 @@ export function defineAnonymousDefaults(
  * and call hierarchy at `make` count the export's uses in its importers
  * (`isArrayLike(obj)`) as `make`'s.
  */
-function exportsOf(
+function exportOfRelationships(
   occurrences: readonly Occurrence[],
   symbols: readonly string[],
   exported: string,
