@@ -94,6 +94,11 @@ describe('CommonJS exports', () => {
         'the assignment is the one declaration',
       );
     }
+    // A name taken renamed (`subtract: minus`) is the importer's own, from its binding or a use, as TypeScript lists it.
+    const minus = [at(root, DESTRUCTURED, 2, 'minus'), at(root, DESTRUCTURED, 9, 'minus')].map(where);
+    for (const from of [at(root, DESTRUCTURED, 2, 'minus'), at(root, DESTRUCTURED, 9, 'minus')]) {
+      assert.deepEqual((await session.ok('findReferences', { repo, ...from })).references.map(where), minus, `from ${where(from)}`);
+    }
   });
 
   test('workspaceSymbols and the CLI find an export by its name', async () => {

@@ -1042,6 +1042,32 @@ describe('callHierarchy: accessors and named function expressions', () => {
     ]);
   });
 
+  test('a name an importer binds of its own (`greet as hello`, a default import renamed `loud`) has the references TypeScript lists: from it or a use, that file\'s; from what it imports, those too, one way', async () => {
+    const where = (path: string, line: number, needle: string) => `src/${path}:${line}:${at(members, `src/${path}`, line, needle).column}`;
+    const refs = async (path: string, line: number, needle: string) =>
+      withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, `src/${path}`, line, needle) })).references.map(
+        (x: any) => `${x.path}:${x.line}:${x.column}`,
+      );
+    const hello = [where('greet-renamed.ts', 1, 'hello'), where('greet-renamed.ts', 4, 'hello('), where('greet-renamed.ts', 4, "hello('")];
+    const loud = [where('greet-renamed.ts', 1, 'loud'), where('greet-renamed.ts', 4, 'loud(')];
+    // As typescript-language-server lists them, with every file of the project open.
+    assert.deepEqual(await refs('greet-renamed.ts', 4, 'hello('), hello);
+    assert.deepEqual(await refs('greet-renamed.ts', 1, 'hello'), hello);
+    assert.deepEqual(await refs('greet-renamed.ts', 4, 'loud('), loud);
+    assert.deepEqual(await refs('greet-renamed.ts', 1, 'loud'), loud);
+    // From the declaration, or from a name imported as it is called, the renamed ones are among them.
+    for (const [path, line, needle, expected] of [
+      ['greeting.ts', 2, 'greet', hello],
+      ['greet-plain.ts', 4, 'greet(', hello],
+      ['greet-plain.ts', 4, 'shout(', loud],
+    ] as const) {
+      const listed = await refs(path, line, needle);
+      for (const e of [...expected, where('greeting.ts', expected === hello ? 2 : 6, expected === hello ? 'greet' : 'shout')]) {
+        assert.ok(listed.includes(e), `${path}:${line} ${needle}: ${e} not in ${listed.join(', ')}`);
+      }
+    }
+  });
+
   test("a static getter overrides no instance member: reading an instance's property of its name does not call it", async () => {
     // scip-typescript names Shape's static and instance `kind` with one symbol; Circle's static `kind` is Circle's alone.
     const K = 'src/kinds.ts';

@@ -42,6 +42,7 @@ import {
 import { calledAsMethod, inheritedMemberNote, inheritedThisMember, subclassUses, subclassUsesNote } from './inherited-members.js';
 import { accessorSibling, classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location, quotedNameText } from './locations.js';
+import { importerBindingAt } from './importer-bindings.js';
 import type { Range } from '../scip/range.js';
 
 export async function findReferences(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
@@ -67,6 +68,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   let alias: { name: string; moduleFiles: Set<string> } | undefined;
   /** Modules whose `require` bindings are references too (those alone, not their specifiers): see modulesAssigningWhole. */
   let bindingsOf = new Set<string>();
+  /** Asked at a name a file binds of its own (`greet as hello`): its occurrences in the file (see importerBindingAt). */
+  let ownBinding: number[] | undefined;
   if (params.symbol !== undefined) {
     const named = await lookups.definitionsNamed(ctx.index.id, params.symbol);
     symbols = [...new Set(named.map((d) => d.symbol))];
@@ -92,8 +95,11 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     // At `new X()` the index names X's constructor; the person means the class.
     symbols = [...new Set([...at.symbols, ...at.symbols.flatMap((s) => (at.declared.has(s) ? [] : classOfConstructorCall(s)))])];
     file = at.file;
-    const name = moduleAliasAt(file, symbols, at.range);
-    if (name) {
+    ownBinding = importerBindingAt(file, symbols, at.range);
+    const name = ownBinding ? undefined : moduleAliasAt(file, symbols, at.range);
+    if (ownBinding) {
+      // The name's own occurrences, below: nothing the original relates to.
+    } else if (name) {
       const modules = await definitionsOf(lookups, ctx, symbols, file);
       alias = { name, moduleFiles: new Set(modules.map((d) => `${d.index_id}:${d.path}`)) };
       // A module that assigns a name whole (`module.exports = fn`): the uses of its name here are `fn`'s in the index.
@@ -108,7 +114,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
       bindingsOf = new Set(assigning.filter((m) => !symbols.includes(m)));
     }
     // At a use of a member of an unnamed type declared in another file: that member's references, as from its declaration.
-    if (at.access && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
+    if (!ownBinding && at.access && (await definitionsOf(lookups, ctx, symbols, file)).length === 0) {
       const asked = useFile(file);
       const member =
         at.memberAccess && symbols.every(isLocalSymbol) ? await memberDeclaredElsewhere(lookups, asked, at.memberAccess) : undefined;
@@ -196,20 +202,21 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
 
   let local: Group | undefined;
   const locals = symbols.filter(isLocalSymbol);
-  if (locals.length && file) {
-    // Local symbols live in one document: their references are its occurrences.
+  if ((ownBinding || locals.length) && file) {
+    // Local symbols live in one document: their references are its occurrences. So are an importer's own binding's.
     local = { repo: ctx.repo.slug, path: file.file.path, blob: file.file.blob_sha, index: ctx.index.id, rows: [], records: [] };
     const occ = file.document.occurrences;
+    const own = ownBinding && new Set(ownBinding);
     for (let i = 0; i < occ.length; i++) {
       const symbol = file.document.symbols[occ.symbol(i)]!;
-      const kind = locals.includes(symbol) ? wanted(occ.roles(i), occ.refKind(i), symbol) : undefined;
+      const kind = (own ? own.has(i) : locals.includes(symbol)) ? wanted(occ.roles(i), occ.refKind(i), symbol) : undefined;
       if (kind) local.records.push({ range: occ.range(i), kind, symbol, derived: (occ.roles(i) & DERIVED_ROLE) !== 0 });
     }
   }
   // A member of an unnamed type (a method of the object a factory returns) is used from other files by name; a
   // JavaScript class's member, by the classes that extend it.
   const elsewhere: Group[] = [];
-  if (file && (local || languageOf(file.file.path) === 'javascript')) {
+  if (file && !ownBinding && (local || languageOf(file.file.path) === 'javascript')) {
     // A member once, whatever its number of declarations (a JavaScript class's property assigned in several methods).
     for (const member of oneRowPerMember(await definitionsOf(lookups, ctx, symbols, file))) {
       const byName = await usesElsewhere(lookups, member, askedIn);
@@ -240,7 +247,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   // in path order, positions in order. Only what is returned becomes an
   // object with a preview; the rest is counted in place, so a symbol with
   // thousands of references costs little more than one with two hundred.
-  const globals = symbols.filter((s) => !isLocalSymbol(s));
+  const globals = ownBinding ? [] : symbols.filter((s) => !isLocalSymbol(s));
   const groups: Group[] = local ? [local, ...elsewhere] : elsewhere;
   if (globals.length) {
     // The same global symbol is the same entity in every repository of the registry.
