@@ -101,6 +101,25 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test("a use of a name an importer binds renamed (`const { subtract: minus } = require('./math')`) is that name's reference, not the export's, and no call of it, as TypeScript answers", async () => {
+    const use = at(root, DESTRUCTURED, 9, 'minus');
+    // From the export: its declaration, the key that takes it, a use through the module; not `minus(...)`.
+    const references = (await session.ok('findReferences', { repo, ...declared().subtract })).references.map(where);
+    assert.deepEqual(references, [
+      where(declared().subtract),
+      where(at(root, DESTRUCTURED, 2, 'subtract')),
+      where(at(root, NAMESPACE, 5, 'subtract')),
+    ]);
+    assert.deepEqual(await callers(declared().subtract), ['module use-namespace.js lib/use-namespace.js:1:1 ×1']);
+    // From the name: the binding and the use, and goToDefinition still reaches the export.
+    const own = (await session.ok('findReferences', { repo, ...use })).references;
+    assert.deepEqual(
+      own.map((r: any) => `${where(r)} ${r.kind}`),
+      [`${where(at(root, DESTRUCTURED, 2, 'minus'))} definition`, `${where(use)} call`],
+    );
+    assert.deepEqual((await definitionsAt(use)).map(where), [where(declared().subtract)]);
+  });
+
   test('workspaceSymbols and the CLI find an export by its name', async () => {
     const found = await session.ok('workspaceSymbols', { repo, query: 'subtract' });
     assert.ok(

@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import { SymbolRole } from '../scip/schema.js';
 import { isLocalSymbol, isNamedOnlyInItsFile, isParameterSymbol, isStandardLibrarySymbol } from '../scip/symbol.js';
 import { comparePositions, rangeContains, type Range as Range0 } from '../scip/range.js';
-import { decodeRanges, DESTRUCTURED, RefKindCode } from '../registry/payload.js';
+import { decodeRanges, DESTRUCTURED, kindInBindingFile, RefKindCode } from '../registry/payload.js';
 import type { DefinitionRow, Lookups, SymbolRefsRow } from '../registry/lookups.js';
 import type { IndexRow } from '../registry/schema.js';
 import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, type Result } from '../protocol/call-hierarchy.js';
@@ -391,7 +391,9 @@ class CallWalker {
     for (let i = 0; i < occ.length; i++) {
       // Lines first: the extent is a few lines of a file of thousands of occurrences.
       if (occ.endLine(i) < extent[0] || occ.startLine(i) > extent[2]) continue;
-      if (occ.roles(i) & SymbolRole.Definition || !isCallOrMention(occ.refKind(i))) continue;
+      // A call through a name the file binds renamed is a call of what it imports, on this side (see RENAMED_CALL).
+      const refKind = kindInBindingFile(occ.refKind(i));
+      if (occ.roles(i) & SymbolRole.Definition || !isCallOrMention(refKind)) continue;
       const o = occ.at(i);
       if (!rangeContains(extent, o.range)) continue;
       // Decorators come before the name: they are applied by the code around the definition.
@@ -407,7 +409,7 @@ class CallWalker {
       const symbol = document.symbols[o.symbol]!;
       let uses = groups.get(symbol);
       if (!uses) groups.set(symbol, (uses = []));
-      uses.push(useAt(target, o.range, symbol, o.refKind, o.memberAccess));
+      uses.push(useAt(target, o.range, symbol, refKind, o.memberAccess));
       if (o.memberAccess && isLocalSymbol(symbol)) accessed.add(symbol);
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);

@@ -14,7 +14,7 @@ import {
 } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { FUNCTION_KINDS, unresolvedImportModule } from '../scip/kind.js';
-import { MODULE_SPECIFIER, RefKindCode } from '../registry/payload.js';
+import { kindInBindingFile, MODULE_SPECIFIER, RefKindCode } from '../registry/payload.js';
 import { exportByNameAt } from './export-statement.js';
 import { rangeTouches, type Range } from '../scip/range.js';
 import type { DefinitionRow, Lookups } from '../registry/lookups.js';
@@ -81,7 +81,7 @@ export async function symbolsAtPosition(
   }
   const accesses = hits.filter((o) => o.memberAccess && !(o.roles & SymbolRole.Definition));
   const access = accesses.find((o) => isLocalSymbol(file.document.symbols[o.symbol]!));
-  const called = hits.some((o) => o.refKind === RefKindCode.call);
+  const called = hits.some((o) => kindInBindingFile(o.refKind) === RefKindCode.call);
   return {
     file,
     line,

@@ -10,6 +10,8 @@ import {
   RANGE_INTS_PER_RECORD,
   RefKindCode,
   refKindName,
+  RENAMED_CALL,
+  RENAMED_USE,
   refKindOf,
   rolesOf,
 } from '../registry/payload.js';
@@ -139,6 +141,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   const wanted = (roles: number, refKind: number, symbol: string): Reference['kind'] | undefined => {
     const isDefinition = (roles & SymbolRole.Definition) !== 0;
     if (refKind === NAMING_ONLY) return undefined;
+    // A use of a name another file binds renamed is that name's, not what it imports (see RENAMED_USE).
+    if (!ownBinding && (refKind === RENAMED_CALL || refKind === RENAMED_USE)) return undefined;
     // At a name for a module, the names for it, not its declaration or the specifiers that import it.
     if (alias && (isDefinition || refKind === MODULE_SPECIFIER)) return undefined;
     if (bindingsOf.has(symbol) && (isDefinition || refKind !== RefKindCode.import)) return undefined;

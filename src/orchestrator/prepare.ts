@@ -15,6 +15,8 @@ import {
   MODULE_SPECIFIER,
   NAMING_ONLY,
   RefKindCode,
+  RENAMED_CALL,
+  RENAMED_USE,
   type Occurrence,
   type SymbolRange,
 } from '../registry/payload.js';
@@ -35,7 +37,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 80;
+export const DERIVATION_VERSION = 81;
 
 /** `roots`: the directories of nameless packages the document's symbols were given (see nameless-packages.ts). */
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string, roots: ReadonlyMap<string, string> = new Map()): string {
@@ -104,6 +106,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   if (JAVASCRIPT.test(document.relativePath)) {
     unmarkExportAssignments(occurrences, lines);
     unlistExportsObjects(occurrences, symbols, lines);
+    markRenamedRequireUses(occurrences, symbols, lines);
   }
   if (facts?.aliases.length) addAliasOccurrences(occurrences, facts.aliases);
   markModuleSpecifiers(occurrences, symbols, lines);
@@ -573,6 +576,48 @@ function requireBindingsAsModules(occurrences: Occurrence[], symbols: readonly s
     const module = modules.get((lines[line] ?? '').slice(start, end));
     if (module !== undefined && module >= 0) o.symbol = module;
   }
+}
+
+/**
+ * The uses of a name a file binds renamed from a CommonJS module (`re` of
+ * `const { safeRe: re } = require('./re')`, knex's `columnize: columnize_`):
+ * the index gives them the export's symbol; they become RENAMED_CALL or
+ * RENAMED_USE, the export's references only to the file that binds them.
+ */
+function markRenamedRequireUses(occurrences: Occurrence[], symbols: readonly string[], lines: readonly string[]): void {
+  const renamed = new Set<string>();
+  for (const o of occurrences) {
+    const [line, start, endLine, end] = o.range;
+    if (line !== endLine || !(o.roles & SymbolRole.Definition) || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    const text = lines[line] ?? '';
+    const original = RENAMING_KEY.exec(text.slice(0, start))?.[1];
+    const name = text.slice(start, end);
+    if (original && original !== name && destructuresRequire(lines, line, end)) renamed.add(name);
+  }
+  if (renamed.size === 0) return;
+  for (const o of occurrences) {
+    const [line, start, endLine, end] = o.range;
+    // Plain uses only: not a specifier, a doc link, a name that only names.
+    if (line !== endLine || o.roles & SymbolRole.Definition || o.memberAccess || o.refKind > RefKindCode.write) continue;
+    const symbol = symbols[o.symbol]!;
+    const name = (lines[line] ?? '').slice(start, end);
+    if (!renamed.has(name) || isLocalSymbol(symbol) || isModuleSymbol(symbol)) continue;
+    o.refKind = o.refKind === RefKindCode.call ? RENAMED_CALL : RENAMED_USE;
+  }
+}
+
+/** `original: ` right before a binding pattern's renamed name. */
+const RENAMING_KEY = /([\p{L}\p{N}_$]+)\s*:\s*$/u;
+
+/** Whether the binding pattern around (line, column) closes, a few lines on at most, with `} = require(`. */
+function destructuresRequire(lines: readonly string[], line: number, column: number): boolean {
+  for (let l = line, text = (lines[line] ?? '').slice(column); l < line + 30 && l < lines.length; text = lines[++l] ?? '') {
+    const close = text.indexOf('}');
+    if (close < 0) continue;
+    const after = [text.slice(close + 1), lines[l + 1] ?? ''].join(' ');
+    return /^\s*=\s*(?:\/\*(?:[^*]|\*(?!\/))*\*\/\s*)*require\s*\(/.test(after);
+  }
+  return false;
 }
 
 /**

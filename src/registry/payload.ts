@@ -39,9 +39,27 @@ export const DOC_LINK = 0xfd;
  */
 export const DESTRUCTURED = 0xfc;
 
-/** The kind a stored reference kind answers as: a specifier as an import, a doc link or a destructured property as an identifier; none for NAMING_ONLY. */
+/**
+ * Reference kinds of sextant's own: a use, a call or not, of a name a file
+ * binds renamed from a CommonJS module (`re` of `const { safeRe: re } =
+ * require('./re')`), which the index gives the export's symbol. TypeScript
+ * lists it among that name's references (see importer-bindings.ts) and not
+ * among the export's, and its call hierarchy lists the export among the
+ * caller's callees but not the caller among the export's callers.
+ */
+export const RENAMED_CALL = 0xfb;
+export const RENAMED_USE = 0xfa;
+
+/** The kind a stored reference kind answers as: a specifier as an import, a renamed use as what it is, a doc link or a destructured property as an identifier; none for NAMING_ONLY. */
 export function refKindName(code: number): RefKind | undefined {
-  return code === MODULE_SPECIFIER ? 'import' : code === DOC_LINK || code === DESTRUCTURED ? 'identifier' : REF_KINDS[code];
+  if (code === MODULE_SPECIFIER) return 'import';
+  if (code === RENAMED_CALL) return 'call';
+  return code === DOC_LINK || code === DESTRUCTURED || code === RENAMED_USE ? 'identifier' : REF_KINDS[code];
+}
+
+/** The kind a renamed use (RENAMED_CALL, RENAMED_USE) has in the file that binds the name; any other kind as it is. */
+export function kindInBindingFile(code: number): number {
+  return code === RENAMED_CALL ? RefKindCode.call : code === RENAMED_USE ? RefKindCode.identifier : code;
 }
 
 /**
