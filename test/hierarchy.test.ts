@@ -505,6 +505,12 @@ describe('callHierarchy: accessors and named function expressions', () => {
   const C = 'src/counter.ts';
   const T = (kind: string, line: number, name: string, container?: string) => def(members, kind, C, line, name, container);
   const R = (line: number, needle: string, nth = 0) => range(members, C, line, needle, 'call', nth);
+  /** A place of ts-members (`src/PATH:line:column`), and findReferences' places at one, as such. */
+  const where = (path: string, line: number, needle: string) => `src/${path}:${line}:${at(members, `src/${path}`, line, needle).column}`;
+  const refs = async (path: string, line: number, needle: string) =>
+    withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, `src/${path}`, line, needle) })).references.map(
+      (x: any) => `${x.path}:${x.line}:${x.column}`,
+    );
 
   test('an accessor is called wherever its property is read or assigned, as TypeScript counts it: the getter and the setter are one property', async () => {
     // Line 19 writes counter.value (the setter runs), then reads it (the getter runs); line 14 reads it; line 27 writes it.
@@ -1006,11 +1012,6 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 
   test("a default export written as a call (`export default property('length')`) is an export of the names directly in it: their references and callers take its importers' uses, one way, as TypeScript's do", async () => {
-    const where = (path: string, line: number, needle: string) => `src/${path}:${line}:${at(members, `src/${path}`, line, needle).column}`;
-    const refs = async (path: string, line: number, needle: string) =>
-      withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, `src/${path}`, line, needle) })).references.map(
-        (x: any) => `${x.path}:${x.line}:${x.column}`,
-      );
     // As typescript-language-server lists them: through `sizeCheck(lengthOf)` too, not through `(property('name'))`.
     assert.deepEqual(await refs('make-getter.ts', 1, 'property'), [
       where('length-of.ts', 1, 'property'),
@@ -1043,11 +1044,6 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 
   test('a name an importer binds of its own (`greet as hello`, a default import renamed `loud`) has the references TypeScript lists: from it or a use, that file\'s; from what it imports, those too, one way', async () => {
-    const where = (path: string, line: number, needle: string) => `src/${path}:${line}:${at(members, `src/${path}`, line, needle).column}`;
-    const refs = async (path: string, line: number, needle: string) =>
-      withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, `src/${path}`, line, needle) })).references.map(
-        (x: any) => `${x.path}:${x.line}:${x.column}`,
-      );
     const hello = [where('greet-renamed.ts', 1, 'hello'), where('greet-renamed.ts', 4, 'hello('), where('greet-renamed.ts', 4, "hello('")];
     const loud = [where('greet-renamed.ts', 1, 'loud'), where('greet-renamed.ts', 4, 'loud(')];
     // As typescript-language-server lists them, with every file of the project open.
