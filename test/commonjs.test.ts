@@ -120,6 +120,35 @@ describe('CommonJS exports', () => {
     assert.deepEqual((await definitionsAt(use)).map(where), [where(declared().subtract)]);
   });
 
+  test("a module exported under a name of its own (`exports.response = reply`) has that name's references there and in its importers, not the module's, as TypeScript lists them", async () => {
+    const SERVER = 'lib/server.js';
+    const USE = 'lib/use-server.js';
+    // As typescript-language-server lists them at `{ response }`, with every file open: the export and the importers'
+    // places of its name. At the export and at `server.response` it lists only the export, as it answers at any
+    // CommonJS export's declaration; at `response.send` all but `server.response`. sextant answers the whole name at each.
+    const response = [
+      at(root, SERVER, 4, 'response'),
+      at(root, USE, 3, 'response'),
+      at(root, USE, 5, 'response'),
+      at(root, USE, 6, 'response'),
+    ].map(where);
+    for (const from of [
+      at(root, SERVER, 4, 'response'),
+      at(root, USE, 3, 'response'),
+      at(root, USE, 5, 'response'),
+      at(root, USE, 6, 'response'),
+    ]) {
+      assert.deepEqual((await session.ok('findReferences', { repo, ...from })).references.map(where), response, `from ${where(from)}`);
+    }
+    // goToDefinition still reaches the module's object, and the name it is bound to keeps its own places.
+    const reply = at(root, 'lib/reply.js', 2, 'reply');
+    assert.deepEqual((await definitionsAt(at(root, USE, 3, 'response'))).map(where), [where(reply)]);
+    assert.deepEqual(
+      (await session.ok('findReferences', { repo, ...at(root, SERVER, 2, 'reply') })).references.map(where),
+      [at(root, SERVER, 2, 'reply'), at(root, SERVER, 4, '= reply', { offset: 2 })].map(where),
+    );
+  });
+
   test('workspaceSymbols and the CLI find an export by its name', async () => {
     const found = await session.ok('workspaceSymbols', { repo, query: 'subtract' });
     assert.ok(

@@ -1064,6 +1064,21 @@ describe('callHierarchy: accessors and named function expressions', () => {
     }
   });
 
+  test("an export list's `as` (`export { greet as salute }`) names an export of its own: its references are the alias and its importers' places, from any of them, as TypeScript lists them", async () => {
+    const salute = [where('greet-export.ts', 2, 'salute'), where('greet-salute.ts', 1, 'salute'), where('greet-salute.ts', 3, 'salute(')];
+    // As typescript-language-server lists them, with every file of the project open; not greet's other places.
+    for (const [path, line, needle] of [
+      ['greet-export.ts', 2, 'salute'],
+      ['greet-salute.ts', 1, 'salute'],
+      ['greet-salute.ts', 3, 'salute('],
+    ] as const) {
+      assert.deepEqual(await refs(path, line, needle), salute, `${path}:${line}`);
+    }
+    // From the function, they are among its references.
+    const listed = await refs('greeting.ts', 2, 'greet');
+    for (const e of salute) assert.ok(listed.includes(e), `${e} not in ${listed.join(', ')}`);
+  });
+
   test("a static getter overrides no instance member: reading an instance's property of its name does not call it", async () => {
     // scip-typescript names Shape's static and instance `kind` with one symbol; Circle's static `kind` is Circle's alone.
     const K = 'src/kinds.ts';

@@ -204,6 +204,11 @@ export async function definitionsOfGroups(
 /** A term directly in a module (`src/\`m.ts\`/a.`): the shape of the names prepare gives what modules export. */
 const EXPORTED_NAME = /\/(?:[\w$+-]+|`(?:[^`]|``)+`)\.$/;
 
+/** Whether a symbol has the shape of a name a module exports under (see EXPORTED_NAME). */
+export function isExportedName(symbol: string): boolean {
+  return EXPORTED_NAME.test(symbol);
+}
+
 /** A definition as an answer gives it, in the current text; undefined when its line changed since the index (counted by ctx.adjust). */
 export async function toDefinition(lookups: Lookups, ctx: RepoContext, indexed: DefinitionRow): Promise<Definition | undefined> {
   const d = await ctx.adjust.row(indexed);

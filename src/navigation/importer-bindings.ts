@@ -5,6 +5,7 @@ import { SymbolRole } from '../scip/schema.js';
 import { RefKindCode } from '../registry/payload.js';
 import type { Range } from '../scip/range.js';
 import type { FileContext } from './context.js';
+import { lastKeyword } from './renamed-exports.js';
 
 /**
  * A name a file binds to what it imports under a name of its own:
@@ -78,12 +79,7 @@ export function importerBindingAt(file: FileContext, asked: readonly string[], r
 }
 
 /** Whether the occurrence `site`, spelled `name`, binds it in one of the forms above; `original`: the name it renames. */
-function bindingForm(
-  file: FileContext,
-  site: number,
-  name: string,
-  isImport: boolean,
-): { original?: string } | undefined {
+function bindingForm(file: FileContext, site: number, name: string, isImport: boolean): { original?: string } | undefined {
   const occ = file.document.occurrences;
   const lines = file.lines!;
   const [line, start] = occ.range(site);
@@ -95,7 +91,7 @@ function bindingForm(
     const originalStart = before.length - renaming[0].length;
     if (renaming[2] !== undefined) {
       // An export list's `as` names an export, which its importers share.
-      if (!isImport || !inImportStatement(lines, line, originalStart)) return undefined;
+      if (!isImport || lastKeyword(lines, line, originalStart) !== 'import') return undefined;
     } else if (isImport || !isLocalSymbol(symbol)) {
       // `{ key: value }` of an expression, an annotation (`x: Type`), or a binding the module exports.
       return undefined;
@@ -119,12 +115,3 @@ const RENAMING = /([\p{L}\p{N}_$]+)(?:\s+(as)\s+|\s*:\s*)$/u;
 /** `import ` or `import type ` right before a default import's name. */
 const DEFAULT_IMPORT = /(?:^|[^\p{L}\p{N}_$.])import\s+(?:type\s+)?$/u;
 const IDENTIFIER = /^[\p{L}\p{N}_$]+$/u;
-
-/** Whether the statement around a specifier at (line, column) is an import: its last keyword before it, a few lines up at most. */
-function inImportStatement(lines: string[], line: number, column: number): boolean {
-  for (let l = line, text = lines[line]!.slice(0, column); l >= 0 && l > line - 30; text = lines[--l] ?? '') {
-    const last = [...text.matchAll(/\b(import|export)\b/g)].at(-1);
-    if (last) return last[1] === 'import';
-  }
-  return false;
-}

@@ -45,6 +45,7 @@ import { calledAsMethod, inheritedMemberNote, inheritedThisMember, subclassUses,
 import { accessorSibling, classOfConstructorCall, referenceFamily, type ReferenceFamily } from './related.js';
 import { location, quotedNameText } from './locations.js';
 import { importerBindingAt } from './importer-bindings.js';
+import { exportedUnderAt, renamedExportAt } from './renamed-exports.js';
 import type { Range } from '../scip/range.js';
 
 export async function findReferences(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
@@ -72,6 +73,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
   let bindingsOf = new Set<string>();
   /** Asked at a name a file binds of its own (`greet as hello`): its occurrences in the file (see importerBindingAt). */
   let ownBinding: number[] | undefined;
+  /** Asked at a name something is exported under (`export { greet as salute }`): the places spelled so (see renamedExportAt). */
+  let exportName: string | undefined;
   if (params.symbol !== undefined) {
     const named = await lookups.definitionsNamed(ctx.index.id, params.symbol);
     symbols = [...new Set(named.map((d) => d.symbol))];
@@ -99,6 +102,11 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     file = at.file;
     ownBinding = importerBindingAt(file, symbols, at.range);
     const name = ownBinding ? undefined : moduleAliasAt(file, symbols, at.range);
+    exportName =
+      ownBinding || name
+        ? undefined
+        : (renamedExportAt(file, symbols, at.range) ??
+          (await exportedUnderAt(file, symbols, at.range, () => definitionsOf(lookups, ctx, symbols, file))));
     if (ownBinding) {
       // The name's own occurrences, below: nothing the original relates to.
     } else if (name) {
@@ -110,6 +118,8 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
           if (!isLocalSymbol(assigned.symbol) && !symbols.includes(assigned.symbol)) symbols.push(assigned.symbol);
         }
       }
+    } else if (exportName) {
+      // The places of what is exported that are spelled as the name, below.
     } else if (file && languageOf(file.file.path) === 'javascript') {
       // At that `fn` (its declaration, a use): the names bound to its module, as TypeScript lists them.
       const assigning = await modulesAssigningWhole(lookups, ctx, await definitionsOf(lookups, ctx, symbols, file));
@@ -262,7 +272,7 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     // The modules alone, not what relates to them (their exports' names).
     if (bindingsOf.size) family = { ...family, symbols: [...new Set([...family.symbols, ...bindingsOf])] };
     const rows = await lookups.symbolRefsInOrder(indexes, family.symbols);
-    if (groups.length === 0 && !ctx.adjust.followsEdits && !alias) {
+    if (groups.length === 0 && !ctx.adjust.followsEdits && !alias && !exportName) {
       // Rows come in answer order: each file's group is taken when the next
       // begins, and a counted one is dropped; without edits to follow, a
       // group needs nothing more from the registry (no await per file).
@@ -297,10 +307,12 @@ export async function findReferences(lookups: Lookups, ctx: RepoContext, params:
     groups.sort(
       (x, y) => here(x) - here(y) || (x.repo < y.repo ? -1 : x.repo > y.repo ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
     );
-    // A name for a module is kept where each file spells it so: their lines are read in batches first.
-    if (alias) await lookups.preloadLines(groups.map((g) => g.blob));
+    // A name for a module, or one something is exported under, is kept where each file spells it so: their lines are
+    // read in batches first.
+    const spelledAs = alias?.name ?? exportName;
+    if (spelledAs) await lookups.preloadLines(groups.map((g) => g.blob));
     for (const group of groups) {
-      if (alias) await keepSpelled(lookups, group, alias.name);
+      if (spelledAs) await keepSpelled(lookups, group, spelledAs);
       take(group, await ctx.adjust.file(group));
     }
   }
