@@ -149,6 +149,30 @@ describe('CommonJS exports', () => {
     );
   });
 
+  test("a property `Object.defineProperty(Socket, 'OPEN', ...)` declares is defined at its name's string: goToDefinition and findReferences there, in the file and in an importer, as TypeScript answers", async () => {
+    const STATES = 'lib/ready-states.js';
+    const USE = 'lib/use-ready-states.js';
+    // As typescript-language-server answers, with every file open: the string, quotes and all, and the uses of the name.
+    const open = at(root, STATES, 14, "'OPEN'");
+    for (const from of [at(root, STATES, 8, 'OPEN'), at(root, USE, 3, 'OPEN'), open]) {
+      const definitions = await definitionsAt(from);
+      assert.deepEqual(definitions.map(item), [`property Socket.OPEN ${where(open)}`], `from ${where(from)}`);
+    }
+    const references = (await session.ok('findReferences', { repo, ...at(root, STATES, 8, 'OPEN') })).references;
+    assert.deepEqual(
+      references.map((r: any) => `${where(r)} ${r.kind}`),
+      [
+        `${where(at(root, STATES, 8, 'OPEN'))} identifier`,
+        `${where(at(root, STATES, 14, 'OPEN'))} definition`,
+        `${where(at(root, USE, 3, 'OPEN'))} identifier`,
+      ],
+    );
+    // Each string names its own property.
+    assert.deepEqual((await definitionsAt(at(root, STATES, 4, 'CONNECTING'))).map(item), [
+      `property Socket.CONNECTING ${where(at(root, STATES, 13, "'CONNECTING'"))}`,
+    ]);
+  });
+
   test('workspaceSymbols and the CLI find an export by its name', async () => {
     const found = await session.ok('workspaceSymbols', { repo, query: 'subtract' });
     assert.ok(

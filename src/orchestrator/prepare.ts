@@ -37,7 +37,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 81;
+export const DERIVATION_VERSION = 82;
 
 /** `roots`: the directories of nameless packages the document's symbols were given (see nameless-packages.ts). */
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string, roots: ReadonlyMap<string, string> = new Map()): string {
@@ -103,6 +103,9 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
   const thisProperties = JAVASCRIPT.test(document.relativePath)
     ? defineThisProperties(occurrences, symbols, lines, facts)
     : new Set<Occurrence>();
+  const definedProperties = JAVASCRIPT.test(document.relativePath)
+    ? defineDefinedProperties(occurrences, symbols, lines)
+    : new Map<Occurrence, DefinedProperty>();
   if (JAVASCRIPT.test(document.relativePath)) {
     unmarkExportAssignments(occurrences, lines);
     unlistExportsObjects(occurrences, symbols, lines);
@@ -167,16 +170,19 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       (declaration?.moduleExports && declaration.callable);
     const syntacticExtent = o.enclosing || assigned ? undefined : declaration?.extent;
     const unresolvedModule = unresolvedImports.get(o);
-    const kind = thisProperties.has(o)
-      ? 'property'
-      : computedMethods.has(o)
-        ? 'method'
-        : unresolvedModule !== undefined
-          ? 'unknown'
-          : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
+    const definedProperty = definedProperties.get(o);
+    const kind =
+      thisProperties.has(o) || definedProperty
+        ? 'property'
+        : computedMethods.has(o)
+          ? 'method'
+          : unresolvedModule !== undefined
+            ? 'unknown'
+            : (declaredKind(declaration) ?? symbolKind(parsed, info, indexed ?? undefined));
     definitions.push({
       symbol,
       name:
+        definedProperty?.name ||
         info?.displayName ||
         nameInSource(lines, o.range) ||
         quotedNameInSource(lines, o.range) ||
@@ -188,6 +194,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
       callable: !declaration?.assignedMember && (FUNCTION_KINDS.has(kind) || declaration?.callable === true),
       // A member declared by assignment has a local symbol, which names no container: its owner's name (`A` of `A.m = ...`).
       container:
+        definedProperty?.owner ??
         assignedClass.containers.get(symbol) ??
         (declaration?.assignedMember ? ownerOf(lines, declaration) : containerName(symbol, parsed, parse)),
       range: o.range,
@@ -732,6 +739,44 @@ function defineThisProperties(
   }
   return out;
 }
+
+/** A property `Object.defineProperty` declares: its name, and the name of the object it declares it on. */
+interface DefinedProperty {
+  name: string;
+  owner: string;
+}
+
+/**
+ * In a JavaScript file, `Object.defineProperty(WebSocket, 'OPEN', {...})`
+ * declares a property of the object named first, to TypeScript:
+ * goToDefinition at `WebSocket.OPEN` goes to `'OPEN'` (ws's ready states,
+ * mongoose's schema types' options). scip-typescript gives the string and the
+ * property's uses one local symbol, and defines it nowhere, so goToDefinition
+ * found nothing. Each such string becomes a definition of its local, a
+ * property of that object (of its class, through `X.prototype`). Returns them.
+ */
+function defineDefinedProperties(
+  occurrences: Occurrence[],
+  symbols: readonly string[],
+  lines: readonly string[],
+): Map<Occurrence, DefinedProperty> {
+  const out = new Map<Occurrence, DefinedProperty>();
+  for (const o of occurrences) {
+    if (o.roles & SymbolRole.Definition || o.range[0] !== o.range[2] || !isLocalSymbol(symbols[o.symbol]!)) continue;
+    const text = lines[o.range[0]] ?? '';
+    const name = QUOTED_NAME.exec(text.slice(o.range[1], o.range[3]));
+    const call = name && DEFINE_PROPERTY.exec(text.slice(0, o.range[1]));
+    if (!call) continue;
+    o.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    out.set(o, { name: name[2]!, owner: call[1]! });
+  }
+  return out;
+}
+
+/** A name in quotes, as a string literal spells it. */
+const QUOTED_NAME = /^(['"])([\p{L}\p{N}_$]+)\1$/u;
+/** `Object.defineProperty(X, ` or `Object.defineProperty(X.prototype, ` right before; group 1: `X`. */
+const DEFINE_PROPERTY = /\bObject\s*\.\s*defineProperty\s*\(\s*([\p{L}\p{N}_$]+)(?:\s*\.\s*prototype)?\s*,\s*$/u;
 
 /** A class member's symbol that is no method (`Item#parent.`). */
 const CLASS_MEMBER = /#(?:[\w$]+|`(?:[^`]|``)+`)\.$/;
