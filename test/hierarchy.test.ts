@@ -1154,6 +1154,22 @@ describe('overloads: a parameter and a type parameter of one name', () => {
   });
 });
 
+describe('a type parameter of a class merged with an interface', () => {
+  test('is one: from either declaration or a use in either body, both declarations, as TypeScript answers', async () => {
+    // merged-schema.d.ts declares TupleSchema as an interface and as a class, each with its own `<TContext = object>`.
+    const M = 'src/merged-schema.d.ts';
+    const declarations = [2, 5].map((line) => `${line}:${at(members, M, line, 'TContext').column} type_parameter`);
+    for (const line of [2, 3, 5, 6]) {
+      const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, M, line, 'TContext') }));
+      assert.deepEqual(
+        d.definitions.map((x: any) => `${x.line}:${x.column} ${x.kind}`),
+        declarations,
+        `from line ${line}`,
+      );
+    }
+  });
+});
+
 describe('a shorthand property of a destructured variable', () => {
   test('goes to the variable and the property it fills, not the property the variable was read from', async () => {
     // `const { precision = 0.01 } = opts;` on line 11 defines a variable and reads SpringOptions.precision at one

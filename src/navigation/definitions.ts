@@ -289,6 +289,9 @@ function narrowOverloads(
     const symbol = group[0]!.symbol;
     // Only signatures and their parameters are overloads: a JavaScript property assigned in several methods is declared at each.
     if (group.length < 2 || !(group.some((d) => d.callable) || isParameterSymbol(symbol) || isTypeParameterSymbol(symbol))) continue;
+    // A type's type parameter, declared again by each declaration merged into it (`interface TupleSchema<TContext>` beside
+    // `declare class TupleSchema<TContext>`), is one: TypeScript lists every declaration.
+    if (isTypeParameterSymbol(symbol) && symbol.slice(0, symbol.lastIndexOf('[')).endsWith('#')) continue;
     // A declaration file's overloads are all signatures: none is an implementation.
     const ambient = DECLARATION_FILE.test(group[0]!.path);
     const signatures = ambient ? group : group.slice(0, -1);
