@@ -5,7 +5,7 @@ import { SymbolRole } from '../scip/schema.js';
 import { RefKindCode } from '../registry/payload.js';
 import type { Range } from '../scip/range.js';
 import type { FileContext } from './context.js';
-import { lastKeyword } from './renamed-exports.js';
+import { lastKeyword } from './export-statement.js';
 
 /**
  * A name a file binds to what it imports under a name of its own:

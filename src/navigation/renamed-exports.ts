@@ -5,6 +5,7 @@ import { DESTRUCTURED, RefKindCode } from '../registry/payload.js';
 import type { Range } from '../scip/range.js';
 import type { FileContext } from './context.js';
 import { isExportedName } from './definitions.js';
+import { lastKeyword } from './export-statement.js';
 
 /**
  * The name at a position when it exports something under a name of its own,
@@ -103,12 +104,3 @@ const ASSIGNED = /^\s*=(?![=>])/;
 const EXPORT_AS = /[\p{L}\p{N}_$]+\s+as\s+$/u;
 /** Right after `{` or `,` (of the same line or, in a list written one per line, of none). */
 const NAMED_BINDING = /(?:^|[{,])\s*$/;
-
-/** The statement's keyword around a specifier at (line, column): its last `import` or `export` before it, a few lines up at most. */
-export function lastKeyword(lines: string[], line: number, column: number): 'import' | 'export' | undefined {
-  for (let l = line, text = lines[line]!.slice(0, column); l >= 0 && l > line - 30; text = lines[--l] ?? '') {
-    const last = [...text.matchAll(/\b(import|export)\b/g)].at(-1);
-    if (last) return last[1] as 'import' | 'export';
-  }
-  return undefined;
-}
