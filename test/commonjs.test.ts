@@ -126,19 +126,15 @@ describe('CommonJS exports', () => {
     // As typescript-language-server lists them at `{ response }`, with every file open: the export and the importers'
     // places of its name. At the export and at `server.response` it lists only the export, as it answers at any
     // CommonJS export's declaration; at `response.send` all but `server.response`. sextant answers the whole name at each.
-    const response = [
+    const places = [
       at(root, SERVER, 4, 'response'),
       at(root, USE, 3, 'response'),
       at(root, USE, 5, 'response'),
       at(root, USE, 6, 'response'),
-    ].map(where);
-    for (const from of [
-      at(root, SERVER, 4, 'response'),
-      at(root, USE, 3, 'response'),
-      at(root, USE, 5, 'response'),
-      at(root, USE, 6, 'response'),
-    ]) {
-      assert.deepEqual((await session.ok('findReferences', { repo, ...from })).references.map(where), response, `from ${where(from)}`);
+    ];
+    for (const from of places) {
+      const references = (await session.ok('findReferences', { repo, ...from })).references;
+      assert.deepEqual(references.map(where), places.map(where), `from ${where(from)}`);
     }
     // goToDefinition still reaches the module's object, and the name it is bound to keeps its own places.
     const reply = at(root, 'lib/reply.js', 2, 'reply');
