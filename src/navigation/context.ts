@@ -202,6 +202,14 @@ export function occurrencesAt(doc: StoredDocument, line: number, column: number)
   return pool.filter((o) => size(o) === smallest);
 }
 
+/** Whether occurrence `i` of the file's document is written as `name`, on one line of the file's text. */
+export function occurrenceSpells(ctx: FileContext, i: number, name: string): boolean {
+  const occ = ctx.document.occurrences;
+  if (occ.startLine(i) !== occ.endLine(i)) return false;
+  const r = occ.range(i);
+  return r[3] - r[1] === name.length && ctx.lines?.[r[0]]?.startsWith(name, r[1]) === true;
+}
+
 /** Names on a line, to suggest when a position hits none; `shown` is its 1-based number as asked. */
 export function namesOnLine(ctx: FileContext, line: number, shown = line + 1): string {
   const occ = ctx.document.occurrences;

@@ -4,7 +4,7 @@ import { displayName, isLocalSymbol, parseSymbol } from '../scip/symbol.js';
 import { SymbolRole } from '../scip/schema.js';
 import { RefKindCode } from '../registry/payload.js';
 import type { Range } from '../scip/range.js';
-import type { FileContext } from './context.js';
+import { occurrenceSpells, type FileContext } from './context.js';
 import { lastKeyword } from './export-statement.js';
 
 /**
@@ -35,11 +35,7 @@ export function importerBindingAt(file: FileContext, asked: readonly string[], r
   if (asked.every(isLocalSymbol) && !RENAMING.test(lines[range[0]]!.slice(0, range[1]))) return undefined;
   const occ = file.document.occurrences;
   const symbols = file.document.symbols;
-  const spelled = (i: number): boolean => {
-    if (occ.startLine(i) !== occ.endLine(i)) return false;
-    const r = occ.range(i);
-    return r[3] - r[1] === name.length && lines[r[0]]!.startsWith(name, r[1]);
-  };
+  const spelled = (i: number) => occurrenceSpells(file, i, name);
   for (let site = 0; site < occ.length; site++) {
     const isImport = occ.refKind(site) === RefKindCode.import;
     if (!isImport && !(occ.roles(site) & SymbolRole.Definition)) continue;

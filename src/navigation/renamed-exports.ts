@@ -3,7 +3,7 @@ import { languageOf } from '../languages.js';
 import { displayName, isLocalSymbol, isModuleSymbol, parseSymbol } from '../scip/symbol.js';
 import { DESTRUCTURED, RefKindCode } from '../registry/payload.js';
 import type { Range } from '../scip/range.js';
-import type { FileContext } from './context.js';
+import { occurrenceSpells, type FileContext } from './context.js';
 import { isExportedName } from './definitions.js';
 import { lastKeyword } from './export-statement.js';
 
@@ -44,11 +44,7 @@ export function renamedExportAt(file: FileContext, asked: readonly string[], ran
   // An importer's place of a name the file imports (`{ salute }`, `{ response } = require('./app')`).
   const occ = file.document.occurrences;
   const symbols = file.document.symbols;
-  const spelled = (i: number) => {
-    if (occ.startLine(i) !== occ.endLine(i)) return false;
-    const r = occ.range(i);
-    return r[3] - r[1] === name.length && lines[r[0]]!.startsWith(name, r[1]);
-  };
+  const spelled = (i: number) => occurrenceSpells(file, i, name);
   const namedSo = (s: string) => !isLocalSymbol(s) && !isModuleSymbol(s) && displayName(parseSymbol(s)) === name;
   for (let i = 0; i < occ.length; i++) {
     if (!spelled(i)) continue;
