@@ -3,7 +3,8 @@
 // answers goToDefinition and findReferences. Its answers are held against
 // clangd asked directly; the pool's bounds and faults are exercised on the
 // real server (killed mid-request, 20 concurrent requests, warm-up, idle
-// stop, the server cap and the memory cap).
+// stop, the server cap and the memory cap), and a server that stops reading
+// its input on one that does just that.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import { Clangd } from './support/clangd.js';
 import { treeSitterCRepo } from './support/corpus.js';
 import { functionDefinitions, identifierUses } from './support/c-positions.js';
 import { linesOf } from './support/positions.js';
-import { gitRepoFrom, removeDir, tempDir } from './support/repos.js';
+import { FIXTURES } from './support/paths.js';
+import { gitRepoFrom, gitRepoOf, removeDir, tempDir } from './support/repos.js';
 import { prng, shuffle } from './support/stats.js';
 import { indexOrThrow, mcpSession, testHome, toolError, type McpSession } from './support/sextant.js';
 
@@ -334,5 +336,55 @@ describe('lsp tier: call hierarchy ranges where clangd groups same-named callers
     const message = await toolError(session, 'typeHierarchy', { repo: 'mains', path: 'lib.c', line: 3, column: 5, direction: 'supertypes' });
     assert.match(message, /^typeHierarchy needs a precise index: lib\.c is c, which mains answers in the lsp tier \(clangd, live: goToDefinition, findReferences and callHierarchy\), without type relations; for them, .*SEXTANT_INDEXERS/);
     assert.doesNotMatch(message, /whole-word text matches/);
+  });
+});
+
+describe('lsp tier: a server that stops reading what sextant sends', () => {
+  // test/fixtures/lsp-servers/deaf-server.cjs answers initialize, then every write to it fails while it runs. Such a
+  // write once ended `sextant mcp` (an unhandled rejection inside vscode-jsonrpc's sendRequest).
+  const { home, env } = testHome();
+  const servers = tempDir('sextant-lsp-deaf-');
+  let repo: string;
+  let session: McpSession;
+  before(async () => {
+    writeFileSync(
+      join(servers, 'deaf.lsp.json'),
+      JSON.stringify({
+        name: 'deaf',
+        languages: ['go'],
+        languageIds: { go: 'go' },
+        command: { path: process.execPath },
+        args: [join(FIXTURES, 'lsp-servers', 'deaf-server.cjs')],
+        capabilities: ['definition', 'references'],
+      }),
+    );
+    // Within a budget shorter than the tests' own: a request that waited for an answer would fail the test by it.
+    Object.assign(env, { SEXTANT_INDEXERS: servers, SEXTANT_LSP_REQUEST_SECONDS: '20' });
+    repo = gitRepoOf('deaf', { 'main.go': 'package main\n\nfunc greet() {}\n\nfunc main() { greet() }\n' });
+    indexOrThrow(repo, env);
+    session = await mcpSession(env);
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(home);
+    removeDir(servers);
+    if (repo) removeDir(join(repo, '..'));
+  });
+
+  test('a question for it fails in one line saying why, and sextant mcp goes on serving', async () => {
+    const first = await toolError(session, 'goToDefinition', { repo: 'deaf', path: 'main.go', line: 5, column: 15 });
+    assert.match(
+      first,
+      /^deaf for deaf stopped while answering textDocument\/definition: deaf stopped reading its input \(.+\); ask again/,
+    );
+    // Restarted once, it fails the same way; then it stays failed.
+    const second = await toolError(session, 'findReferences', { repo: 'deaf', path: 'main.go', line: 3, column: 6 });
+    assert.match(second, /deaf stopped reading its input/);
+    const third = await toolError(session, 'findReferences', { repo: 'deaf', path: 'main.go', line: 3, column: 6 });
+    assert.match(third, /^deaf for deaf failed twice within \d+ minutes and is not restarted/);
+    const [server] = (await status(session, 'deaf')).language_servers;
+    assert.equal(server.state, 'failed');
+    assert.match(server.reason, /^deaf stopped reading its input/);
+    assert.equal(server.restarts, 1);
   });
 });

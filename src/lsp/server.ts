@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { createMessageConnection, type Message, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import {
   CancellationTokenSource,
   DidChangeTextDocumentNotification,
@@ -37,6 +37,8 @@ const QUIET_MS = 2000;
 const OPEN_DOCUMENTS = 64;
 /** Bytes of the server's stderr kept to explain its death. */
 const STDERR_TAIL = 2048;
+/** How long a server whose pipes failed is given to exit, so that its exit, not the pipe, says why. */
+const EXIT_GRACE_MS = 500;
 /** How long stop() lets the server shut down before killing its group. */
 const STOP_GRACE_MS = 1000;
 /** watchGroup's deadline: a server runs until stopped (the longest timer Node keeps). */
@@ -85,7 +87,8 @@ export class LanguageServer {
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL)));
     // A write to a server that just died fails with EPIPE; the exit is what gets reported.
     this.child.stdin.on('error', () => {});
-    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    const writer = new UnfailingWriter(this.child.stdin, (error) => this.unheard(error));
+    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), writer);
     this.exited = this.group.exited.then((exit) => {
       const how = exit.error
         ? `could not run (${exit.error.message})`
@@ -302,7 +305,7 @@ export class LanguageServer {
       return await Promise.race([
         send(cancel.token).catch(async (error: Error) => {
           // A dying server closes its pipes just before it exits: wait a moment to say which it was.
-          await Promise.race([this.exited, sleep(500)]);
+          await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
           if (!this.alive) throw died();
           if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) throw new MethodNotImplemented(this.name, method);
           throw new UserError(`${this.describe()} failed ${method}: ${lastLine(error.message)}`);
@@ -334,6 +337,39 @@ export class LanguageServer {
 
   private describe(): string {
     return `${this.name} for ${this.options.slug}`;
+  }
+
+  /**
+   * A write failed: the server has died, or closed its input and cannot hear a request. Its exit says which when it
+   * comes at once; a server still running past that is stopped, so that nothing waits for its answer until the deadline.
+   */
+  private unheard(error: Error): void {
+    void Promise.race([this.exited, sleep(EXIT_GRACE_MS)]).then(() => {
+      if (this.alive) void this.stop(`${this.name} stopped reading its input (${lastLine(error.message)})`, true);
+    });
+  }
+}
+
+/**
+ * A message writer whose writes never reject. vscode-jsonrpc's sendRequest,
+ * when its write fails, rejects the request and also rethrows from a promise
+ * no one holds: an unhandled rejection, which ends `sextant mcp`. The failure
+ * goes to `failed` instead; the request then fails on the server's exit.
+ */
+class UnfailingWriter extends StreamMessageWriter {
+  constructor(
+    writable: NodeJS.WritableStream,
+    private readonly failed: (error: Error) => void,
+  ) {
+    super(writable);
+  }
+
+  override async write(message: Message): Promise<void> {
+    try {
+      await super.write(message);
+    } catch (error) {
+      this.failed(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 }
 
