@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from './paths.js';
-import { gitRepoFrom, tempDir } from './repos.js';
+import { gitRepoFrom, removeDir, tempDir } from './repos.js';
 
 export const CACHE = process.env.SEXTANT_CORPUS_CACHE ?? join(PROJECT_ROOT, 'node_modules', '.cache', 'sextant-corpus');
 
@@ -79,12 +79,23 @@ export function debianPackage(name: string): string {
   });
 }
 
+/** A fresh git repository named `name` of what `fill` writes into an empty directory, which is removed after. */
+function stagedRepo(name: string, fill: (staging: string) => void): string {
+  const staging = tempDir(`sextant-${name}-`);
+  try {
+    fill(staging);
+    return gitRepoFrom(staging, name);
+  } finally {
+    removeDir(staging);
+  }
+}
+
 /** rxjs's TypeScript sources (about 250 files) with its tsconfig, as a fresh git repository. */
 export function rxjsRepo(): string {
   const pkg = npmPackage('rxjs', '7.8.2');
-  const staging = tempDir('sextant-rxjs-');
-  for (const entry of ['src', 'tsconfig.json', 'package.json']) cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
-  return gitRepoFrom(staging, 'rxjs');
+  return stagedRepo('rxjs', (staging) => {
+    for (const entry of ['src', 'tsconfig.json', 'package.json']) cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
+  });
 }
 
 /**
@@ -94,10 +105,10 @@ export function rxjsRepo(): string {
  */
 export function rxjsWithDeclarationsRepo(): string {
   const pkg = npmPackage('rxjs', '7.8.2');
-  const staging = tempDir('sextant-rxjs-decl-');
-  for (const entry of ['src', 'dist/types/internal/operators', 'tsconfig.json', 'package.json'])
-    cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
-  return gitRepoFrom(staging, 'rxjs');
+  return stagedRepo('rxjs', (staging) => {
+    for (const entry of ['src', 'dist/types/internal/operators', 'tsconfig.json', 'package.json'])
+      cpSync(join(pkg, entry), join(staging, entry), { recursive: true });
+  });
 }
 
 /** logrus, a Go logging library, from Debian's Go sources (46 files): a language without a SCIP indexer here. */
@@ -117,9 +128,9 @@ export function semverRepo(): string {
 /** The requests library's Python sources from Debian, as a fresh git repository. */
 export function requestsRepo(): string {
   const pkg = debianPackage('python3-requests');
-  const staging = tempDir('sextant-requests-');
-  cpSync(join(pkg, 'usr', 'lib', 'python3', 'dist-packages', 'requests'), join(staging, 'requests'), { recursive: true });
-  return gitRepoFrom(staging, 'requests');
+  return stagedRepo('requests', (staging) =>
+    cpSync(join(pkg, 'usr', 'lib', 'python3', 'dist-packages', 'requests'), join(staging, 'requests'), { recursive: true }),
+  );
 }
 
 /**
@@ -131,10 +142,10 @@ export function requestsRepo(): string {
  */
 export function factoryRepo(): string {
   const pkg = npmPackage('kysely', '0.28.19');
-  const staging = tempDir('sextant-kysely-');
-  cpSync(join(pkg, 'dist', 'esm'), join(staging, 'dist', 'esm'), { recursive: true });
-  cpSync(join(pkg, 'package.json'), join(staging, 'package.json'));
-  return gitRepoFrom(staging, 'kysely');
+  return stagedRepo('kysely', (staging) => {
+    cpSync(join(pkg, 'dist', 'esm'), join(staging, 'dist', 'esm'), { recursive: true });
+    cpSync(join(pkg, 'package.json'), join(staging, 'package.json'));
+  });
 }
 
 /** Compiler options of the monorepo's packages, as such monorepos set them. */
@@ -160,34 +171,34 @@ const PACKAGE_OPTIONS = {
  * before `npm install`.
  */
 export function monorepoRepo(): string {
-  const staging = tempDir('sextant-monorepo-');
-  const pkg = (dir: string, name: string, version: string, paths: Record<string, string[]>) => {
-    const source = npmPackage(name, version);
-    const target = join(staging, 'packages', dir);
-    cpSync(join(source, 'src'), join(target, 'src'), { recursive: true });
-    cpSync(join(source, 'package.json'), join(target, 'package.json'));
-    const tsconfig = { compilerOptions: { ...PACKAGE_OPTIONS, paths }, include: ['src'] };
-    writeFileSync(join(target, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
-  };
-  const trpcServer = { '@trpc/server': ['../trpc-server/src/index.ts'], '@trpc/server/*': ['../trpc-server/src/*'] };
-  const queryCore = { '@tanstack/query-core': ['../query-core/src/index.ts'] };
-  pkg('trpc-server', '@trpc/server', '11.25.2', trpcServer);
-  pkg('trpc-client', '@trpc/client', '11.25.2', { ...trpcServer, '@trpc/client': ['./src/index.ts'] });
-  pkg('query-core', '@tanstack/query-core', '5.108.4', queryCore);
-  pkg('react-query', '@tanstack/react-query', '5.108.4', { ...queryCore, '@tanstack/react-query': ['./src/index.ts'] });
-  const rxjs = npmPackage('rxjs', '7.8.2');
-  for (const entry of ['src', 'tsconfig.json', 'package.json']) {
-    cpSync(join(rxjs, entry), join(staging, 'packages', 'rxjs', entry), { recursive: true });
-  }
-  writeFileSync(
-    join(staging, 'package.json'),
-    `${JSON.stringify({ name: 'monorepo', private: true, type: 'module', workspaces: ['packages/*'] }, null, 2)}\n`,
-  );
-  const root = { compilerOptions: { ...PACKAGE_OPTIONS, lib: ['ESNext', 'DOM'] }, include: ['scripts/**/*.ts'] };
-  writeFileSync(join(staging, 'tsconfig.json'), `${JSON.stringify(root, null, 2)}\n`);
-  mkdirSync(join(staging, 'scripts'));
-  for (const [name, text] of Object.entries(MONOREPO_SCRIPTS)) writeFileSync(join(staging, 'scripts', name), text);
-  return gitRepoFrom(staging, 'monorepo');
+  return stagedRepo('monorepo', (staging) => {
+    const pkg = (dir: string, name: string, version: string, paths: Record<string, string[]>) => {
+      const source = npmPackage(name, version);
+      const target = join(staging, 'packages', dir);
+      cpSync(join(source, 'src'), join(target, 'src'), { recursive: true });
+      cpSync(join(source, 'package.json'), join(target, 'package.json'));
+      const tsconfig = { compilerOptions: { ...PACKAGE_OPTIONS, paths }, include: ['src'] };
+      writeFileSync(join(target, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+    };
+    const trpcServer = { '@trpc/server': ['../trpc-server/src/index.ts'], '@trpc/server/*': ['../trpc-server/src/*'] };
+    const queryCore = { '@tanstack/query-core': ['../query-core/src/index.ts'] };
+    pkg('trpc-server', '@trpc/server', '11.25.2', trpcServer);
+    pkg('trpc-client', '@trpc/client', '11.25.2', { ...trpcServer, '@trpc/client': ['./src/index.ts'] });
+    pkg('query-core', '@tanstack/query-core', '5.108.4', queryCore);
+    pkg('react-query', '@tanstack/react-query', '5.108.4', { ...queryCore, '@tanstack/react-query': ['./src/index.ts'] });
+    const rxjs = npmPackage('rxjs', '7.8.2');
+    for (const entry of ['src', 'tsconfig.json', 'package.json']) {
+      cpSync(join(rxjs, entry), join(staging, 'packages', 'rxjs', entry), { recursive: true });
+    }
+    writeFileSync(
+      join(staging, 'package.json'),
+      `${JSON.stringify({ name: 'monorepo', private: true, type: 'module', workspaces: ['packages/*'] }, null, 2)}\n`,
+    );
+    const root = { compilerOptions: { ...PACKAGE_OPTIONS, lib: ['ESNext', 'DOM'] }, include: ['scripts/**/*.ts'] };
+    writeFileSync(join(staging, 'tsconfig.json'), `${JSON.stringify(root, null, 2)}\n`);
+    mkdirSync(join(staging, 'scripts'));
+    for (const [name, text] of Object.entries(MONOREPO_SCRIPTS)) writeFileSync(join(staging, 'scripts', name), text);
+  });
 }
 
 /** The monorepo's own scripts: TypeScript under the root config, ES modules under none. */
@@ -283,7 +294,5 @@ module.exports = {
  */
 export function treeSitterCRepo(name = 'tree-sitter-c'): string {
   const pkg = npmPackage('tree-sitter', '0.21.1');
-  const staging = tempDir('sextant-tree-sitter-c-');
-  cpSync(join(pkg, 'vendor', 'tree-sitter', 'lib'), staging, { recursive: true });
-  return gitRepoFrom(staging, name);
+  return stagedRepo(name, (staging) => cpSync(join(pkg, 'vendor', 'tree-sitter', 'lib'), staging, { recursive: true }));
 }
