@@ -18,8 +18,22 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
 }
 
+/** The directories tempDir made in this process, removed when it exits, whether or not a test removed them itself. */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) {
+    try {
+      removeDir(dir);
+    } catch {
+      // A process the test started still writes under it: a throw here would fail the test file, not the test.
+    }
+  }
+});
+
 export function tempDir(prefix = 'sextant-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** A fresh git repository holding a copy of `source`, committed once. Its folder is named `name`. */
