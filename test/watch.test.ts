@@ -1,14 +1,15 @@
 // `sextant watch`: a new commit and an uncommitted edit are published by
 // themselves, a tree that stays dirty is not indexed in a loop, a stop
 // (SIGINT, SIGTERM) releases the lock and publishes nothing half-done, a path
-// that is not a repository is refused before the registry is touched.
+// that is not a repository is refused before the registry is touched, a
+// repository deleted while watched is let go.
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { registry, runningIndexers, scalar } from './support/index-runs.js';
 import { Watch } from './support/watch.js';
-import { commitAll, fixtureRepo, git, removeDir, tempDir } from './support/repos.js';
+import { commitAll, fixtureRepo, git, gitRepoOf, removeDir, tempDir } from './support/repos.js';
 import { mcpSession, sextant, testHome } from './support/sextant.js';
 import { registryExists } from './support/registry.js';
 
@@ -123,6 +124,34 @@ describe('sextant watch', () => {
       assert.deepEqual(runningIndexers(root), [], 'no indexer left running');
     } finally {
       await watch.stop('SIGKILL');
+    }
+  });
+
+  test('a repository deleted while watched is let go and the others are still watched; with none left, exit 1 in one line', async () => {
+    const fresh = testHome();
+    const [a, b] = ['gone-a', 'gone-b'].map((name) => gitRepoOf(name, { [`${name}.ts`]: `export const value = 1;\n` }));
+    const watch = new Watch([a!, b!], fresh.env);
+    try {
+      for (const repo of ['gone-a', 'gone-b']) await watch.next((e) => e.kind === 'indexed' && e.report.repo === repo);
+      removeDir(join(a!, '..'));
+      const first = await watch.next((e) => e.kind === 'stopped');
+      assert.equal(basename(first.root), 'gone-a');
+      assert.equal(first.reason, 'it no longer exists (deleted or moved)');
+      appendFileSync(join(b!, 'gone-b.ts'), 'export const more = 2;\n');
+      await watch.next((e) => e.kind === 'indexed' && e.report.repo === 'gone-b' && e.report.dirty === true);
+      removeDir(join(b!, '..'));
+      await watch.next((e) => e.kind === 'stopped' && basename(e.root) === 'gone-b');
+      assert.equal(await watch.exited, 1);
+      assert.equal(
+        watch.stderr,
+        'sextant watch: every repository it watched is gone (deleted or moved): run `sextant watch PATH` where they are now\n',
+      );
+      // --json: the failure is one more line of the stream.
+      assert.deepEqual(watch.events.at(-1), { error: watch.stderr.trim().replace(/^sextant watch: /, '') });
+      assert.equal(watch.events.filter((e) => e.kind === 'failed').length, 0, JSON.stringify(watch.events));
+    } finally {
+      await watch.stop('SIGKILL');
+      removeDir(fresh.home);
     }
   });
 

@@ -3,20 +3,28 @@ import type { Meta } from '../protocol/meta.js';
 import { reply } from '../trust/reply.js';
 
 let printedJson = false;
+let printedLines = false;
 
 export function printJson(value: unknown): void {
   printedJson = true;
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** One JSON object a line, for output that is a stream of them (`sextant watch --json`'s events). */
+export function printJsonLine(value: unknown): void {
+  printedLines = true;
+  process.stdout.write(JSON.stringify(value) + '\n');
+}
+
 /**
  * With `--json`, a failure is a JSON object on stdout too, `{"error": "..."}`
  * as an MCP tool's failure is, unless the command printed its answer already
  * (def and refs print a "not found" answer, then exit 1): stdout holds one
- * JSON document either way.
+ * JSON document either way. After a stream of JSON lines, it is one more line.
  */
 export function printJsonError(message: string): void {
-  if (!printedJson) printJson({ error: message });
+  if (printedLines) printJsonLine({ error: message });
+  else if (!printedJson) printJson({ error: message });
 }
 
 /** A tool's answer as `--json` prints it: within the same byte budget and envelope as over MCP. */

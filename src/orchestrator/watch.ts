@@ -6,8 +6,9 @@
 // skipping .git internals, node_modules and what git ignores), from the git
 // directory (HEAD and refs: commit, checkout, rebase, pull) and, for events a
 // filesystem does not deliver, from a slow poll. Runs are single-flight per
-// repository: changes during a run cause exactly one follow-up run.
-import { watch as watchDir, type FSWatcher } from 'node:fs';
+// repository: changes during a run cause exactly one follow-up run. A
+// repository deleted or moved away is no longer watched; the others are.
+import { existsSync, watch as watchDir, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gitAt } from '../freshness/git.js';
 import { worktreeState } from '../freshness/worktree.js';
@@ -21,7 +22,8 @@ export type WatchEvent =
   | { kind: 'watching'; root: string; repo: string; head: string | undefined; published: string | null }
   | { kind: 'indexing'; root: string; head: string; dirty: boolean; cause: string }
   | { kind: 'indexed'; root: string; report: IndexReport; since_change_ms: number }
-  | { kind: 'failed'; root: string; head: string; reason: string };
+  | { kind: 'failed'; root: string; head: string; reason: string }
+  | { kind: 'stopped'; root: string; reason: string };
 
 export interface WatchOptions {
   engine: Engine;
@@ -42,14 +44,21 @@ const SETTLE_MS = 300;
 /** Another writer holds the repository: try again after this long. */
 const BUSY_RETRY_MS = 5000;
 
-/** Watches until the signal aborts. */
-export async function watchRepositories(options: WatchOptions): Promise<void> {
-  const watchers = await Promise.all([...new Set(options.roots)].map((root) => RepoWatcher.start(root, options)));
+/** Watches until the signal aborts ('stopped'), or until every repository is gone ('gone'). */
+export async function watchRepositories(options: WatchOptions): Promise<'stopped' | 'gone'> {
+  const roots = [...new Set(options.roots)];
+  let left = roots.length;
+  let allGone: () => void = () => {};
+  const gone = new Promise<'gone'>((resolve) => (allGone = () => resolve('gone')));
+  const watchers = await Promise.all(roots.map((root) => RepoWatcher.start(root, options, () => --left === 0 && allGone())));
   try {
-    await new Promise<void>((resolve) => {
-      if (options.signal.aborted) resolve();
-      else options.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    return await Promise.race([
+      gone,
+      new Promise<'stopped'>((resolve) => {
+        if (options.signal.aborted) resolve('stopped');
+        else options.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+      }),
+    ]);
   } finally {
     await Promise.all(watchers.map((w) => w.stop()));
   }
@@ -74,17 +83,20 @@ class RepoWatcher {
   /** Why the next check is made, and since when a change is waiting. */
   private cause = 'start';
   private changedAt: number | undefined;
+  /** The repository was deleted or moved away: nothing of it is watched any more. */
+  private stopped = false;
 
   private constructor(
     private readonly root: string,
     private readonly repo: { id: number; slug: string },
     private readonly options: WatchOptions,
     done: string | null,
+    private readonly onGone: () => void,
   ) {
     this.done = done;
   }
 
-  static async start(root: string, options: WatchOptions): Promise<RepoWatcher> {
+  static async start(root: string, options: WatchOptions, onGone: () => void): Promise<RepoWatcher> {
     const gitDir = (await (await gitAt(root)).revparse(['--absolute-git-dir'])).trim();
     const db = options.engine.db;
     // Under the name it is registered by, else the name `sextant index` would give it.
@@ -92,7 +104,7 @@ class RepoWatcher {
       (await db.selectFrom('repos').select(['id', 'slug']).where('root_path', '=', root).executeTakeFirst()) ??
       (await ensureRepo(db, basename(root), root));
     await registerWatcher(db, repo.id);
-    const w = new RepoWatcher(root, repo, options, await publishedKey(options.engine, repo.id));
+    const w = new RepoWatcher(root, repo, options, await publishedKey(options.engine, repo.id), onGone);
 
     // HEAD, packed-refs and ORIG_HEAD live in the git directory; branch tips under refs/heads.
     for (const dir of [gitDir, join(gitDir, 'refs', 'heads')]) {
@@ -123,7 +135,7 @@ class RepoWatcher {
   }
 
   private async check(): Promise<void> {
-    if (this.options.signal.aborted) return;
+    if (this.options.signal.aborted || this.stopped) return;
     if (this.running || this.checking) {
       this.followUp = true;
       return;
@@ -132,6 +144,10 @@ class RepoWatcher {
     let state;
     try {
       state = await worktreeState(this.root);
+    } catch {
+      // git could not read the worktree: gone, or for a moment (a lock, a checkout under way), tried again at the next poll.
+      if (!existsSync(join(this.root, '.git'))) await this.gone();
+      return;
     } finally {
       this.checking = false;
     }
@@ -192,11 +208,22 @@ class RepoWatcher {
     await updateWatcher(this.options.engine.db, this.repo.id, change).catch(() => undefined);
   }
 
+  /** The repository was deleted or moved away: stops watching it, says so, and tells the others' owner. */
+  private async gone(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.stop();
+    this.options.onEvent({ kind: 'stopped', root: this.root, reason: 'it no longer exists (deleted or moved)' });
+    this.onGone();
+  }
+
   async stop(): Promise<void> {
     clearInterval(this.poll);
     clearTimeout(this.settle);
     for (const w of this.gitWatchers) w.close();
+    this.gitWatchers.length = 0;
     await this.tree?.close();
+    this.tree = undefined;
     // A run under way sees the aborted signal, records itself failed and releases the lock.
     await this.running;
     await unregisterWatcher(this.options.engine.db, this.repo.id);

@@ -11,8 +11,11 @@ export class Watch {
   private readonly child: ChildProcess;
   private waiters: (() => void)[] = [];
 
-  constructor(root: string, env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [SEXTANT_BIN, 'watch', root, '--poll', '1', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(roots: string | string[], env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, [SEXTANT_BIN, 'watch', ...[roots].flat(), '--poll', '1', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let buffer = '';
     this.child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();

@@ -4,10 +4,10 @@ import { indexRepository } from '../../orchestrator/index-repository.js';
 import { abortOnSignals } from '../../orchestrator/interrupt.js';
 import { watchRepositories, type WatchEvent } from '../../orchestrator/watch.js';
 import { silentProgress, terminalProgress } from '../../progress.js';
-import { boundedMessage } from '../../errors.js';
+import { boundedMessage, UserError } from '../../errors.js';
 import { gitRoot } from '../../freshness/git.js';
 import { secondsOption, type CommandSpec, type Parsed } from '../parse.js';
-import { print } from '../output.js';
+import { print, printJsonLine } from '../output.js';
 
 export const spec: CommandSpec = {
   name: 'watch',
@@ -19,9 +19,10 @@ export const spec: CommandSpec = {
     'uncommitted content differs from what is published. Runs go one at a time per repository, through the same',
     'pipeline as `sextant index`; changes during a run cause one more run. A failed run is retried at the next change.',
     'Ctrl-C (SIGINT) or SIGTERM stops watching: a run under way publishes nothing and releases its lock; exit 0.',
+    'A repository deleted or moved away is no longer watched (a "stopped" event); once none is left, exit 1.',
     '  --poll SECONDS       also check the worktree this often, for changes the filesystem does not report (default 2)',
     '  --timeout SECONDS    stop each indexer after this long (default: per indexer manifest)',
-    '  --json               one JSON object a line per event (watching, indexing, indexed, failed)',
+    '  --json               one JSON object a line per event (watching, indexing, indexed, failed, stopped)',
   ],
   options: { poll: { type: 'string' }, timeout: { type: 'string' } },
   maxPositionals: 16,
@@ -36,7 +37,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const interrupt = abortOnSignals();
   const json = Boolean(values.json);
   try {
-    await watchRepositories({
+    const ended = await watchRepositories({
       engine,
       roots,
       signal: interrupt.signal,
@@ -52,8 +53,11 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
           progress: json ? silentProgress : terminalProgress(),
           yieldCpu: true,
         }),
-      onEvent: (event) => (json ? print(JSON.stringify(event)) : describe(event)),
+      onEvent: (event) => (json ? printJsonLine(event) : describe(event)),
     });
+    if (ended === 'gone') {
+      throw new UserError('every repository it watched is gone (deleted or moved): run `sextant watch PATH` where they are now');
+    }
     if (!json) print('stopped watching');
     return 0;
   } finally {
@@ -80,6 +84,9 @@ function describe(e: WatchEvent): void {
       break;
     case 'failed':
       print(`indexing ${e.root} at ${e.head.slice(0, 12)} failed: ${boundedMessage(e.reason)}`);
+      break;
+    case 'stopped':
+      print(`stopped watching ${e.root}: ${e.reason}`);
       break;
   }
 }
