@@ -144,7 +144,7 @@ describe('sextant watch', () => {
       assert.equal(await watch.exited, 1);
       assert.equal(
         watch.stderr,
-        'sextant watch: every repository it watched is gone (deleted or moved): run `sextant watch PATH` where they are now\n',
+        'sextant watch: every repository it watched is gone (deleted, moved or no longer a git repository): run `sextant watch PATH` where they are now\n',
       );
       // --json: the failure is one more line of the stream.
       assert.deepEqual(watch.events.at(-1), { error: watch.stderr.trim().replace(/^sextant watch: /, '') });

@@ -7,7 +7,7 @@
 // directory (HEAD and refs: commit, checkout, rebase, pull) and, for events a
 // filesystem does not deliver, from a slow poll. Runs are single-flight per
 // repository: changes during a run cause exactly one follow-up run. A
-// repository deleted or moved away is no longer watched; the others are.
+// repository deleted, moved away or no longer one is let go; the others stay watched.
 import { existsSync, watch as watchDir, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gitAt } from '../freshness/git.js';
@@ -146,7 +146,8 @@ class RepoWatcher {
       state = await worktreeState(this.root);
     } catch {
       // git could not read the worktree: gone, or for a moment (a lock, a checkout under way), tried again at the next poll.
-      if (!existsSync(join(this.root, '.git'))) await this.gone();
+      if (!existsSync(join(this.root, '.git')))
+        await this.gone(existsSync(this.root) ? 'it is no longer a git repository' : 'it no longer exists (deleted or moved)');
       return;
     } finally {
       this.checking = false;
@@ -208,12 +209,12 @@ class RepoWatcher {
     await updateWatcher(this.options.engine.db, this.repo.id, change).catch(() => undefined);
   }
 
-  /** The repository was deleted or moved away: stops watching it, says so, and tells the others' owner. */
-  private async gone(): Promise<void> {
+  /** The repository is gone: stops watching it and says why; watchRepositories ends once every one is. */
+  private async gone(reason: string): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     await this.stop();
-    this.options.onEvent({ kind: 'stopped', root: this.root, reason: 'it no longer exists (deleted or moved)' });
+    this.options.onEvent({ kind: 'stopped', root: this.root, reason });
     this.onGone();
   }
 

@@ -19,7 +19,7 @@ export const spec: CommandSpec = {
     'uncommitted content differs from what is published. Runs go one at a time per repository, through the same',
     'pipeline as `sextant index`; changes during a run cause one more run. A failed run is retried at the next change.',
     'Ctrl-C (SIGINT) or SIGTERM stops watching: a run under way publishes nothing and releases its lock; exit 0.',
-    'A repository deleted or moved away is no longer watched (a "stopped" event); once none is left, exit 1.',
+    'A repository deleted, moved or no longer a git repository is let go (a "stopped" event); with none left, exit 1.',
     '  --poll SECONDS       also check the worktree this often, for changes the filesystem does not report (default 2)',
     '  --timeout SECONDS    stop each indexer after this long (default: per indexer manifest)',
     '  --json               one JSON object a line per event (watching, indexing, indexed, failed, stopped)',
@@ -56,7 +56,9 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
       onEvent: (event) => (json ? printJsonLine(event) : describe(event)),
     });
     if (ended === 'gone') {
-      throw new UserError('every repository it watched is gone (deleted or moved): run `sextant watch PATH` where they are now');
+      throw new UserError(
+        'every repository it watched is gone (deleted, moved or no longer a git repository): run `sextant watch PATH` where they are now',
+      );
     }
     if (!json) print('stopped watching');
     return 0;
