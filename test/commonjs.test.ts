@@ -661,6 +661,31 @@ describe('CommonJS exports', () => {
     for (const [p, expected] of cases) assert.deepEqual((await definitionsAt(p)).map(where), [where(expected)], where(p));
   });
 
+  test("Babel's CommonJS output (`exports.default = isArrayLike; module.exports = exports.default;`, `exports.isGenerator = isGenerator` after its preamble): the functions are the exports, and the assignment to module.exports a declaration of its own, as TypeScript answers", async () => {
+    const file = 'lib/babel-default.js';
+    const fn = at(root, file, 7, 'isArrayLike');
+    for (const p of [at(root, file, 6, 'default'), at(root, file, 6, 'isArrayLike'), fn])
+      assert.deepEqual((await definitionsAt(p)).map(where), [where(fn)], where(p));
+    const assigned = at(root, file, 10, 'module');
+    for (const p of [assigned, at(root, file, 10, 'exports')]) {
+      const [only, ...more] = await definitionsAt(p);
+      assert.deepEqual([where(only), more.length], [where(assigned), 0], where(p));
+      assert.equal(only.name, 'module.exports');
+    }
+    // After Babel's preamble (`exports.isIterable = exports.isGenerator = undefined`), `exports.isGenerator = isGenerator`
+    // is an alias of the function, as everywhere else: goToDefinition at the export's name goes to the function alone.
+    const named = 'lib/babel-named.js';
+    const [isGenerator, isIterable] = [at(root, named, 8, 'isGenerator'), at(root, named, 12, 'isIterable')];
+    for (const [p, expected] of [
+      [at(root, named, 6, 'isIterable'), isIterable],
+      [at(root, named, 6, 'isGenerator'), isGenerator],
+      [at(root, named, 17, 'isGenerator'), isGenerator],
+      [at(root, named, 18, 'isIterable'), isIterable],
+    ] as const) {
+      assert.deepEqual((await definitionsAt(p)).map(where), [where(expected)], where(p));
+    }
+  });
+
   test('a function a module assigns whole from its first line, where the module is declared too, is no callee, as in TypeScript’s call hierarchy (the module had become a function, which calls through it reached)', async () => {
     const use = at(root, 'lib/use-pick.js', 5, 'pick');
     assert.deepEqual(

@@ -1079,6 +1079,23 @@ describe('callHierarchy: accessors and named function expressions', () => {
     for (const e of salute) assert.ok(listed.includes(e), `${e} not in ${listed.join(', ')}`);
   });
 
+  test("an export list naming a default export without `as` (`export { default } from './default-source'`) is no name of its own: its references are those of what the default export is, as TypeScript lists them", async () => {
+    const all = [
+      where('default-reexport.ts', 2, 'default'),
+      where('default-source.ts', 2, 'preferences'),
+      where('default-source.ts', 3, 'preferences'),
+      where('default-use.ts', 1, 'preferences'),
+      where('default-use.ts', 3, 'preferences'),
+    ];
+    for (const [path, line, needle] of [
+      ['default-reexport.ts', 2, 'default'],
+      ['default-source.ts', 2, 'preferences'],
+      ['default-use.ts', 3, 'preferences'],
+    ] as const) {
+      assert.deepEqual(await refs(path, line, needle), all, `${path}:${line}`);
+    }
+  });
+
   test("a static getter overrides no instance member: reading an instance's property of its name does not call it", async () => {
     // scip-typescript names Shape's static and instance `kind` with one symbol; Circle's static `kind` is Circle's alone.
     const K = 'src/kinds.ts';

@@ -38,6 +38,8 @@ export function renamedExportAt(file: FileContext, asked: readonly string[], ran
   const after = line.slice(range[3]);
   // `exports.response = res`, `module.exports.response = res`.
   if (CJS_EXPORT_TARGET.test(before) && ASSIGNED.test(after)) return name;
+  // A module's default export, named in a list or an import, is what it exports (DEFAULT).
+  if (name === DEFAULT) return undefined;
   // `export { greet as salute }`.
   const renaming = EXPORT_AS.exec(before);
   if (renaming && lastKeyword(lines, range[0], before.length - renaming[0].length) === 'export') return name;
@@ -92,6 +94,14 @@ function namedOtherwise(symbol: string, name: string): boolean {
 }
 
 const IDENTIFIER = /^[\p{L}\p{N}_$]+$/u;
+/**
+ * A module's default export named in an export list or an import is no name
+ * of its own: TypeScript's references at `default` (chalk's `export {default}
+ * from './index.js'`, of `export default supportsColor`) follow it to what it
+ * exports, as the index does. `exports.default = range` is a name of its own,
+ * as any `exports.name =` is.
+ */
+const DEFAULT = 'default';
 /** `exports.` or `module.exports.` right before the name, not as a member of something else. */
 const CJS_EXPORT_TARGET = /(?:^|[^\p{L}\p{N}_$.])(?:module\.)?exports\.$/u;
 /** An assignment (`=`, not `==` or `=>`) right after the name. */

@@ -53,6 +53,16 @@ export function defineAnonymousDefaults(
   // Where the index has a local for the module's export (`module` and `exports` of `module.exports = ...` share
   // one): that local is the export, throughout the file.
   const there = occurrences.find((o) => o.range[0] === line && o.range[1] === character && isLocalSymbol(symbols[o.symbol]!));
+  if (declaresDefaultExport(facts, lines)) {
+    // Babel's CommonJS output: `exports.default = isArrayLike; module.exports = exports.default;`. The module's
+    // `default` is its `exports.default`, which defineCommonJsExports declares; the assignment to module.exports is a
+    // declaration of its own (TypeScript's goToDefinition at `module` goes to it), not another one of `default`.
+    if (there) {
+      there.roles |= SymbolRole.Definition | DERIVED_ROLE;
+      there.range = range;
+    }
+    return NO_ASSIGNED_CLASS;
+  }
   // A CommonJS module's importers name it by the module's symbol (their `require` bindings): that is its export there.
   const declaration = facts.declarationAt(line, character);
   const exportOf = exportOfRelationships(
@@ -72,6 +82,11 @@ export function defineAnonymousDefaults(
   // Its extent is the parse's, and is said to be (enclosing_source: syntax).
   occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
   return exportOf.length ? { ...NO_ASSIGNED_CLASS, relationships: exportOf } : NO_ASSIGNED_CLASS;
+}
+
+/** Whether the file declares a CommonJS export named `default` (`exports.default = ...`). */
+function declaresDefaultExport(facts: SyntaxFacts, lines: readonly string[]): boolean {
+  return facts.commonJsExports().some(([line, character]) => nameWrittenAt(lines, line, character) === 'default');
 }
 
 /**
@@ -142,6 +157,7 @@ export function defineCommonJsExports(
     if (!name) continue;
     const synthesized = exportSymbol(namespace, name);
     const there = at.get(line * 0x100000 + character);
+    if (there && isLocalSymbol(symbols[there.symbol]!)) aliasExportedName(occurrences, symbols, lines, there, name);
     const symbol = there && symbols[there.symbol]!;
     if (symbol && isLocalSymbol(symbol)) privatizeNamesake(occurrences, symbols, symbolIndex, synthesized, exportAt);
     if (symbol && !isLocalSymbol(symbol)) {
@@ -174,6 +190,43 @@ export function defineCommonJsExports(
   }
   return out;
 }
+
+/**
+ * `exports.isGenerator = isGenerator`, a name assigned a function's name, is
+ * an alias of it to TypeScript: goToDefinition there goes to the function. The
+ * index names such an export by the function's symbol (as the alias), except
+ * in Babel's output after its preamble (`exports.isGenerator = undefined`, then
+ * `exports.default = ...`), where it gives the name a local of its own, which
+ * would become an export declared at the assignment. The local's places of that
+ * name take the named value's symbol, as the index gives them elsewhere.
+ */
+function aliasExportedName(
+  occurrences: readonly Occurrence[],
+  symbols: readonly string[],
+  lines: readonly string[],
+  there: Occurrence,
+  name: string,
+): void {
+  const [line, start, , end] = there.range;
+  const text = lines[line] ?? '';
+  // `exports.name` or `module.exports.name` as written: an object's property (`_exports.name = name`) is declared there.
+  if (!EXPORTS_TARGET.test(text.slice(0, start))) return;
+  const value = ALIASED_VALUE.exec(text.slice(end));
+  if (!value) return;
+  const at = end + value[1]!.length;
+  const named = occurrences.find((o) => o.range[0] === line && o.range[1] === at && o.range[3] === at + value[2]!.length);
+  const target = named && symbols[named.symbol]!;
+  // A function or a class. A variable may hold an alias itself (`var Router = require('router')`), which TypeScript
+  // follows on, and where that ends nowhere (a package not installed) it stays at the export: left as it was.
+  if (!target || isLocalSymbol(target) || !/(?:\(\)\.|#)$/.test(target)) return;
+  const local = there.symbol;
+  for (const o of occurrences) if (o.symbol === local && nameInSource(lines, o.range) === name) o.symbol = named.symbol;
+}
+
+/** `exports.` or `module.exports.` right before a name, not as a member of something else. */
+const EXPORTS_TARGET = /(?:^|[^\p{L}\p{N}_$.])(?:module\s*\.\s*)?exports\s*\.\s*$/u;
+/** `= name;` right after an export's name: what comes before the name assigned (group 1), and that name (group 2). */
+const ALIASED_VALUE = /^(\s*=\s*)([\p{L}\p{N}_$]+)\s*;?\s*$/u;
 
 /**
  * A variable of the module named as an export (`var etag = require('etag')`

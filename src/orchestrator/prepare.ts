@@ -37,7 +37,7 @@ import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol,
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 82;
+export const DERIVATION_VERSION = 83;
 
 /** `roots`: the directories of nameless packages the document's symbols were given (see nameless-packages.ts). */
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string, roots: ReadonlyMap<string, string> = new Map()): string {
@@ -187,6 +187,7 @@ export function prepareDocument({ document, contentHash, language, lines, facts 
         nameInSource(lines, o.range) ||
         quotedNameInSource(lines, o.range) ||
         computedNameInSource(lines, o.range) ||
+        (parsed.local ? moduleExportsInSource(lines, o.range) : undefined) ||
         displayName(parsed),
       kind,
       // Functions by nature, and other definitions where syntax says they hold a function; TypeScript's call hierarchy
@@ -298,6 +299,12 @@ function computedNameInSource(lines: readonly string[], r: Range): string | unde
   if (r[0] !== r[2]) return undefined;
   const text = lines[r[0]]?.slice(r[1], r[3]);
   return text && /^\[[^\]]+\]$/.test(text) ? text : undefined;
+}
+
+/** `module.exports` where a module's own assignment to it is declared, not its `default` (defineAnonymousDefaults). */
+function moduleExportsInSource(lines: readonly string[], r: Range): string | undefined {
+  if (r[0] !== r[2]) return undefined;
+  return /^module\s*\.\s*exports$/.test(lines[r[0]]?.slice(r[1], r[3]) ?? '') ? 'module.exports' : undefined;
 }
 
 /** A module's specifier (`'./m'` of an import or a require) is an import of it (MODULE_SPECIFIER). */
