@@ -511,6 +511,12 @@ describe('callHierarchy: accessors and named function expressions', () => {
     withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, `src/${path}`, line, needle) })).references.map(
       (x: any) => `${x.path}:${x.line}:${x.column}`,
     );
+  /** Asked at each of `places`, findReferences lists exactly those places (returned). */
+  const referencesFromEach = async (places: readonly (readonly [path: string, line: number, needle: string])[]) => {
+    const expected = places.map(([path, line, needle]) => where(path, line, needle));
+    for (const [path, line, needle] of places) assert.deepEqual(await refs(path, line, needle), expected, `${path}:${line}`);
+    return expected;
+  };
 
   test('an accessor is called wherever its property is read or assigned, as TypeScript counts it: the getter and the setter are one property', async () => {
     // Line 19 writes counter.value (the setter runs), then reads it (the getter runs); line 14 reads it; line 27 writes it.
@@ -1065,35 +1071,25 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 
   test("an export list's `as` (`export { greet as salute }`) names an export of its own: its references are the alias and its importers' places, from any of them, as TypeScript lists them", async () => {
-    const salute = [where('greet-export.ts', 2, 'salute'), where('greet-salute.ts', 1, 'salute'), where('greet-salute.ts', 3, 'salute(')];
     // As typescript-language-server lists them, with every file of the project open; not greet's other places.
-    for (const [path, line, needle] of [
+    const salute = await referencesFromEach([
       ['greet-export.ts', 2, 'salute'],
       ['greet-salute.ts', 1, 'salute'],
       ['greet-salute.ts', 3, 'salute('],
-    ] as const) {
-      assert.deepEqual(await refs(path, line, needle), salute, `${path}:${line}`);
-    }
+    ]);
     // From the function, they are among its references.
     const listed = await refs('greeting.ts', 2, 'greet');
     for (const e of salute) assert.ok(listed.includes(e), `${e} not in ${listed.join(', ')}`);
   });
 
   test("an export list naming a default export without `as` (`export { default } from './default-source'`) is no name of its own: its references are those of what the default export is, as TypeScript lists them", async () => {
-    const all = [
-      where('default-reexport.ts', 2, 'default'),
-      where('default-source.ts', 2, 'preferences'),
-      where('default-source.ts', 3, 'preferences'),
-      where('default-use.ts', 1, 'preferences'),
-      where('default-use.ts', 3, 'preferences'),
-    ];
-    for (const [path, line, needle] of [
+    await referencesFromEach([
       ['default-reexport.ts', 2, 'default'],
       ['default-source.ts', 2, 'preferences'],
+      ['default-source.ts', 3, 'preferences'],
+      ['default-use.ts', 1, 'preferences'],
       ['default-use.ts', 3, 'preferences'],
-    ] as const) {
-      assert.deepEqual(await refs(path, line, needle), all, `${path}:${line}`);
-    }
+    ]);
   });
 
   test("a static getter overrides no instance member: reading an instance's property of its name does not call it", async () => {
