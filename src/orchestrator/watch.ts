@@ -83,7 +83,7 @@ class RepoWatcher {
   /** Why the next check is made, and since when a change is waiting. */
   private cause = 'start';
   private changedAt: number | undefined;
-  /** The repository was deleted or moved away: nothing of it is watched any more. */
+  /** The repository is gone (deleted, moved, no longer one): nothing of it is watched any more. */
   private stopped = false;
 
   private constructor(
