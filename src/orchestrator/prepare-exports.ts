@@ -13,7 +13,16 @@ import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '.
 import type { PreparedRelationship } from '../registry/writer.js';
 import type { SyntaxFacts } from '../syntax/facts.js';
 import { declareAssignedClass, NO_ASSIGNED_CLASS, standsFor, type AssignedClass } from './prepare-assigned-class.js';
-import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges, unusedLocal } from './symbol-names.js';
+import {
+  fileNamespace,
+  internSymbol,
+  nameInSource,
+  nameWrittenAt,
+  renameSymbol,
+  resolvedRanges,
+  unusedLocal,
+  writtenAsExportsMember,
+} from './symbol-names.js';
 
 /** The symbol sextant gives what a module exports as `name` where the index has none, from the module's own (`src/\`a.ts\`/`). */
 function exportSymbol(moduleSymbol: string, name: string): string {
@@ -208,10 +217,9 @@ function aliasExportedName(
   name: string,
 ): void {
   const [line, start, , end] = there.range;
-  const text = lines[line] ?? '';
   // `exports.name` or `module.exports.name` as written: an object's property (`_exports.name = name`) is declared there.
-  if (!EXPORTS_TARGET.test(text.slice(0, start))) return;
-  const value = ALIASED_VALUE.exec(text.slice(end));
+  if (!writtenAsExportsMember(lines, line, start)) return;
+  const value = ALIASED_VALUE.exec(lines[line]?.slice(end) ?? '');
   if (!value) return;
   const at = end + value[1]!.length;
   const named = occurrences.find((o) => o.range[0] === line && o.range[1] === at && o.range[3] === at + value[2]!.length);
@@ -223,8 +231,6 @@ function aliasExportedName(
   for (const o of occurrences) if (o.symbol === local && nameInSource(lines, o.range) === name) o.symbol = named.symbol;
 }
 
-/** `exports.` or `module.exports.` right before a name, not as a member of something else. */
-const EXPORTS_TARGET = /(?:^|[^\p{L}\p{N}_$.])(?:module\s*\.\s*)?exports\s*\.\s*$/u;
 /** `= name;` right after an export's name: what comes before the name assigned (group 1), and that name (group 2). */
 const ALIASED_VALUE = /^(\s*=\s*)([\p{L}\p{N}_$]+)\s*;?\s*$/u;
 

@@ -31,7 +31,16 @@ import {
 } from './prepare-exports.js';
 import { assignedClassOf, NO_ASSIGNED_CLASS, relateSubclassMethods } from './prepare-assigned-class.js';
 import { derivePython } from './prepare-python.js';
-import { fileNamespace, internSymbol, nameInSource, nameWrittenAt, renameSymbol, resolvedRanges, unusedLocal } from './symbol-names.js';
+import {
+  fileNamespace,
+  internSymbol,
+  nameInSource,
+  nameWrittenAt,
+  renameSymbol,
+  resolvedRanges,
+  unusedLocal,
+  writtenAsExportsMember,
+} from './symbol-names.js';
 
 /**
  * Bumped whenever what is derived from a document changes (kinds, payload
@@ -514,7 +523,7 @@ const JAVASCRIPT = /\.[cm]?jsx?$/;
 function unmarkExportAssignments(occurrences: Occurrence[], lines: readonly string[]): void {
   for (const o of occurrences) {
     if (o.refKind !== RefKindCode.write || !o.memberAccess || o.range[0] !== o.range[2]) continue;
-    if (EXPORTS_MEMBER.test((lines[o.range[0]] ?? '').slice(0, o.range[1]))) o.memberAccess = false;
+    if (writtenAsExportsMember(lines, o.range[0], o.range[1])) o.memberAccess = false;
   }
 }
 
@@ -659,9 +668,6 @@ function bindsName(lines: readonly string[], line: number, start: number): boole
   }
   return false;
 }
-
-/** The text before the name in `exports.name` or `module.exports.name`. */
-const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
 
 /**
  * In JavaScript, `this.name = value` declares the property (TypeScript binds

@@ -33,6 +33,14 @@ export function nameWrittenAt(lines: readonly string[], line: number, character:
   return /^[\p{L}\p{N}_$]+/u.exec(lines[line]?.slice(character) ?? '')?.[0];
 }
 
+/** Whether the name starting at (line, character) is written as `exports.name` or `module.exports.name`. */
+export function writtenAsExportsMember(lines: readonly string[], line: number, character: number): boolean {
+  return EXPORTS_MEMBER.test((lines[line] ?? '').slice(0, character));
+}
+
+/** The text before the name in `exports.name` or `module.exports.name`. */
+const EXPORTS_MEMBER = /(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*$/;
+
 /** The descriptor prefix of a document's own file (`npm pkg 1.0 src/\`x.ts\`/`), from a symbol it holds. */
 export function fileNamespace(symbols: readonly string[], path: string): string | undefined {
   for (const s of symbols) {
