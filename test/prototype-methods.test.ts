@@ -21,6 +21,7 @@ const APP = 'lib/app.js';
 const COUNTER = 'lib/counter.js';
 const COUNT_USE = 'lib/count-use.js';
 const SERVICE = 'lib/service.js';
+const SETUP = 'lib/setup.js';
 
 describe('members declared by assignment', () => {
   before(async () => {
@@ -99,6 +100,22 @@ describe('members declared by assignment', () => {
     );
     const references = await session.ok('findReferences', { repo, ...declared().notify });
     assert.deepEqual(references.references.map(where).sort(), [declared().notify, at(root, QUEUE, 9, 'notify')].map(where).sort());
+  });
+
+  test('an assignment in a nested function (`createDebug.names = []` in `enable`) assigns the member the outer one declared, and declares none', async () => {
+    // TypeScript looks the function up in the assignment's own scopes only (debug's src/common.js).
+    const declaredAt = at(root, SETUP, 7, 'names');
+    const places = [declaredAt, at(root, SETUP, 10, 'names'), at(root, SETUP, 11, 'names')];
+    for (const position of places) {
+      const answer = await session.ok('goToDefinition', { repo, ...position });
+      assert.deepEqual(
+        answer.definitions.map((x: any) => [where(x), x.kind, x.container]),
+        [[where(declaredAt), 'property', 'createDebug']],
+        where(position),
+      );
+    }
+    const references = await session.ok('findReferences', { repo, ...places[1]! });
+    assert.deepEqual(references.references.map(where), places.map(where));
   });
 
   test('a member assigned to what a module exports whole (`var app = exports = module.exports = {}`) is an export, reached from importers', async () => {

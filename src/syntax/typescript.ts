@@ -119,8 +119,9 @@ export function sourceFileFacts(file: ts.SourceFile, docs?: boolean): SyntaxFact
   // `A.m = value` in a JavaScript file, declared once the walk knows what A is (see ownMemberAssignment): a function
   // is declared after its uses as often as before.
   const ownMembers: [ts.Node, DeclarationOf & { owner: string }][] = [];
-  const functionsAndClasses = new Set<string>();
-  const objects = new Set<string>();
+  // Each name, with the scopes that declare it so (see scopesDeclaring).
+  const functionsAndClasses = new Map<string, ts.Node[]>();
+  const objects = new Map<string, ts.Node[]>();
   // Names of what the module exports whole (`var app = exports = module.exports = {}`, `module.exports = app`): a
   // member assigned at the top level to one that is no function or class (`app.init = ...`) is an export, as
   // `exports.init = ...` is. A function's or a class's stays its own: importers reach it through the function.
@@ -200,7 +201,10 @@ export function sourceFileFacts(file: ts.SourceFile, docs?: boolean): SyntaxFact
     }
     if (javascript) {
       const named = expandableName(node);
-      if (named) (named.object ? objects : functionsAndClasses).add(named.name);
+      if (named) {
+        const byName = named.object ? objects : functionsAndClasses;
+        byName.set(named.name, [...(byName.get(named.name) ?? []), ...scopesDeclaring(node)]);
+      }
       const exported = exportedWholeName(node);
       if (exported) exportedWhole.add(exported);
     }
@@ -224,7 +228,13 @@ export function sourceFileFacts(file: ts.SourceFile, docs?: boolean): SyntaxFact
     if (exportedWhole.has(owner) && !functionsAndClasses.has(owner) && tsc.isSourceFile(node.parent.parent)) {
       // As commonJsExportValue declares `exports.name = value`.
       declare(node, { name: assigned.name, value: assigned.value, callable: false, commonJsExport: true });
-    } else if (functionsAndClasses.has(owner) || objects.has(owner)) declare(node, assigned);
+    } else {
+      // TypeScript looks the owner up in the assignment's own scopes only: `createDebug.names = []` in a function
+      // nested in the one that declares createDebug assigns the member its declaration declared, and declares none.
+      const here = scopesOfStatement(node);
+      const declaredHere = (scopes: ts.Node[] | undefined) => scopes?.some((scope) => here.includes(scope)) ?? false;
+      if (declaredHere(functionsAndClasses.get(owner)) || declaredHere(objects.get(owner))) declare(node, assigned);
+    }
   }
   if (unrecorded.length > 0) resolveInFile(file, unrecorded, facts);
   if (docTypes?.length) resolveInFile(file, docTypes, facts, true);
@@ -797,6 +807,55 @@ function expandableName(node: ts.Node): { name: string; object: boolean } | unde
   return tsc.isFunctionExpression(value) || tsc.isArrowFunction(value) || tsc.isClassExpression(value)
     ? { name: node.name.text, object: false }
     : undefined;
+}
+
+/**
+ * A function's scope, as TypeScript's binder has containers: the file, a
+ * function, a class's static block, a namespace's body. `var` and (in sloppy
+ * mode) `function` declare names there.
+ */
+function isContainerScope(node: ts.Node): boolean {
+  return tsc.isSourceFile(node) || tsc.isFunctionLike(node) || tsc.isClassStaticBlockDeclaration(node) || tsc.isModuleBlock(node);
+}
+
+/** A block's scope, where `let`, `const` and `class` declare names: a container, or a block that is no function's body, a loop's head, a switch's cases, a catch. */
+function isBlockScope(node: ts.Node): boolean {
+  if (tsc.isBlock(node)) return !(tsc.isFunctionLike(node.parent) || tsc.isClassStaticBlockDeclaration(node.parent));
+  return (
+    isContainerScope(node) ||
+    tsc.isForStatement(node) ||
+    tsc.isForInStatement(node) ||
+    tsc.isForOfStatement(node) ||
+    tsc.isCaseBlock(node) ||
+    tsc.isCatchClause(node)
+  );
+}
+
+function nearest(node: ts.Node, test: (n: ts.Node) => boolean): ts.Node | undefined {
+  let n: ts.Node | undefined = node.parent;
+  while (n && !test(n)) n = n.parent;
+  return n;
+}
+
+/**
+ * The scopes where an expandable declaration (see expandableName) puts its
+ * name: `var` its container; `let`, `const` and `class` their block; a
+ * function both, as strict and sloppy mode differ where it sits in a block.
+ */
+function scopesDeclaring(node: ts.Node): ts.Node[] {
+  const container = nearest(node, isContainerScope);
+  const block = nearest(node, isBlockScope);
+  let scopes: (ts.Node | undefined)[];
+  if (tsc.isFunctionDeclaration(node)) scopes = [container, block];
+  else if (tsc.isVariableDeclaration(node) && tsc.isVariableDeclarationList(node.parent))
+    scopes = [node.parent.flags & tsc.NodeFlags.BlockScoped ? block : container];
+  else scopes = [block];
+  return scopes.filter((s) => s !== undefined);
+}
+
+/** The scopes TypeScript looks up the owner of `A.m = value` in: the statement's block, then its container. */
+function scopesOfStatement(node: ts.Node): ts.Node[] {
+  return [nearest(node, isBlockScope), nearest(node, isContainerScope)].filter((s) => s !== undefined);
 }
 
 /** What `target = value` assigns, where the statement is at the top of a JavaScript module and assigns a property. */
