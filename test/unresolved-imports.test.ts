@@ -26,6 +26,7 @@ const CONFIG = 'src/config.ts';
 const REPORT = 'tools/report.py';
 const FACADE = 'src/facade.ts';
 const USES_FACADE = 'src/uses-facade.ts';
+const CHANNELS = 'src/channels.d.ts';
 
 describe('names imported from a module the index does not cover', () => {
   before(async () => {
@@ -49,6 +50,7 @@ describe('names imported from a module the index does not cover', () => {
       [FACADE]:
         "import { stringify, parse as parseYaml } from 'yaml-absent';\n\nexport { stringify, parseYaml };\nexport const helpers = { stringify };\n",
       [USES_FACADE]: "import { stringify } from './facade';\n\nexport const out = stringify({});\n",
+      [CHANNELS]: "import type { Channel } from 'channel-absent';\nexport type { Channel };\nexport declare let metrics: Channel;\n",
       [REPORT]: 'from absent_pkg import render\nimport absent_mod as am\n\n\ndef report(rows):\n    return render(am.style, rows)\n',
     });
     indexOrThrow(root, env);
@@ -127,7 +129,7 @@ describe('names imported from a module the index does not cover', () => {
     );
   });
 
-  test('a name an export list exports from such an import (`export { stringify }`) is the binding, and the references reach the files importing it from there', async () => {
+  test('a name an export list exports from such an import (`export { stringify }`) is its own definition, and the references reach the files importing it from there', async () => {
     // As typescript-language-server lists them, from any of the five places (preact's compat/src/index.js).
     const binding = at(root, FACADE, 1, 'stringify');
     const listed = at(root, FACADE, 3, 'stringify');
@@ -146,12 +148,31 @@ describe('names imported from a module the index does not cover', () => {
         where(position),
       );
     }
+    // TypeScript cannot follow the alias past the binding, and answers the name in the list (lru-cache's `export type
+    // { Channel }` of a name from node:diagnostics_channel without @types/node); at a use, it answers the binding.
     const d = await session.ok('goToDefinition', { repo, ...listed });
     assert.equal(d.found, true, d.message);
     assert.deepEqual(
       d.definitions.map((x: any) => `${where(x)} ${x.kind} ${x.signature}`),
-      [`${where(binding)} unknown from 'yaml-absent'`],
+      [`${where(listed)} unknown from 'yaml-absent'`],
     );
+    const used = await session.ok('goToDefinition', { repo, ...at(root, FACADE, 4, 'stringify') });
+    assert.deepEqual(
+      used.definitions.map((x: any) => where(x)),
+      [where(binding)],
+    );
+    // A type-only list in a declaration file, likewise.
+    for (const [line, expected] of [
+      [2, at(root, CHANNELS, 2, 'Channel')],
+      [3, at(root, CHANNELS, 1, 'Channel')],
+    ] as const) {
+      const c = await session.ok('goToDefinition', { repo, ...at(root, CHANNELS, line, 'Channel') });
+      assert.deepEqual(
+        c.definitions.map((x: any) => where(x)),
+        [where(expected)],
+        `${CHANNELS}:${line}`,
+      );
+    }
     // A binding renamed in its import clause (`parse as parseYaml`) is exported by the name it binds.
     const renamed = await session.ok('findReferences', { repo, ...at(root, FACADE, 3, 'parseYaml') });
     assert.deepEqual(

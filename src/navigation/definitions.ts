@@ -512,7 +512,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   );
   if (rows.some((d) => isModuleSymbol(d.symbol)))
     await answerExportAssignments(lookups, ctx, rows, { index: ctx.index.id, path: at.file.file.path });
-  if (rows.some((d) => unresolvedImportModule(d) !== undefined)) answerOwnImportBindings(at.file, rows);
+  if (rows.some((d) => unresolvedImportModule(d) !== undefined)) answerOwnImportBindings(at.file, rows, at.range);
   if (at.called && rows.some((d) => d.kind === 'property')) rows.push(...(await calledThroughProperties(lookups, ctx, rows)));
   if (rows.length === 0 && at.range && languageOf(at.file.file.path) === 'javascript')
     rows.push(...(await exportAssignmentAt(lookups, ctx, at.file, at.range)));
@@ -607,11 +607,20 @@ function fileStart(d: DefinitionRow): DefinitionRow {
  * package is not installed): TypeScript cannot follow the alias past the file
  * asked in, and answers that file's own import binding; so does sextant. The
  * re-export stays the answer in its own file, and findReferences still spans
- * the files importing through it.
+ * the files importing through it. Asked at the re-export's name itself (`export
+ * type { Channel }` of lru-cache's declaration files, importing from
+ * `node:diagnostics_channel` without @types/node), TypeScript answers that
+ * name, not the binding it cannot follow.
  */
-function answerOwnImportBindings(file: FileContext, rows: DefinitionRow[]): void {
+function answerOwnImportBindings(file: FileContext, rows: DefinitionRow[], asked: Range | undefined): void {
   if (languageOf(file.file.path) !== 'typescript' && languageOf(file.file.path) !== 'javascript') return;
   const { occurrences, symbols } = file.document;
+  if (asked && asked[0] === asked[2] && file.lines && inExportList(file.lines, asked)) {
+    rows.forEach((d, at) => {
+      if (d.path === file.file.path && unresolvedImportModule(d) !== undefined)
+        rows[at] = { ...d, start_line: asked[0], start_char: asked[1], end_line: asked[2], end_char: asked[3] };
+    });
+  }
   rows.forEach((d, at) => {
     if (d.path === file.file.path || unresolvedImportModule(d) === undefined) return;
     for (let i = 0; i < occurrences.length; i++) {
@@ -637,6 +646,19 @@ function answerOwnImportBindings(file: FileContext, rows: DefinitionRow[]): void
     }
   });
 }
+
+/** Whether `range` is a name of an `export { ... }` list, exported as itself (no `as` after it). */
+function inExportList(lines: readonly string[], range: Range): boolean {
+  const text = lines[range[0]]!;
+  if (/^\s+as\b/.test(text.slice(range[3]))) return false;
+  // The list's opening, a few lines up at most, with no closing brace between.
+  const before = [...lines.slice(Math.max(0, range[0] - EXPORT_LIST_LINES), range[0]), text.slice(0, range[1])].join('\n');
+  return EXPORT_LIST_OPEN.test(before);
+}
+/** Lines an export list spans at most, as inExportList looks for its opening. */
+const EXPORT_LIST_LINES = 30;
+/** `export {` or `export type {`, then names and commas alone to the end. */
+const EXPORT_LIST_OPEN = /\bexport\s+(?:type\s+)?\{[^{}]*$/;
 
 /**
  * At a call of the function a CommonJS module assigns whole (`module.exports =
