@@ -653,6 +653,20 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a module that assigns its export in both branches of an `if` (debug’s and React’s entry points) declares it at each: goToDefinition and findReferences at either `module.exports` list both, as TypeScript answers', async () => {
+    const file = 'lib/entry.js';
+    const assignments = [at(root, file, 3, 'module'), at(root, file, 5, 'module')];
+    for (const p of [...assignments, at(root, file, 3, 'exports'), at(root, file, 5, 'exports')]) {
+      assert.deepEqual((await definitionsAt(p)).map(where), assignments.map(where), where(p));
+      const references = await session.ok('findReferences', { repo, ...p });
+      assert.deepEqual(
+        references.references.map((r: any) => `${where(r)} ${r.kind}`),
+        assignments.map((a) => `${where(a)} definition`),
+        where(p),
+      );
+    }
+  });
+
   test('goToDefinition at `exports` of `exports.name = value` goes to the export `name` declares, as typescript-language-server does', async () => {
     const cases: [Position, Position][] = [
       [at(root, MATH, 8, 'exports'), at(root, MATH, 8, 'subtract')],

@@ -80,9 +80,10 @@ export async function moduleExportsReferences(
   const asked = all.find((s) => s.line === line && s.module <= character && character < s.exports + 'exports'.length);
   if (!asked) return undefined;
   const atModule = character < asked.exports;
-  const [whole] = all.filter((s) => s.whole);
   // An export list (no default export is defined at it: see syntax/typescript.ts moduleExportsValue).
   const exportList = (s: ModuleExports | undefined) => s !== undefined && s.literal && !s.defined;
+  // Each assignment of a whole value declares the export (debug's entry point assigns it in both branches of an `if`).
+  const wholes = all.filter((s) => s.whole && !exportList(s));
   const found: Found[] = [];
   const here = (s: ModuleExports, atModule: boolean) => {
     const start = atModule ? s.module : s.exports;
@@ -92,11 +93,11 @@ export async function moduleExportsReferences(
   };
   if (asked.whole && exportList(asked)) here(asked, atModule);
   else if (asked.whole) {
-    here(whole!, true);
+    for (const s of wholes) here(s, true);
     found.push(...(await importingSpecifiers(lookups, ctx, file)));
   } else {
     for (const s of all) if (!s.whole) here(s, atModule);
-    if (!atModule && whole && !exportList(whole)) here(whole, true);
+    if (!atModule) for (const s of wholes) here(s, true);
   }
   return answer(lookups, ctx, file, asked.line, [asked.module, asked.exports + 'exports'.length], found, params, limit);
 }

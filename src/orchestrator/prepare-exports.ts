@@ -7,6 +7,7 @@
 // and names imported from a module the indexer could not resolve.
 // Each becomes a global symbol `<module>name.` that the module defines or
 // relates to what it exports.
+import { rangeContains, type Range } from '../scip/range.js';
 import { SymbolRole } from '../scip/schema.js';
 import { descriptorName, isLocalSymbol } from '../scip/symbol.js';
 import { DERIVED_ROLE, derivedOccurrence, RefKindCode, type Occurrence } from '../registry/payload.js';
@@ -18,6 +19,7 @@ import {
   internSymbol,
   nameInSource,
   nameWrittenAt,
+  renameOrMerge,
   renameSymbol,
   resolvedRanges,
   unusedLocal,
@@ -49,8 +51,9 @@ export function defineAnonymousDefaults(
   lines: readonly string[],
   path: string,
 ): AssignedClass {
-  // A file has one default export: of two `module.exports =`, the first is declared.
-  const [declared] = facts.anonymousDefaults();
+  // A file has one default export: of two `export default`, the first is declared (two `module.exports =` each
+  // declare it: see declareModuleExportsAgain).
+  const [declared, ...others] = facts.anonymousDefaults();
   if (!declared) return NO_ASSIGNED_CLASS;
   const namespace = fileNamespace(symbols, path);
   if (!namespace) return NO_ASSIGNED_CLASS;
@@ -84,6 +87,8 @@ export function defineAnonymousDefaults(
     renameSymbol(symbols, symbolIndex, there.symbol, synthesized);
     there.roles |= SymbolRole.Definition | DERIVED_ROLE;
     there.range = range;
+    if (declaration?.moduleExports)
+      declareModuleExportsAgain(occurrences, symbols, symbolIndex, facts, lines, [declared, ...others], there);
     const assigned = declareAssignedClass(occurrences, symbols, symbolIndex, facts, lines, there, namespace);
     return exportOf.length ? { ...assigned, relationships: [...assigned.relationships, ...exportOf] } : assigned;
   }
@@ -92,6 +97,56 @@ export function defineAnonymousDefaults(
   occurrences.push(derivedOccurrence(range, index, SymbolRole.Definition));
   return exportOf.length ? { ...NO_ASSIGNED_CLASS, relationships: exportOf } : NO_ASSIGNED_CLASS;
 }
+
+/**
+ * Each `module.exports = ...` of a module declares its export, as TypeScript
+ * binds them (debug's and React's entry points assign it in both branches of
+ * an `if`): goToDefinition at `module` or `exports` of any of them lists them
+ * all, and findReferences their `module`. The index gives each assignment
+ * locals of its own (one at `module`, one at `exports`, two at each): all
+ * become the export's symbol, declared at each `module.exports` once.
+ */
+function declareModuleExportsAgain(
+  occurrences: Occurrence[],
+  symbols: string[],
+  symbolIndex: Map<string, number>,
+  facts: SyntaxFacts,
+  lines: readonly string[],
+  assignments: readonly [number, number][],
+  first: Occurrence,
+): void {
+  const exported = first.symbol;
+  const spans: Range[] = [];
+  for (const [line, character] of assignments) {
+    if (!facts.declarationAt(line, character)?.moduleExports) continue;
+    const written = MODULE_EXPORTS.exec(lines[line]?.slice(character) ?? '')?.[0];
+    if (written) spans.push([line, character, line, character + written.length]);
+  }
+  const within = (o: Occurrence) => spans.find((span) => rangeContains(span, o.range));
+  for (const o of occurrences)
+    if (o.symbol !== exported && isLocalSymbol(symbols[o.symbol]!) && within(o))
+      renameOrMerge(occurrences, symbols, symbolIndex, o.symbol, symbols[exported]!);
+  // One definition per assignment, spanning `module.exports` (the first's already does); the export's other
+  // occurrences inside it go.
+  const declared = new Set<Range>();
+  const firstSpan = within(first);
+  if (firstSpan) declared.add(firstSpan);
+  let n = 0;
+  for (const o of occurrences) {
+    const span = o.symbol === exported && o !== first ? within(o) : undefined;
+    if (span) {
+      if (declared.has(span)) continue;
+      declared.add(span);
+      o.range = span;
+      o.roles |= SymbolRole.Definition | DERIVED_ROLE;
+    }
+    occurrences[n++] = o;
+  }
+  occurrences.length = n;
+}
+
+/** `module.exports` as written, from `module`. */
+const MODULE_EXPORTS = /^module\s*\.\s*exports\b/;
 
 /** Whether the file declares a CommonJS export named `default` (`exports.default = ...`). */
 function declaresDefaultExport(facts: SyntaxFacts, lines: readonly string[]): boolean {

@@ -648,7 +648,7 @@ function exportsAssignedWhole(node: ts.BinaryExpression): ts.Expression | undefi
   while (tsc.isBinaryExpression(statement.parent) && isAssignment(statement.parent) && statement.parent.right === statement) {
     statement = statement.parent;
   }
-  const topLevel = tsc.isExpressionStatement(statement.parent) && tsc.isSourceFile(statement.parent.parent);
+  const topLevel = tsc.isExpressionStatement(statement.parent) && atTopOfModule(statement.parent);
   if (!isAssignment(node) || !isModuleExports(node.left) || !topLevel || (node.flags & tsc.NodeFlags.JavaScriptFile) === 0)
     return undefined;
   let value = skipOuterExpressions(node.right);
@@ -657,6 +657,17 @@ function exportsAssignedWhole(node: ts.BinaryExpression): ts.Expression | undefi
 }
 
 const isAssignment = (node: ts.BinaryExpression) => node.operatorToken.kind === tsc.SyntaxKind.EqualsToken;
+
+/**
+ * A statement the module runs as it loads: at its top, or in a branch there
+ * (`if (process.env.NODE_ENV === 'production') { module.exports = require('./a') } else {...}`,
+ * the entry point of debug and of React's packages), not in a function.
+ */
+function atTopOfModule(statement: ts.Statement): boolean {
+  let node: ts.Node = statement;
+  while (tsc.isBlock(node.parent) || tsc.isIfStatement(node.parent)) node = node.parent;
+  return tsc.isSourceFile(node.parent);
+}
 
 /**
  * `exports.name = <value>` or `module.exports.name = <value>` at the top of a
