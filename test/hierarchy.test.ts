@@ -410,6 +410,48 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
   });
 });
 
+describe('callHierarchy: a class merged with a namespace', () => {
+  // yaml's declaration files: `declare namespace Scalar {...}` beside `declare class Scalar`. The index names both at
+  // `new Scalar(...)`; TypeScript's call hierarchy has one callee, the merged symbol's first declaration.
+  const text = [
+    'export namespace Scalar {',
+    "  export type Kind = 'plain' | 'quoted';",
+    '}',
+    'export class Scalar {',
+    '  constructor(public value: string) {}',
+    '}',
+    '',
+    'export class Pair {',
+    '  constructor(public key: string) {}',
+    '}',
+    'export namespace Pair {',
+    '  export type Key = string;',
+    '}',
+    '',
+    'export function make(): unknown[] {',
+    "  return [new Scalar('a'), new Pair('k')];",
+    '}',
+    '',
+  ];
+  let root: string;
+  before(() => {
+    root = indexedTsRepo('ts-merged-namespace', 'nodes.ts', text);
+  });
+  after(() => removeDir(join(root, '..')));
+
+  test('`new Scalar(...)` calls the namespace declared first, `new Pair(...)` the class declared first (its constructor): one callee each', async () => {
+    const r = await outgoing('ts-merged-namespace', root, 'nodes.ts', 15, 'make');
+    const place = (p: { line: number; column: number }) => `${p.line}:${p.column}`;
+    assert.deepEqual(
+      r.calls.map((c: any) => `${c.to.name} ${place(c.to)} ${c.ranges.map(place).join(',')}`),
+      [
+        `Scalar ${place(at(root, 'nodes.ts', 1, 'Scalar'))} ${place(at(root, 'nodes.ts', 16, 'Scalar'))}`,
+        `constructor ${place(at(root, 'nodes.ts', 9, 'constructor'))} ${place(at(root, 'nodes.ts', 16, 'Pair'))}`,
+      ],
+    );
+  });
+});
+
 describe('callHierarchy: a static method beside an instance method of its name', () => {
   // scip-typescript gives both one symbol; to TypeScript they are two functions, and the item is the one asked at.
   const text = [

@@ -413,6 +413,7 @@ class CallWalker {
       if (o.memberAccess && isLocalSymbol(symbol)) accessed.add(symbol);
     }
     const callees = await this.resolveCallees(target, [...groups.keys()]);
+    for (const symbol of mergedAway(groups, callees)) groups.delete(symbol);
     for (const symbol of accessed) {
       if (callees.has(symbol)) continue;
       const member = await memberDeclaredElsewhere(this.lookups, target, groups.get(symbol)![0]!.range);
@@ -737,3 +738,27 @@ function sortGroups<T>(items: T[], item: (t: T) => CallItem): T[] {
 function isCallOrMention(refKind: number): boolean {
   return refKind === RefKindCode.call || refKind === RefKindCode.identifier || refKind === RefKindCode.write || refKind === DESTRUCTURED;
 }
+
+/**
+ * A class and a namespace merged into one (`declare namespace Scalar {...}`
+ * beside `declare class Scalar {...}`, yaml's nodes): the index names both at
+ * each use, where TypeScript's call hierarchy has one callee, the merged
+ * symbol's first declaration. The other's symbols are returned.
+ */
+function mergedAway(groups: ReadonlyMap<string, readonly Use[]>, callees: ReadonlyMap<string, DefinitionRow>): string[] {
+  const away: string[] = [];
+  for (const symbol of groups.keys()) {
+    // `new Scalar(...)` names the class's constructor, else the class.
+    const type = CLASS_OR_CONSTRUCTOR.exec(symbol)?.[1];
+    if (type === undefined) continue;
+    const namespace = `${type}/`;
+    // The class's row may be its constructor, which is inside the class: it comes after a namespace declared before.
+    const [declared, cls] = [callees.get(namespace), callees.get(symbol)];
+    if (!groups.has(namespace) || !declared || !cls || declared.path !== cls.path || declared.index_id !== cls.index_id) continue;
+    away.push(comparePositions(declared.start_line, declared.start_char, cls.start_line, cls.start_char) < 0 ? symbol : namespace);
+  }
+  return away;
+}
+
+/** A class's symbol or its constructor's; group 1 is the class's without its `#`. */
+const CLASS_OR_CONSTRUCTOR = /^(.*)#(?:`<constructor>`\(\)\.)?$/;
