@@ -667,6 +667,16 @@ describe('CommonJS exports', () => {
     }
   });
 
+  test('a member assigned through a name for the exports (`var api = module.exports; api.Server = Server`, http-proxy’s style) is an export: reached through `require(...).Server`, as TypeScript answers', async () => {
+    const exported = at(root, 'lib/alias-exports.js', 8, 'Server');
+    const use = 'lib/use-alias-exports.js';
+    assert.deepEqual((await definitionsAt(at(root, use, 1, 'Server', { nth: 1 }))).map(where), [where(exported)]);
+    assert.deepEqual(
+      (await definitionsAt(at(root, use, 4, 'Server'))).map(where),
+      [where(exported), where(at(root, 'lib/alias-exports.js', 4, 'Server'))],
+    );
+  });
+
   test('goToDefinition at `exports` of `exports.name = value` goes to the export `name` declares, as typescript-language-server does', async () => {
     const cases: [Position, Position][] = [
       [at(root, MATH, 8, 'exports'), at(root, MATH, 8, 'subtract')],

@@ -781,7 +781,10 @@ function ownMemberAssignment(node: ts.BinaryExpression): (DeclarationOf & { owne
  */
 function exportedWholeName(node: ts.Node): string | undefined {
   if (tsc.isVariableDeclaration(node) && tsc.isIdentifier(node.name) && node.initializer) {
-    for (let value = skipOuterExpressions(node.initializer); tsc.isBinaryExpression(value); value = skipOuterExpressions(value.right)) {
+    // `var httpProxy = module.exports` (http-proxy's lib/http-proxy/index.js): the name is an alias of the exports.
+    const initializer = skipOuterExpressions(node.initializer);
+    if ((tsc.isIdentifier(initializer) && initializer.text === 'exports') || isModuleExports(initializer)) return node.name.text;
+    for (let value = initializer; tsc.isBinaryExpression(value); value = skipOuterExpressions(value.right)) {
       if (value.operatorToken.kind !== tsc.SyntaxKind.EqualsToken) return undefined;
       const target = value.left;
       if ((tsc.isIdentifier(target) && target.text === 'exports') || isModuleExports(target)) return node.name.text;
