@@ -671,10 +671,10 @@ describe('CommonJS exports', () => {
     const exported = at(root, 'lib/alias-exports.js', 8, 'Server');
     const use = 'lib/use-alias-exports.js';
     assert.deepEqual((await definitionsAt(at(root, use, 1, 'Server', { nth: 1 }))).map(where), [where(exported)]);
-    assert.deepEqual(
-      (await definitionsAt(at(root, use, 4, 'Server'))).map(where),
-      [where(exported), where(at(root, 'lib/alias-exports.js', 4, 'Server'))],
-    );
+    assert.deepEqual((await definitionsAt(at(root, use, 4, 'Server'))).map(where), [
+      where(exported),
+      where(at(root, 'lib/alias-exports.js', 4, 'Server')),
+    ]);
   });
 
   test('goToDefinition at `exports` of `exports.name = value` goes to the export `name` declares, as typescript-language-server does', async () => {
