@@ -17,6 +17,7 @@ import { declareAssignedClass, NO_ASSIGNED_CLASS, standsFor, type AssignedClass 
 import {
   fileNamespace,
   internSymbol,
+  moduleExportsWrittenAt,
   nameInSource,
   nameWrittenAt,
   renameOrMerge,
@@ -60,7 +61,7 @@ export function defineAnonymousDefaults(
   const synthesized = exportSymbol(namespace, 'default');
   const [line, character] = declared;
   // `default`, or `module.exports` (the whole of it, from `module`, where TypeScript puts the declaration).
-  const written = /^(?:module\s*\.\s*exports\b|[\w$]+)/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
+  const written = moduleExportsWrittenAt(lines, line, character) ?? /^[\w$]+/.exec(lines[line]?.slice(character) ?? '')?.[0] ?? 'default';
   const range: Occurrence['range'] = [line, character, line, character + written.length];
   // Where the index has a local for the module's export (`module` and `exports` of `module.exports = ...` share
   // one): that local is the export, throughout the file.
@@ -119,7 +120,7 @@ function declareModuleExportsAgain(
   const spans: Range[] = [];
   for (const [line, character] of assignments) {
     if (!facts.declarationAt(line, character)?.moduleExports) continue;
-    const written = MODULE_EXPORTS.exec(lines[line]?.slice(character) ?? '')?.[0];
+    const written = moduleExportsWrittenAt(lines, line, character);
     if (written) spans.push([line, character, line, character + written.length]);
   }
   const within = (o: Occurrence) => spans.find((span) => rangeContains(span, o.range));
@@ -144,9 +145,6 @@ function declareModuleExportsAgain(
   }
   occurrences.length = n;
 }
-
-/** `module.exports` as written, from `module`. */
-const MODULE_EXPORTS = /^module\s*\.\s*exports\b/;
 
 /** Whether the file declares a CommonJS export named `default` (`exports.default = ...`). */
 function declaresDefaultExport(facts: SyntaxFacts, lines: readonly string[]): boolean {

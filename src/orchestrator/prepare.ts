@@ -34,6 +34,7 @@ import { derivePython } from './prepare-python.js';
 import {
   fileNamespace,
   internSymbol,
+  moduleExportsWrittenAt,
   nameInSource,
   nameWrittenAt,
   renameSymbol,
@@ -313,7 +314,7 @@ function computedNameInSource(lines: readonly string[], r: Range): string | unde
 /** `module.exports` where a module's own assignment to it is declared, not its `default` (defineAnonymousDefaults). */
 function moduleExportsInSource(lines: readonly string[], r: Range): string | undefined {
   if (r[0] !== r[2]) return undefined;
-  return /^module\s*\.\s*exports$/.test(lines[r[0]]?.slice(r[1], r[3]) ?? '') ? 'module.exports' : undefined;
+  return moduleExportsWrittenAt(lines, r[0], r[1])?.length === r[3] - r[1] ? 'module.exports' : undefined;
 }
 
 /** A module's specifier (`'./m'` of an import or a require) is an import of it (MODULE_SPECIFIER). */

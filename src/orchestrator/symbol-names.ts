@@ -33,6 +33,13 @@ export function nameWrittenAt(lines: readonly string[], line: number, character:
   return /^[\p{L}\p{N}_$]+/u.exec(lines[line]?.slice(character) ?? '')?.[0];
 }
 
+/** `module.exports` as written from (line, character), spaces around its dot included; undefined when it is not there. */
+export function moduleExportsWrittenAt(lines: readonly string[], line: number, character: number): string | undefined {
+  return MODULE_EXPORTS.exec(lines[line]?.slice(character) ?? '')?.[0];
+}
+
+const MODULE_EXPORTS = /^module\s*\.\s*exports\b/;
+
 /** Whether the name starting at (line, character) is written as `exports.name` or `module.exports.name`. */
 export function writtenAsExportsMember(lines: readonly string[], line: number, character: number): boolean {
   return EXPORTS_MEMBER.test((lines[line] ?? '').slice(0, character));
