@@ -410,7 +410,7 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
   });
 });
 
-describe('callHierarchy: a class merged with a namespace', () => {
+describe('a class merged with a namespace: callHierarchy and goToDefinition at a construction', () => {
   // yaml's declaration files: `declare namespace Scalar {...}` beside `declare class Scalar`. The index names both at
   // `new Scalar(...)`; TypeScript's call hierarchy has one callee, the merged symbol's first declaration.
   const text = [
@@ -449,6 +449,23 @@ describe('callHierarchy: a class merged with a namespace', () => {
         `constructor ${place(at(root, 'nodes.ts', 9, 'constructor'))} ${place(at(root, 'nodes.ts', 16, 'Pair'))}`,
       ],
     );
+  });
+
+  test('goToDefinition at `new Scalar(...)` and `new Pair(...)` answers the class and its constructor, never the namespace', async () => {
+    // As typescript-language-server answers both, whichever of the two declarations comes first.
+    for (const [name, classLine, constructorLine] of [
+      ['Scalar', 4, 5],
+      ['Pair', 8, 9],
+    ] as const) {
+      const r = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-merged-namespace', ...at(root, 'nodes.ts', 16, name) }));
+      assert.deepEqual(
+        r.definitions.map((d: any) => `${d.line}:${d.column}`).sort(),
+        [at(root, 'nodes.ts', classLine, name), at(root, 'nodes.ts', constructorLine, 'constructor')]
+          .map((p) => `${p.line}:${p.column}`)
+          .sort(),
+        name,
+      );
+    }
   });
 });
 

@@ -21,7 +21,7 @@ import type { DefinitionRow, Lookups } from '../registry/lookups.js';
 import type { Definition, Params, Result } from '../protocol/definition.js';
 import type { SymbolItem } from '../protocol/common.js';
 import { checkPosition, namesOnLine, occurrencesAt, openFile, requirePrecise, type FileContext, type RepoContext } from './context.js';
-import { definitionPartners } from './related.js';
+import { definitionPartners, withoutConstructedNamespaces } from './related.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, useFile, type MemberUseFile } from './unnamed-members.js';
 import { inheritedThisMember } from './inherited-members.js';
 import { withAssignments } from './assignments.js';
@@ -473,16 +473,17 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
     if (at.name) return definitionsBySpelling(lookups, ctx, at.file, at.name, base);
     return { ...base, ...ctx.adjust.fields(), found: false, definitions: [], symbols: [], message: at.message! };
   }
+  const asked = withoutConstructedNamespaces(at.symbols);
   // At a use of a declared member, the object-literal member implementing it is a definition too (see orchestrator/prepare.ts).
-  const used = at.symbols.filter((s) => !at.declared.has(s));
+  const used = asked.filter((s) => !at.declared.has(s));
   const implementations = used.length ? await lookups.definitionRelated([ctx.index.id], used) : [];
   const partners = [
-    ...new Set([...at.symbols.flatMap((s) => definitionPartners(s, at.declared.has(s), at.called === true)), ...implementations]),
-  ].filter((s) => !at.symbols.includes(s));
+    ...new Set([...asked.flatMap((s) => definitionPartners(s, at.declared.has(s), at.called === true)), ...implementations]),
+  ].filter((s) => !asked.includes(s));
   // The symbols' definitions first, then their partners': one query for both. A partner is taken for its own
   // declarations: a function's merged name `f.` declares nothing, and what it is defined as, where it is the name the
   // module exports (a shorthand `{ f }` of `module.exports`), is no declaration of the function.
-  const [own, partnered] = await definitionsOfGroups(lookups, ctx, [at.symbols, partners], at.file);
+  const [own, partnered] = await definitionsOfGroups(lookups, ctx, [asked, partners], at.file);
   const { rows, note } = await byDiscriminant(
     lookups,
     at,

@@ -384,6 +384,17 @@ export function classOfConstructorCall(symbol: string): string[] {
 }
 
 /**
+ * At `new X(...)` of a class merged with a namespace, the index names the
+ * constructor and the namespace `X/`. TypeScript's goToDefinition answers a
+ * construction with the class and its constructor, never the namespace (in
+ * either order of the two declarations), so the namespace is left out there.
+ */
+export function withoutConstructedNamespaces(symbols: readonly string[]): readonly string[] {
+  const constructed = new Set(symbols.flatMap(classOfConstructorCall).map((type) => `${type.slice(0, -1)}/`));
+  return constructed.size === 0 ? symbols : symbols.filter((s) => !constructed.has(s));
+}
+
+/**
  * The same name declared with another meaning in the same scope (TypeScript
  * declaration merging). JavaScript merges no function with a value: a
  * module's `f().` and `f.` there are a function and its CommonJS export
