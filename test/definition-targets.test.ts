@@ -24,7 +24,9 @@
 // the assignment, from `module`. Doc comments are code: a property of an
 // object literal typed by a comment's type literal (`@returns {{ assign:
 // boolean }}`) goes there, from another file too, and `{@link f}` is a
-// reference of f.
+// reference of f. A call of a class field initialised with a function
+// (`getName = (field) => {...}`) goes to the function: its whole span, or its
+// name when it has one; a read of the field, to the field.
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -499,6 +501,45 @@ const CHANGES = [
 
 const EVENT_KINDS = ["export const DONE = 'done';", "export const START: 'start' = 'start';"];
 
+// Class fields initialised with functions (TanStack Form's methods): at a call, TypeScript answers the function.
+const FIELDS_TS = [
+  'export class FieldApi {',
+  "  name = 'field';",
+  '  getName = <T extends string>(field: T): string => {',
+  '    return field + this.name;',
+  '  };',
+  '  private readonly check = async (value: string) => value.length > 0;',
+  '  plain = function named(n: number): number {',
+  '    return n;',
+  '  };',
+  '  run(): string {',
+  '    const read = this.getName;',
+  "    void this.check('x');",
+  "    return this.getName('a') + this.plain(1) + read('b');",
+  '  }',
+  '}',
+  'export function use(api: FieldApi): string {',
+  "  return api.getName('b');",
+  '}',
+];
+
+const WIDGET_JS = [
+  'export class Widget {',
+  '  static create = (n) => new Widget(n);',
+  '  handle = async (event) => {',
+  '    return event;',
+  '  };',
+  '  constructor(n) {',
+  '    this.n = n;',
+  '    this.onClick = () => this.handle(1);',
+  '  }',
+  '  fire() {',
+  '    this.onClick();',
+  '    return Widget.create(2);',
+  '  }',
+  '}',
+];
+
 const FILES: Record<string, string> = {
   'tsconfig.json':
     JSON.stringify({
@@ -544,6 +585,8 @@ const FILES: Record<string, string> = {
   'src/use-events.ts': USE_EVENTS.join('\n') + '\n',
   'src/event-kinds.ts': EVENT_KINDS.join('\n') + '\n',
   'src/changes.ts': CHANGES.join('\n') + '\n',
+  'src/fields.ts': FIELDS_TS.join('\n') + '\n',
+  'lib/widget.js': WIDGET_JS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -582,6 +625,8 @@ const TEXTS: Record<string, string[]> = {
   'src/use-events.ts': USE_EVENTS,
   'src/event-kinds.ts': EVENT_KINDS,
   'src/changes.ts': CHANGES,
+  'src/fields.ts': FIELDS_TS,
+  'lib/widget.js': WIDGET_JS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -591,6 +636,16 @@ function position(path: string, line: number, needle: string, nth = 1): [string,
   assert.ok(column >= 0, `${needle} on line ${line} of ${path}`);
   return [path, line, column + 1];
 }
+
+/** Calls of class fields initialised with functions: TypeScript answers the function, named or whole. */
+const CALLED_FIELDS: [string, [string, number, number]][] = [
+  ['a call of a class field initialised with a generic arrow function', position('src/fields.ts', 13, 'getName')],
+  ['the same, called in another function', position('src/fields.ts', 17, 'getName')],
+  ['a private readonly field initialised with an async arrow function, called', position('src/fields.ts', 12, 'check')],
+  ['a field initialised with a named function expression, called', position('src/fields.ts', 13, 'plain')],
+  ['a static field initialised with an arrow function, called (JavaScript)', position('lib/widget.js', 12, 'create')],
+  ['a field initialised with an async arrow function, called (JavaScript)', position('lib/widget.js', 8, 'handle')],
+];
 
 const POSITIONS: [string, [string, number, number]][] = [
   ['a namespace import', position('src/use.ts', 1, 'e ')],
@@ -663,6 +718,9 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['given by a constant', position('src/use-events.ts', 6, 'kind')],
   ["a property of a union's named members, given beside a literal tag", position('src/changes.ts', 10, 'item')],
   ['the tag given first, each on a line of its own', position('src/changes.ts', 13, 'item')],
+  ...CALLED_FIELDS,
+  ['a class field initialised with an arrow function, read and not called', position('src/fields.ts', 11, 'getName')],
+  ['a function assigned to a property of `this`, called', position('lib/widget.js', 11, 'onClick')],
 ];
 
 const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
@@ -728,6 +786,18 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       assert.ok(expected.length > 0, `the server answers at ${what} (${where})`);
       const def = await session.ok('goToDefinition', { repo, path, line, column });
       assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${what} (${where})`);
+    }
+  });
+
+  test("a call of a class field initialised with a function: the function's whole span, or its name, as the server's", async () => {
+    const span = (l: { line: number; column: number; end_line: number; end_column: number }) =>
+      `${l.line}:${l.column}-${l.end_line}:${l.end_column}`;
+    for (const [what, [path, line, column]] of CALLED_FIELDS) {
+      const expected = (await server.definition(path, line - 1, column - 1)).map((l) =>
+        span({ line: l.line + 1, column: l.character + 1, end_line: l.endLine + 1, end_column: l.endCharacter + 1 }),
+      );
+      const def = await session.ok('goToDefinition', { repo, path, line, column });
+      assert.deepEqual(def.definitions.map(span), expected, `definitions at ${what} (${path}:${line}:${column})`);
     }
   });
 
