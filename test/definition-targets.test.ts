@@ -24,7 +24,9 @@
 // the assignment, from `module`. Doc comments are code: a property of an
 // object literal typed by a comment's type literal (`@returns {{ assign:
 // boolean }}`) goes there, from another file too, and `{@link f}` is a
-// reference of f. A call of a class field initialised with a function
+// reference of f. A literal's tag picks out the member of a union of type
+// aliases' object types too, beside a shorthand naming the value it uses. A
+// call of a class field initialised with a function
 // (`getName = (field) => {...}`) goes to the function: its whole span, or its
 // name when it has one; a read of the field, to the field.
 import assert from 'node:assert/strict';
@@ -501,6 +503,24 @@ const CHANGES = [
 
 const EVENT_KINDS = ["export const DONE = 'done';", "export const START: 'start' = 'start';"];
 
+// A union of type aliases' object types (router-core's managed tags): a literal's tag picks out the member, for a
+// property written in full and for a shorthand, which also names the value it uses.
+const TAGS = [
+  "type TitleTag = { tag: 'title'; children: string };",
+  "type ScriptTag = { tag: 'script'; children?: string; nonce?: string };",
+  "type StyleTag = { tag: 'style'; children?: string };",
+  'export type Tag = TitleTag | ScriptTag | StyleTag;',
+  '',
+  'export function scripts(sources: string[]): Tag[] {',
+  '  const tags: Tag[] = [];',
+  '  for (const children of sources) {',
+  "    tags.push({ tag: 'script', children: children.trim() });",
+  "    tags.push({ tag: 'style', children });",
+  '  }',
+  '  return tags;',
+  '}',
+];
+
 // Class fields initialised with functions (TanStack Form's methods): at a call, TypeScript answers the function.
 const FIELDS_TS = [
   'export class FieldApi {',
@@ -587,6 +607,7 @@ const FILES: Record<string, string> = {
   'src/changes.ts': CHANGES.join('\n') + '\n',
   'src/fields.ts': FIELDS_TS.join('\n') + '\n',
   'lib/widget.js': WIDGET_JS.join('\n') + '\n',
+  'src/tags.ts': TAGS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -627,6 +648,7 @@ const TEXTS: Record<string, string[]> = {
   'src/changes.ts': CHANGES,
   'src/fields.ts': FIELDS_TS,
   'lib/widget.js': WIDGET_JS,
+  'src/tags.ts': TAGS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -718,6 +740,8 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['given by a constant', position('src/use-events.ts', 6, 'kind')],
   ["a property of a union's named members, given beside a literal tag", position('src/changes.ts', 10, 'item')],
   ['the tag given first, each on a line of its own', position('src/changes.ts', 13, 'item')],
+  ["a property of a union of type aliases' object types, given beside a literal tag", position('src/tags.ts', 9, 'children')],
+  ['a shorthand property there', position('src/tags.ts', 10, 'children')],
   ...CALLED_FIELDS,
   ['a class field initialised with an arrow function, read and not called', position('src/fields.ts', 11, 'getName')],
   ['a function assigned to a property of `this`, called', position('lib/widget.js', 11, 'onClick')],

@@ -795,27 +795,35 @@ async function byLiteralTags(lookups: Lookups, at: { file: FileContext; range?: 
   const lines = at.file.lines;
   if (rows.length < 2 || !at.range || at.range[0] !== at.range[2] || !lines) return rows;
   // Each row's type (`...NotifyEventMutationAdded#` of `...NotifyEventMutationAdded#mutation.`).
-  const owners = rows.map((d) => (MEMBER_PROPERTY.test(d.symbol) ? d.symbol.slice(0, d.symbol.lastIndexOf('#') + 1) : undefined));
-  if (owners.some((o) => o === undefined) || new Set(owners).size < 2) return rows;
+  // A shorthand (`{ tag: 'script', children }`) answers the value it uses too, which no tag narrows.
+  const owners = rows.map((d) => propertyOwner(d.symbol));
+  const types = [...new Set(owners.filter((o) => o !== undefined))];
+  if (types.length < 2) return rows;
   const indexes = [...new Set(rows.map((d) => d.index_id))];
   for (const [key, value] of literalTags(lines, at.range[0], at.range[1])) {
     const tags = new Map<string, string | undefined>();
     for (const tag of await lookups.definitionsOf(
       indexes,
-      owners.map((o) => `${o}${descriptorName(key)}.`),
+      types.map((o) => `${o}${descriptorName(key)}.`),
     ))
-      tags.set(
-        tag.symbol.slice(0, tag.symbol.lastIndexOf('#') + 1),
-        literalAfter((await lookups.lines(tag.blob_sha))?.[tag.end_line], tag.end_char),
-      );
-    const kept = rows.filter((_, i) => tags.has(owners[i]!) && (tags.get(owners[i]!) === undefined || tags.get(owners[i]!) === value));
-    if (kept.length > 0 && kept.length < rows.length) return kept;
+      tags.set(propertyOwner(tag.symbol)!, literalAfter((await lookups.lines(tag.blob_sha))?.[tag.end_line], tag.end_char));
+    const picked = (owner: string) => tags.has(owner) && (tags.get(owner) === undefined || tags.get(owner) === value);
+    const kept = types.filter(picked);
+    if (kept.length > 0 && kept.length < types.length) return rows.filter((_, i) => owners[i] === undefined || picked(owners[i]!));
   }
   return rows;
 }
 
-/** A property of a type (`Owner#name.`), not a method's or a local's. */
-const MEMBER_PROPERTY = /#(?:[\w$]+|`(?:[^`]|``)+`)\.$/;
+/**
+ * The type a property belongs to, for a property of a type (`Owner#name.`), not a method's or a local's: an
+ * interface's `Owner#`, or a type alias's object type, which scip-typescript names `Owner#typeLiteral22:`
+ * (`type ScriptTag = { tag: 'script'; children?: string }`).
+ */
+function propertyOwner(symbol: string): string | undefined {
+  return MEMBER_PROPERTY.exec(symbol)?.[1];
+}
+
+const MEMBER_PROPERTY = /^(.*#(?:typeLiteral\d+:)?)(?:[\w$]+|`(?:[^`]|``)+`)\.$/;
 
 /** Lines looked through for the object literal around a property, each way. */
 const LITERAL_LINES = 50;
