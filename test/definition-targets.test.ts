@@ -26,6 +26,8 @@
 // boolean }}`) goes there, from another file too, and `{@link f}` is a
 // reference of f. A literal's tag picks out the member of a union of type
 // aliases' object types too, beside a shorthand naming the value it uses. A
+// literal's property is the one it sets of each member of a contextual union
+// that declares it (an optional tuple element's, `{...} | undefined`). A
 // call of a class field initialised with a function
 // (`getName = (field) => {...}`) goes to the function: its whole span, or its
 // name when it has one; a read of the field, to the field.
@@ -521,6 +523,22 @@ const TAGS = [
   '}',
 ];
 
+// Literals typed by a union with a member that lacks the property: an optional tuple element (`{...} | undefined`,
+// tRPC's query keys) and a union of an object type and a primitive (virtual-core's measurements).
+const KEYS = [
+  "export type QueryKey = [readonly string[], { input?: unknown; type?: 'query' | 'infinite' }?];",
+  '',
+  'export function keyOf(path: string[], input: unknown): QueryKey {',
+  "  return [path, { input, type: 'infinite' }];",
+  '}',
+  '',
+  'export type Measured = { index: number; size: number } | number;',
+  '',
+  'export function measure(items: Measured[], i: number): void {',
+  '  items[i] = { index: i, size: 1 };',
+  '}',
+];
+
 // Class fields initialised with functions (TanStack Form's methods): at a call, TypeScript answers the function.
 const FIELDS_TS = [
   'export class FieldApi {',
@@ -608,6 +626,7 @@ const FILES: Record<string, string> = {
   'src/fields.ts': FIELDS_TS.join('\n') + '\n',
   'lib/widget.js': WIDGET_JS.join('\n') + '\n',
   'src/tags.ts': TAGS.join('\n') + '\n',
+  'src/keys.ts': KEYS.join('\n') + '\n',
 };
 
 const TEXTS: Record<string, string[]> = {
@@ -649,6 +668,7 @@ const TEXTS: Record<string, string[]> = {
   'src/fields.ts': FIELDS_TS,
   'lib/widget.js': WIDGET_JS,
   'src/tags.ts': TAGS,
+  'src/keys.ts': KEYS,
 };
 
 /** The 1-based position of the `nth` (from 1) `needle` on 1-based `line` of `path`. */
@@ -742,6 +762,9 @@ const POSITIONS: [string, [string, number, number]][] = [
   ['the tag given first, each on a line of its own', position('src/changes.ts', 13, 'item')],
   ["a property of a union of type aliases' object types, given beside a literal tag", position('src/tags.ts', 9, 'children')],
   ['a shorthand property there', position('src/tags.ts', 10, 'children')],
+  ["a literal's property typed by an optional tuple element", position('src/keys.ts', 4, 'type')],
+  ['a shorthand property there', position('src/keys.ts', 4, 'input')],
+  ["a literal's property typed by a union of an object type and a primitive", position('src/keys.ts', 10, 'index')],
   ...CALLED_FIELDS,
   ['a class field initialised with an arrow function, read and not called', position('src/fields.ts', 11, 'getName')],
   ['a function assigned to a property of `this`, called', position('lib/widget.js', 11, 'onClick')],
@@ -823,6 +846,17 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       const def = await session.ok('goToDefinition', { repo, path, line, column });
       assert.deepEqual(def.definitions.map(span), expected, `definitions at ${what} (${path}:${line}:${column})`);
     }
+  });
+
+  test("a property of literals typed by unions some members of which lack it: its references are the server's, the literals' keys among them", async () => {
+    await referencesAreTheServers(
+      [position('src/keys.ts', 1, 'type', 2), position('src/keys.ts', 1, 'input'), position('src/keys.ts', 7, 'index')],
+      (expected, where) =>
+        assert.ok(
+          expected.some((l) => /^src\/keys\.ts:(4|10):/.test(l)),
+          `the server lists a literal's key at ${where}`,
+        ),
+    );
   });
 
   test("a JavaScript class's property, used in another file: its references are the server's, each once", async () => {

@@ -9,13 +9,16 @@
 // it names JavaScript properties assigned on `this` as their classes' members
 // where scip-typescript loads its symbol naming (this-properties-patch.ts),
 // relates an interface's property to the one it narrows
-// (property-signatures-patch.ts), and indexes doc comments
+// (property-signatures-patch.ts), relates an object literal's property to
+// the members of a contextual union that declare it where not every member
+// does (contextual-properties-patch.ts), and indexes doc comments
 // (doc-comments-patch.ts).
 import { createHash } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { compileCached, type CachedScript } from '../code-cache.js';
 import type * as ts from 'typescript';
+import { hasContextualPropertyHelpers, patchContextualProperties } from './contextual-properties-patch.js';
 import { patchDocComments } from './doc-comments-patch.js';
 import { patchPropertySignatures } from './property-signatures-patch.js';
 import { patchSyntaxFacts, syntaxFactsWriter } from './syntax-facts-patch.js';
@@ -91,6 +94,8 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
       });
     if (factsWriter && typeof prototype.index === 'function')
       patchSyntaxFacts(prototype as Parameters<typeof patchSyntaxFacts>[0], factsWriter);
+    if (typeof prototype.getDeclarationsForPropertyAssignment === 'function' && hasContextualPropertyHelpers(tsc))
+      patchContextualProperties(prototype as Parameters<typeof patchContextualProperties>[0], tsc);
     if (typeof prototype.relationships === 'function' && typeof prototype.forEachAncestor === 'function' && Relationship)
       patchPropertySignatures(prototype as Parameters<typeof patchPropertySignatures>[0], {
         ts: tsc,
@@ -98,13 +103,15 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
       });
   } catch {
     // The indexer runs unpatched: this-properties are its locals, related by
-    // name (see prepare.ts), property signatures are related to nothing, doc
-    // comments are not indexed, and sextant parses every file for its facts.
+    // name (see prepare.ts), property signatures are related to nothing, an
+    // object literal's key typed by a union sets what scip-typescript finds,
+    // doc comments are not indexed, and sextant parses every file for its facts.
   }
 }
 
 type FileIndexerPrototype = Parameters<typeof patchFileIndexer>[0] &
   Partial<Parameters<typeof patchSyntaxFacts>[0]> &
+  Partial<Parameters<typeof patchContextualProperties>[0]> &
   Partial<Parameters<typeof patchPropertySignatures>[0]> &
   Partial<Parameters<typeof patchDocComments>[0]>;
 
