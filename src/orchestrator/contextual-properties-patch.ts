@@ -13,7 +13,7 @@
 // answer stands: the union's property is every member's, which is what
 // findReferences at a literal's key lists, and sextant narrows goToDefinition
 // to the members the literal's tags pick out (src/navigation/definitions.ts,
-// byLiteralTags). So does a key whose members are all of another file and
+// byLiteralTags). So does a key any member of which is of another file and
 // named by a local there (an anonymous object type in a union), which the
 // asking file could not resolve.
 import type * as ts from 'typescript';
