@@ -71,15 +71,20 @@ export function patchDocComments(prototype: FileIndexerLike, modules: Modules): 
     // A tag's own name (`param` of `@param`) is none; the checker resolves it
     // to what the tag documents. A `@param` tag's name is no reference of the
     // parameter to TypeScript's findReferences: sextant's parse makes it a
-    // name that leads there alone.
+    // name that leads there alone. (A JSX element has a `tagName` too, which
+    // is a use of the component: only a doc comment's tags are skipped.)
     const tag = node.parent;
-    if (tag && ((tag as Partial<ts.JSDocTag>).tagName === node || (tsc.isJSDocParameterTag(tag) && tag.name === node))) return;
+    if (tag && isJSDocTag(tsc, tag) && (tag.tagName === node || (tsc.isJSDocParameterTag(tag) && tag.name === node))) return;
     original.call(this, node);
     // TypeScript keeps a node's doc comments beside it (`jsDoc`), not among its children.
     const docs = (node as { jsDoc?: ts.JSDoc[] }).jsDoc;
     if (!docs) return;
     for (const doc of docs) tsc.forEachChild(doc, (child) => this.visit(child));
   };
+}
+
+function isJSDocTag(tsc: typeof ts, node: ts.Node): node is ts.JSDocTag {
+  return node.kind >= tsc.SyntaxKind.FirstJSDocTagNode && node.kind <= tsc.SyntaxKind.LastJSDocTagNode;
 }
 
 /**
