@@ -16,7 +16,7 @@ import { CAP, MAX_DEPTH, type Call, type CallItem, type CallRange, type Params, 
 import type { RepoContext } from './context.js';
 import { calledThroughExports, definitionsForHierarchy, definitionsOfGroups, whatItIs } from './definitions.js';
 import { memberDeclaredElsewhere, resolvedByNameNote, usesByNameNote, usesElsewhere, type MemberUseFile } from './unnamed-members.js';
-import { constructorsOf, isStaticMember, referenceFamilies } from './related.js';
+import { classOfConstructorCall, constructorsOf, isStaticMember, namespaceMergedWith, referenceFamilies } from './related.js';
 import { definitionRange, enclosingRange, location } from './locations.js';
 import { definedOutside, definitionItem, externalItem, rootItem } from './items.js';
 import { projectsOf } from './status.js';
@@ -749,9 +749,9 @@ function mergedAway(groups: ReadonlyMap<string, readonly Use[]>, callees: Readon
   const away: string[] = [];
   for (const symbol of groups.keys()) {
     // `new Scalar(...)` names the class's constructor, else the class.
-    const type = CLASS_OR_CONSTRUCTOR.exec(symbol)?.[1];
+    const type = symbol.endsWith('#') ? symbol : classOfConstructorCall(symbol)[0];
     if (type === undefined) continue;
-    const namespace = `${type}/`;
+    const namespace = namespaceMergedWith(type);
     // The class's row may be its constructor, which is inside the class: it comes after a namespace declared before.
     const [declared, cls] = [callees.get(namespace), callees.get(symbol)];
     if (!groups.has(namespace) || !declared || !cls || declared.path !== cls.path || declared.index_id !== cls.index_id) continue;
@@ -759,6 +759,3 @@ function mergedAway(groups: ReadonlyMap<string, readonly Use[]>, callees: Readon
   }
   return away;
 }
-
-/** A class's symbol or its constructor's; group 1 is the class's without its `#`. */
-const CLASS_OR_CONSTRUCTOR = /^(.*)#(?:`<constructor>`\(\)\.)?$/;

@@ -687,48 +687,35 @@ const MODULE_EXPORTS = 'module.exports';
  * At a call of a class field initialised with a function (`getName = <T>(field: T) => {...}`, TanStack Form's
  * methods), TypeScript's goToDefinition answers the function the call resolves to, not the field: a function
  * expression by its name when it has one, else the whole function, from its first token (the field is not the
- * function's name to TypeScript, as a variable's or an object literal property's is). A field with a type of its
- * own (`f: Handler = ...`) resolves the call through that type, and is left as it is.
+ * function's name to TypeScript, as a variable's or an object literal property's is). The parse marks such a field
+ * callable (syntax/typescript.ts): not one with a type of its own (`f: Handler = ...`, whose call resolves through
+ * that type), nor `this.f = () => ...`, a member assigned, whose function TypeScript names `f`.
  */
 async function calledPropertyFunction(lookups: Lookups, d: DefinitionRow): Promise<DefinitionRow> {
-  if (d.kind !== 'property' || d.enclosing_end_line === null || d.enclosing_end_char === null) return d;
+  if (d.kind !== 'property' || d.callable !== 1 || d.enclosing_end_line === null || d.enclosing_end_char === null) return d;
   const lines = await lookups.lines(d.blob_sha);
-  const text = lines?.[d.start_line];
-  // A field is declared by its name (after its modifiers); `this.f = () => ...` names the function `f` to TypeScript.
-  if (text === undefined || !FIELD_START.test(text.slice(0, d.start_char))) return d;
-  const assigned = FIELD_INITIALISER.exec(text.slice(d.end_char));
+  const assigned = FIELD_INITIALISER.exec(lines?.[d.start_line]?.slice(d.end_char) ?? '');
   if (!assigned) return d;
   const start = d.end_char + assigned[0].length;
-  const initialiser = text.slice(start);
+  const initialiser = lines![d.start_line]!.slice(start);
   const named = NAMED_FUNCTION.exec(initialiser);
   if (named) {
     const at = start + named[0].length - named[1]!.length;
     return { ...d, start_char: at, end_line: d.start_line, end_char: at + named[1]!.length };
   }
-  if (!ANONYMOUS_FUNCTION.test(initialiser) && !(ARROW_START.test(initialiser) && arrowBetween(lines!, d, start))) return d;
+  // A class expression is callable too, and no call's answer.
+  if (!FUNCTION_START.test(initialiser)) return d;
   // To the field's end, but for the semicolon that ends the field.
   const last = lines![d.enclosing_end_line]?.slice(0, d.enclosing_end_char) ?? '';
   const end = last.trimEnd().endsWith(';') ? last.trimEnd().length - 1 : d.enclosing_end_char;
   return { ...d, start_char: start, end_line: d.enclosing_end_line, end_char: end };
 }
 
-/** What a line holds before a class field's name: its modifiers, at the line's start or after the class body's `{`. */
-const FIELD_START = /(?:^|[{;}])\s*(?:(?:static|readonly|public|private|protected|override|accessor)\s+)*$/;
 /** ` = ` after a field's name (no type of its own), up to the initialiser. */
 const FIELD_INITIALISER = /^\s*=(?![=>])\s*/;
 const NAMED_FUNCTION = /^(?:async\s+)?function\s*\*?\s*([\p{L}_$][\p{L}\p{N}_$]*)/u;
-const ANONYMOUS_FUNCTION = /^(?:async\s+)?function\s*\*?\s*[<(]/;
-const ARROW_START = /^(?:async\s*)?(?:[<(]|[\p{L}_$][\p{L}\p{N}_$]*\s*=>)/u;
-
-/** Whether `=>` is written in the field's initialiser, from `start` on its first line to the field's end. */
-function arrowBetween(lines: readonly string[], d: DefinitionRow, start: number): boolean {
-  for (let line = d.start_line; line <= d.enclosing_end_line! && line < lines.length; line++) {
-    const from = line === d.start_line ? start : 0;
-    const to = line === d.enclosing_end_line ? d.enclosing_end_char! : undefined;
-    if (lines[line]!.slice(from, to).includes('=>')) return true;
-  }
-  return false;
-}
+/** An arrow function's or an anonymous function expression's first tokens. */
+const FUNCTION_START = /^(?:async\b\s*)?(?:function\b|[<(]|[\p{L}_$][\p{L}\p{N}_$]*\s*=>)/u;
 
 /**
  * A name that declares one symbol and uses another (a shorthand property

@@ -390,8 +390,13 @@ export function classOfConstructorCall(symbol: string): string[] {
  * either order of the two declarations), so the namespace is left out there.
  */
 export function withoutConstructedNamespaces(symbols: readonly string[]): readonly string[] {
-  const constructed = new Set(symbols.flatMap(classOfConstructorCall).map((type) => `${type.slice(0, -1)}/`));
+  const constructed = new Set(symbols.flatMap(classOfConstructorCall).map(namespaceMergedWith));
   return constructed.size === 0 ? symbols : symbols.filter((s) => !constructed.has(s));
+}
+
+/** The namespace a class (`X#`) merges with, which TypeScript declares by the same name: `X/`. */
+export function namespaceMergedWith(type: string): string {
+  return `${type.slice(0, -1)}/`;
 }
 
 /**

@@ -727,7 +727,7 @@ function aliasExportPreamble(file: ts.SourceFile, facts: SyntaxFacts): void {
 function exportedName(node: ts.Expression): ts.Identifier | undefined {
   if (!tsc.isPropertyAccessExpression(node) || !tsc.isIdentifier(node.name)) return undefined;
   const exports = node.expression;
-  return (tsc.isIdentifier(exports) ? exports.text === 'exports' : isModuleExports(exports)) ? node.name : undefined;
+  return namesExports(exports) ? node.name : undefined;
 }
 
 /** The value an expression that may chain assignments gives (`v` of `b = v`, or of `a = b = v`). */
@@ -783,11 +783,10 @@ function exportedWholeName(node: ts.Node): string | undefined {
   if (tsc.isVariableDeclaration(node) && tsc.isIdentifier(node.name) && node.initializer) {
     // `var httpProxy = module.exports` (http-proxy's lib/http-proxy/index.js): the name is an alias of the exports.
     const initializer = skipOuterExpressions(node.initializer);
-    if ((tsc.isIdentifier(initializer) && initializer.text === 'exports') || isModuleExports(initializer)) return node.name.text;
+    if (namesExports(initializer)) return node.name.text;
     for (let value = initializer; tsc.isBinaryExpression(value); value = skipOuterExpressions(value.right)) {
       if (value.operatorToken.kind !== tsc.SyntaxKind.EqualsToken) return undefined;
-      const target = value.left;
-      if ((tsc.isIdentifier(target) && target.text === 'exports') || isModuleExports(target)) return node.name.text;
+      if (namesExports(value.left)) return node.name.text;
     }
     return undefined;
   }
@@ -885,6 +884,11 @@ function topLevelAssignment(node: ts.BinaryExpression): ts.PropertyAccessExpress
 }
 
 /** `module.exports`. */
+/** `exports` or `module.exports`. */
+function namesExports(node: ts.Expression): boolean {
+  return tsc.isIdentifier(node) ? node.text === 'exports' : isModuleExports(node);
+}
+
 function isModuleExports(node: ts.Expression): boolean {
   return (
     tsc.isPropertyAccessExpression(node) &&
