@@ -48,4 +48,19 @@ test('rejects malformed symbols', () => {
   assert.throws(() => parseSymbol('scip-typescript npm rxjs'), SymbolSyntaxError);
   assert.throws(() => parseSymbol('a b c d x?'), SymbolSyntaxError);
   assert.throws(() => parseSymbol('a b c d `open'), SymbolSyntaxError);
+  assert.throws(() => parseSymbol('a b c d `we``'), SymbolSyntaxError);
+  assert.throws(() => parseSymbol('a b c d f(+1'), SymbolSyntaxError);
+  assert.throws(() => parseSymbol('a  b c d'), SymbolSyntaxError);
+});
+
+test('gives each descriptor its offset in the symbol, past escapes', () => {
+  const s = 'a  b c d e `x y`/`q``r`#m(1).';
+  assert.deepEqual(
+    parseSymbol(s).descriptors.map((d) => [s.slice(d.offset), d.name]),
+    [
+      ['`x y`/`q``r`#m(1).', 'x y'],
+      ['`q``r`#m(1).', 'q`r'],
+      ['m(1).', 'm'],
+    ],
+  );
 });
