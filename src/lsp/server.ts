@@ -16,6 +16,7 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  type NotificationType,
   ShutdownRequest,
   StreamMessageReader,
   ResponseError,
@@ -184,12 +185,12 @@ export class LanguageServer {
     }
     const text = readFileSync(real, 'utf8');
     this.documents.set(uri, { version: 1, text, real, stamp: stampOf(real) });
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    await this.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } }, `opening ${path}`);
     this.firstOpenAt ??= Date.now();
     if (this.documents.size > OPEN_DOCUMENTS) {
       const oldest = this.documents.keys().next().value!;
       this.documents.delete(oldest);
-      await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: oldest } });
+      await this.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri: oldest } }, `opening ${path}`);
     }
     return uri;
   }
@@ -209,10 +210,11 @@ export class LanguageServer {
       if (text === open.text) continue;
       open.version++;
       open.text = text;
-      await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-        textDocument: { uri, version: open.version },
-        contentChanges: [{ text }],
-      });
+      await this.notify(
+        DidChangeTextDocumentNotification.type,
+        { textDocument: { uri, version: open.version }, contentChanges: [{ text }] },
+        `sending the new text of ${relative(this.realRoot, open.real)}`,
+      );
     }
   }
 
@@ -281,6 +283,9 @@ export class LanguageServer {
       }
     });
     this.connection.onError(() => {});
+    // The connection closed with no write failing (the server closed a pipe while idle): every later send would
+    // throw "Connection is closed.", so the server is stopped as one that cannot hear (unless it is exiting anyway).
+    this.connection.onClose(() => this.unheard(new Error('its connection closed')));
     this.connection.listen();
   }
 
@@ -291,7 +296,11 @@ export class LanguageServer {
   }
 
   private async race<R>(method: string, deadline: number, send: (token: CancellationTokenSource['token']) => Promise<R>): Promise<R> {
-    if (!this.alive) throw new UserError(`${this.describe()} is not running (${this.reason ?? this.state}): ask again to restart it`);
+    if (!this.alive) {
+      // Failed a moment ago (stopped as unable to hear, say): its exit, which counts it as a crash, comes first.
+      await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
+      throw new UserError(`${this.describe()} is not running (${this.reason ?? this.state}): ask again to restart it`);
+    }
     const cancel = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;
     this.pending++;
@@ -303,13 +312,17 @@ export class LanguageServer {
           `${this.describe()} stopped while answering ${method}: ${this.reason ?? 'it exited'}; ask again (sextant restarts it once after a crash)`,
         );
       return await Promise.race([
-        send(cancel.token).catch(async (error: Error) => {
-          // A dying server closes its pipes just before it exits: wait a moment to say which it was.
-          await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
-          if (!this.alive) throw died();
-          if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) throw new MethodNotImplemented(this.name, method);
-          throw new UserError(`${this.describe()} failed ${method}: ${lastLine(error.message)}`);
-        }),
+        // Through a promise: on a closed connection vscode-jsonrpc throws at once instead of rejecting.
+        Promise.resolve(cancel.token)
+          .then(send)
+          .catch(async (error: Error) => {
+            // A dying server closes its pipes just before it exits: wait a moment to say which it was.
+            await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
+            if (!this.alive) throw died();
+            if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound)
+              throw new MethodNotImplemented(this.name, method);
+            throw new UserError(`${this.describe()} failed ${method}: ${lastLine(error.message)}`);
+          }),
         this.exited.then(() => {
           throw died();
         }),
@@ -337,6 +350,17 @@ export class LanguageServer {
 
   private describe(): string {
     return `${this.name} for ${this.options.slug}`;
+  }
+
+  /** A notification that fails as a request does: in one line saying why, once the server has had a moment to exit. */
+  private async notify<P>(type: NotificationType<P>, params: P, doing: string): Promise<void> {
+    try {
+      await this.connection.sendNotification(type, params);
+    } catch (error) {
+      await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
+      const why = this.reason ?? lastLine(error instanceof Error ? error.message : String(error));
+      throw new UserError(`${this.describe()} stopped while ${doing}: ${why}; ask again (sextant restarts it once after a crash)`);
+    }
   }
 
   /**
