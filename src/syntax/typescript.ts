@@ -883,12 +883,12 @@ function topLevelAssignment(node: ts.BinaryExpression): ts.PropertyAccessExpress
     : undefined;
 }
 
-/** `module.exports`. */
 /** `exports` or `module.exports`. */
 function namesExports(node: ts.Expression): boolean {
   return tsc.isIdentifier(node) ? node.text === 'exports' : isModuleExports(node);
 }
 
+/** `module.exports`. */
 function isModuleExports(node: ts.Expression): boolean {
   return (
     tsc.isPropertyAccessExpression(node) &&
