@@ -57,6 +57,52 @@ test('a registry from before search gets its stored texts indexed when it is ope
   }
 });
 
+test('an index kept with positions (before 0012) is rebuilt without them, and finds the same blobs', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'registry.db');
+  try {
+    const old = openSqlite(file);
+    const before = Object.keys(migrations).filter((name) => name < '0012');
+    const migrator = new Migrator({
+      db: old.db,
+      provider: {
+        getMigrations: async () =>
+          Object.fromEntries(before.map((n) => [n, { up: (db: never) => migrations[n]!.up(db, old.capabilities) }])),
+      },
+    });
+    assert.equal((await migrator.migrateToLatest()).error, undefined);
+    // The table as 0004 made it until 0012.
+    await sql`drop table search_trigrams`.execute(old.db);
+    await sql`create virtual table search_trigrams using fts5(content, content='', contentless_delete=1, tokenize='trigram')`.execute(
+      old.db,
+    );
+    const long = 'export function aVeryLongFunctionNameThatHasManyMoreThanTwentyFourTrigrams(q = "quoted") {}';
+    await sql`insert into blobs (sha, content, byte_size, skipped) values ('aa', ${long}, 90, null), ('bb', 'const other = 1;', 16, null)`.execute(
+      old.db,
+    );
+    await sql`insert into search_blobs (sha) values ('aa'), ('bb')`.execute(old.db);
+    await sql`insert into search_trigrams (rowid, content) select s.id, b.content from search_blobs s join blobs b on b.sha = s.sha`.execute(
+      old.db,
+    );
+    await old.close();
+
+    const engine = await openRegistry({ registry: file });
+    const table = await sql<{ sql: string }>`select sql from sqlite_master where name = 'search_trigrams'`.execute(engine.db);
+    await engine.close();
+    assert.match(table.rows[0]!.sql, /detail=none/);
+    assert.equal(
+      await phraseCount(file, 'ManyMoreThanTwentyFourTrigrams(q = "quoted")'),
+      1,
+      'a literal of more trigrams than are asked, quotes included',
+    );
+    assert.equal(await phraseCount(file, 'oth'), 1, 'a literal of one trigram');
+    assert.equal(await phraseCount(file, 'const'), 1);
+    assert.equal(await phraseCount(file, 'absent text'), 0);
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test('entries of blobs no kept index lists are collected with the blobs', async () => {
   const { home, env } = testHome();
   const indexEnv = { ...env, ...searchOnlyEnv() };

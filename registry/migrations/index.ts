@@ -13,6 +13,7 @@ import * as lockLeases from './0008_lock_leases.js';
 import * as uploads from './0009_uploads.js';
 import * as rowLeases from './0010_row_leases.js';
 import * as relationshipExportOf from './0011_relationship_export_of.js';
+import * as searchIndexWithoutPositions from './0012_search_index_without_positions.js';
 
 export interface RegistryMigration {
   up(db: Kysely<unknown>, caps: EngineCapabilities): Promise<void>;
@@ -30,4 +31,5 @@ export const migrations: Record<string, RegistryMigration> = {
   '0009_uploads': uploads,
   '0010_row_leases': rowLeases,
   '0011_relationship_export_of': relationshipExportOf,
+  '0012_search_index_without_positions': searchIndexWithoutPositions,
 };
