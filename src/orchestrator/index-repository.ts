@@ -9,7 +9,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { basename, posix } from 'node:path';
 import { commitTime } from '../freshness/git.js';
-import { readWorktree, type WorktreeFile } from '../freshness/worktree.js';
+import { readWorktree, type Worktree, type WorktreeFile } from '../freshness/worktree.js';
 import type { Engine } from '../registry/engine.js';
 import { publishIndex, type PublishedFile } from '../registry/publish.js';
 import { ensureRepo, failRun, repoAt, startRun } from '../registry/repos.js';
@@ -47,6 +47,8 @@ export type Tier = 'precise' | 'syntactic' | 'search-only';
 export interface IndexOptions {
   engine: Engine;
   path: string;
+  /** The worktree at `path`, when the caller started reading it already (the CLI does, while the registry opens). */
+  worktree?: Promise<Worktree>;
   slug?: string | undefined;
   origin: Origin;
   /** Overrides every manifest's timeout. */
@@ -247,7 +249,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
   };
 
   progress.update('reading the worktree…');
-  const worktree = await readWorktree(options.path);
+  const worktree = await (options.worktree ?? readWorktree(options.path));
   clock('worktree');
   const manifests = loadManifests(env);
   // Without a name, the one the worktree is registered by (as reindex, watch and status use), else its folder's.
@@ -281,6 +283,11 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       storing.catch(() => undefined);
       return storing;
     };
+
+    // The commit's time is asked of git then too (or at publish, when no indexer runs): asked after the indexers,
+    // that git run was on the critical path.
+    let committed: Promise<number | null> | undefined;
+    const commitTimeAsked = () => (committed ??= commitTime(worktree.root, worktree.head));
 
     const documentIds = new Map<string, number>();
     const counters = { documents: 0, written: 0, reused: 0, occurrences: 0, definitions: 0 };
@@ -405,14 +412,13 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       reason,
       recovery,
     };
-    const committed = await commitTime(worktree.root, worktree.head);
     clock('report');
     progress.update('publishing…');
     throwIfInterrupted(signal);
     const indexId = await publishIndex(engine, {
       run,
       commit: worktree.head,
-      commitTime: committed,
+      commitTime: await commitTimeAsked(),
       dirty: worktree.fingerprint !== null,
       fingerprint: worktree.fingerprint,
       languages,
@@ -526,7 +532,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       }
     }
 
-    async function runOne(manifest: IndexerManifest, languageFiles: WorktreeFile[]): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
+    async function runOne(
+      manifest: IndexerManifest,
+      languageFiles: WorktreeFile[],
+    ): Promise<{ report: IndexerReport; gaps: ProjectGap[] }> {
       const command = resolveCommand(manifest, env);
       if (!command) {
         const report: IndexerReport = {
@@ -568,7 +577,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
       const scopes = carry ? await chooseScopes(plan, carry, previous!, readText) : new Map<number, RunScope>();
       // The unchanged files a narrowed run is given (they declare globals) keep their documents: the
       // previous ones were derived from the whole project.
-      const given = new Set([...scopes.values()].flatMap((s) => (s.granularity === 'files' ? s.files.filter((f) => !s.changed.includes(f)) : [])));
+      const given = new Set(
+        [...scopes.values()].flatMap((s) => (s.granularity === 'files' ? s.files.filter((f) => !s.changed.includes(f)) : [])),
+      );
       const run = (launch: Pick<ProjectPlan, 'projects' | 'generatedConfigs'>) =>
         runIndexer(
           {
@@ -583,6 +594,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             yieldCpu: options.yieldCpu,
             onSpawn: ({ syntaxFacts }) => {
               void stored();
+              void commitTimeAsked();
               // Where the indexer gives the facts, the parser starts only for a file it left without.
               if (!syntaxFacts) facts.start?.();
             },

@@ -1,4 +1,5 @@
 // sextant index [PATH]: index a repository and publish it to the registry.
+import { readWorktree } from '../../freshness/worktree.js';
 import { openRegistry } from '../../registry/open.js';
 import { indexRepository, type IndexReport, type ProjectReport } from '../../orchestrator/index-repository.js';
 import { abortOnSignals } from '../../orchestrator/interrupt.js';
@@ -33,6 +34,11 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     throw new UsageError('--job runs a job on the worktree it names: pass no PATH or --repo with it');
   }
   const timeoutSeconds = secondsOption(values.timeout, 'timeout');
+  // Git reads the worktree while the registry opens (and migrates): both come before the indexer can start.
+  const path = positionals[0] ?? '.';
+  const worktree = job === undefined ? readWorktree(path) : undefined;
+  // Its failure is reported where it is awaited, or not at all when the registry failed first.
+  worktree?.catch(() => undefined);
   const engine = await openRegistry({ registry: values.registry as string | undefined });
   // Ctrl-C and SIGTERM stop the run cleanly (nothing published, exit 130 / 143) instead of killing it midway.
   const interrupt = abortOnSignals();
@@ -51,7 +57,8 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
         : await indexRepository({
             ...options,
             engine,
-            path: positionals[0] ?? '.',
+            path,
+            worktree,
             slug: values.repo as string | undefined,
             origin: 'cli',
             lspIndexer,
