@@ -1,10 +1,6 @@
 // sextant index [PATH]: index a repository and publish it to the registry.
 import { readWorktree } from '../../freshness/worktree.js';
-import { openRegistry } from '../../registry/open.js';
-import { indexRepository, type IndexReport, type ProjectReport } from '../../orchestrator/index-repository.js';
-import { abortOnSignals } from '../../orchestrator/interrupt.js';
-import { runJob } from '../../orchestrator/run-job.js';
-import { terminalProgress } from '../../progress.js';
+import type { IndexReport, ProjectReport } from '../../orchestrator/index-repository.js';
 import { secondsOption, UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
 
@@ -34,11 +30,19 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
     throw new UsageError('--job runs a job on the worktree it names: pass no PATH or --repo with it');
   }
   const timeoutSeconds = secondsOption(values.timeout, 'timeout');
-  // Git reads the worktree while the registry opens (and migrates): both come before the indexer can start.
+  // Git reads the worktree while the pipeline's modules load (most of the bundle: the ingest, kysely) and the
+  // registry opens (and migrates): all of it comes before the indexer can start.
   const path = positionals[0] ?? '.';
   const worktree = job === undefined ? readWorktree(path) : undefined;
   // Its failure is reported where it is awaited, or not at all when the registry failed first.
   worktree?.catch(() => undefined);
+  const [{ openRegistry }, { indexRepository }, { abortOnSignals }, { runJob }, { terminalProgress }] = await Promise.all([
+    import('../../registry/open.js'),
+    import('../../orchestrator/index-repository.js'),
+    import('../../orchestrator/interrupt.js'),
+    import('../../orchestrator/run-job.js'),
+    import('../../progress.js'),
+  ]);
   const engine = await openRegistry({ registry: values.registry as string | undefined });
   // Ctrl-C and SIGTERM stop the run cleanly (nothing published, exit 130 / 143) instead of killing it midway.
   const interrupt = abortOnSignals();
