@@ -12,7 +12,7 @@ import type { IndexerFacts } from '../syntax/facts-file.js';
 import type { FactsProvider } from '../syntax/index.js';
 import { languageOf } from '../languages.js';
 import { documentContentHash, prepareDocument } from './prepare.js';
-import { PackageRoots, rootNamelessPackages } from './nameless-packages.js';
+import { PackageRoots } from './nameless-packages.js';
 import { splitLines } from '../lines.js';
 
 const BATCH_DOCUMENTS = 48;
@@ -75,8 +75,7 @@ export class Ingest {
       return;
     }
     const language = languageOf(path) ?? this.languages[0] ?? (document.language.toLowerCase() || 'unknown');
-    const roots = this.packageRoots.of(document);
-    rootNamelessPackages(document, roots);
+    const roots = this.packageRoots.root(document);
     const contentHash = documentContentHash(bytes, file.sha, roots);
     const existing = await this.writer.findDocument(contentHash);
     if (existing) {

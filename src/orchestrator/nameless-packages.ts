@@ -44,7 +44,7 @@ export class PackageRoots {
    * the root: what rootNamelessPackages rewrites, and what the document's
    * derivation depends on beside its bytes.
    */
-  of(document: ScipDocument): Map<string, string> {
+  private of(document: ScipDocument): Map<string, string> {
     const out = new Map<string, string>();
     if (!document.occurrences.some((o) => o.symbol.startsWith(NAMELESS))) return out;
     const directories = this.packageDirectories();
@@ -61,6 +61,17 @@ export class PackageRoots {
     return out;
   }
 
+  /**
+   * Gives the document's symbols of nameless packages the path from the
+   * repository's root, in place, and returns what of() found, which they
+   * were rewritten by.
+   */
+  root(document: ScipDocument): Map<string, string> {
+    const roots = this.of(document);
+    rootNamelessPackages(document, roots, (symbol) => this.modulePath(symbol));
+    return roots;
+  }
+
   /** The module path a nameless package's symbol starts with (`qp/index.js`), remembered per symbol. */
   private modulePath(symbol: string): string | undefined {
     let path = this.modulePaths.get(symbol);
@@ -73,7 +84,11 @@ export class PackageRoots {
 }
 
 /** Rewrites, in place, a document's symbols of nameless packages by `roots` (PackageRoots.of). */
-export function rootNamelessPackages(document: ScipDocument, roots: ReadonlyMap<string, string>): void {
+function rootNamelessPackages(
+  document: ScipDocument,
+  roots: ReadonlyMap<string, string>,
+  modulePath: (symbol: string) => string | undefined,
+): void {
   if (roots.size === 0) return;
   const prefixes = new Map<string, string>();
   for (const [path, directory] of roots) {
@@ -88,7 +103,7 @@ export function rootNamelessPackages(document: ScipDocument, roots: ReadonlyMap<
     if (!symbol.startsWith(NAMELESS)) return symbol;
     let out = done.get(symbol);
     if (out === undefined) {
-      const prefix = prefixes.get(modulePathOf(symbol) ?? '');
+      const prefix = prefixes.get(modulePath(symbol) ?? '');
       out = prefix ? prefix + symbol.slice(NAMELESS.length) : symbol;
       done.set(symbol, out);
     }
