@@ -26,20 +26,25 @@ async function phraseCount(location: string, phrase: string): Promise<number> {
   }
 }
 
+/** An SQLite registry at `file` with the migrations before `version` applied, as an older sextant left it. */
+async function migratedBefore(file: string, version: string): Promise<ReturnType<typeof openSqlite>> {
+  const old = openSqlite(file);
+  const before = Object.keys(migrations).filter((name) => name < version);
+  const migrator = new Migrator({
+    db: old.db,
+    provider: {
+      getMigrations: async () => Object.fromEntries(before.map((n) => [n, { up: (db: never) => migrations[n]!.up(db, old.capabilities) }])),
+    },
+  });
+  assert.equal((await migrator.migrateToLatest()).error, undefined);
+  return old;
+}
+
 test('a registry from before search gets its stored texts indexed when it is opened', async () => {
   const dir = tempDir();
   const file = join(dir, 'registry.db');
   try {
-    const old = openSqlite(file);
-    const before = Object.keys(migrations).filter((name) => name < '0004');
-    const migrator = new Migrator({
-      db: old.db,
-      provider: {
-        getMigrations: async () =>
-          Object.fromEntries(before.map((n) => [n, { up: (db: never) => migrations[n]!.up(db, old.capabilities) }])),
-      },
-    });
-    assert.equal((await migrator.migrateToLatest()).error, undefined);
+    const old = await migratedBefore(file, '0004');
     await sql`insert into blobs (sha, content, byte_size, skipped) values ('aa', 'const legacyWidget = 1;', 23, null), ('bb', null, 9, 'binary')`.execute(
       old.db,
     );
@@ -61,16 +66,7 @@ test('an index kept with positions (before 0012) is rebuilt without them, and fi
   const dir = tempDir();
   const file = join(dir, 'registry.db');
   try {
-    const old = openSqlite(file);
-    const before = Object.keys(migrations).filter((name) => name < '0012');
-    const migrator = new Migrator({
-      db: old.db,
-      provider: {
-        getMigrations: async () =>
-          Object.fromEntries(before.map((n) => [n, { up: (db: never) => migrations[n]!.up(db, old.capabilities) }])),
-      },
-    });
-    assert.equal((await migrator.migrateToLatest()).error, undefined);
+    const old = await migratedBefore(file, '0012');
     // The table as 0004 made it until 0012.
     await sql`drop table search_trigrams`.execute(old.db);
     await sql`create virtual table search_trigrams using fts5(content, content='', contentless_delete=1, tokenize='trigram')`.execute(
