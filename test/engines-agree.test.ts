@@ -58,11 +58,13 @@ function drawPositions(root: string, extensions: string[], count: number, seed: 
 
 /**
  * What may differ between the engines' answers: `meta` (when it was
- * generated), where the registry is and its size, how long a search took,
- * the server process that answered (each session has its own), and the times
- * (`*_at`) of the runs that made each index, one per engine.
+ * generated), where the registry is and its size, how long a search took and
+ * how many files it read (what each engine's substring index gave it:
+ * SQLite's trigrams, which keep no positions, narrow less than Postgres's
+ * ILIKE), the server process that answered (each session has its own), and
+ * the times (`*_at`) of the runs that made each index, one per engine.
  */
-const ENGINE_OWN = new Set(['meta', 'registry', 'registry_bytes', 'duration_ms', 'pid', 'uptime_s']);
+const ENGINE_OWN = new Set(['meta', 'registry', 'registry_bytes', 'duration_ms', 'files_searched', 'pid', 'uptime_s']);
 
 function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
