@@ -389,8 +389,7 @@ function sameMember(a: DefinitionRow, b: DefinitionRow): boolean {
 
 /** The global symbols declared in a member's file. */
 async function exportsOf(lookups: Lookups, member: DefinitionRow): Promise<Set<string>> {
-  const declared = await lookups.definitionsInFile(member.index_id, member.document_id, member.path);
-  return new Set(declared.map((d) => d.symbol).filter((s) => !isLocalSymbol(s)));
+  return new Set(await lookups.globalSymbolsDefinedIn(member.document_id));
 }
 
 /** What an answer says of a member found from a use by its name. */

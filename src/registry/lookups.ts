@@ -92,6 +92,8 @@ export class Lookups {
   private readonly documentDefinitions = new Lru<string, DefinitionRow[]>(512);
   /** callersInFile by file: an incoming call hierarchy reads them for every file its uses are in. */
   private readonly fileCallers = new Lru<string, DefinitionRow[]>(512);
+  /** globalSymbolsDefinedIn by document. */
+  private readonly definedSymbols = new Lru<number, string[]>(512);
   /** localDefinitions by document and symbols: goToDefinition at a local reads its one definition, not the file's. */
   private readonly localDefinitionRows = new Lru<string, DefinitionRow[]>(RELATIVES_CACHED);
   /** definitionsNamed and membersNamedOnlyInTheirFiles by index and name, bounded by rows. */
@@ -487,6 +489,28 @@ export class Lookups {
   /** Definitions in one file of an index. */
   definitionsInFile(indexId: number, documentId: number, path: string): Promise<DefinitionRow[]> {
     return this.fileDefinitions('all', indexId, documentId, path);
+  }
+
+  /**
+   * The global symbols one document defines, without the rest of their rows:
+   * what a file offers other files. A member found by its name asks it of
+   * every file that declares a member of that name (unnamed-members.ts), and
+   * whole rows, 23 columns each, made those first asks slow.
+   */
+  async globalSymbolsDefinedIn(documentId: number): Promise<string[]> {
+    const cached = this.definedSymbols.get(documentId);
+    if (cached) return cached;
+    const rows = await this.prepared.rows('globalSymbolsDefinedIn', [documentId], ([d]) =>
+      this.db
+        .selectFrom('definitions as d')
+        .innerJoin('symbols as s', 's.id', 'd.symbol_id')
+        .select('s.symbol')
+        .distinct()
+        .where('d.document_id', '=', d!),
+    );
+    const symbols = rows.map((r) => r.symbol).filter((symbol) => !isLocalSymbol(symbol));
+    this.definedSymbols.set(documentId, symbols);
+    return symbols;
   }
 
   /**
