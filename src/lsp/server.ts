@@ -298,7 +298,7 @@ export class LanguageServer {
   private async race<R>(method: string, deadline: number, send: (token: CancellationTokenSource['token']) => Promise<R>): Promise<R> {
     if (!this.alive) {
       // Failed a moment ago (stopped as unable to hear, say): its exit, which counts it as a crash, comes first.
-      await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
+      await this.exitOrGrace();
       throw new UserError(`${this.describe()} is not running (${this.reason ?? this.state}): ask again to restart it`);
     }
     const cancel = new CancellationTokenSource();
@@ -307,17 +307,13 @@ export class LanguageServer {
     this.requests++;
     this.lastUsed = Date.now();
     try {
-      const died = () =>
-        new UserError(
-          `${this.describe()} stopped while answering ${method}: ${this.reason ?? 'it exited'}; ask again (sextant restarts it once after a crash)`,
-        );
+      const died = () => this.stoppedWhile(`answering ${method}`, this.reason ?? 'it exited');
       return await Promise.race([
         // Through a promise: on a closed connection vscode-jsonrpc throws at once instead of rejecting.
         Promise.resolve(cancel.token)
           .then(send)
           .catch(async (error: Error) => {
-            // A dying server closes its pipes just before it exits: wait a moment to say which it was.
-            await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
+            await this.exitOrGrace();
             if (!this.alive) throw died();
             if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound)
               throw new MethodNotImplemented(this.name, method);
@@ -352,14 +348,23 @@ export class LanguageServer {
     return `${this.name} for ${this.options.slug}`;
   }
 
+  /** A moment for a failing server to exit: a dying server closes its pipes just before, and its exit says which it was. */
+  private exitOrGrace(): Promise<unknown> {
+    return Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
+  }
+
+  /** The one line for a server that stopped in the middle of something. */
+  private stoppedWhile(doing: string, why: string): UserError {
+    return new UserError(`${this.describe()} stopped while ${doing}: ${why}; ask again (sextant restarts it once after a crash)`);
+  }
+
   /** A notification that fails as a request does: in one line saying why, once the server has had a moment to exit. */
   private async notify<P>(type: NotificationType<P>, params: P, doing: string): Promise<void> {
     try {
       await this.connection.sendNotification(type, params);
     } catch (error) {
-      await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
-      const why = this.reason ?? lastLine(error instanceof Error ? error.message : String(error));
-      throw new UserError(`${this.describe()} stopped while ${doing}: ${why}; ask again (sextant restarts it once after a crash)`);
+      await this.exitOrGrace();
+      throw this.stoppedWhile(doing, this.reason ?? lastLine(error instanceof Error ? error.message : String(error)));
     }
   }
 
@@ -368,7 +373,7 @@ export class LanguageServer {
    * comes at once; a server still running past that is stopped, so that nothing waits for its answer until the deadline.
    */
   private unheard(error: Error): void {
-    void Promise.race([this.exited, sleep(EXIT_GRACE_MS)]).then(() => {
+    void this.exitOrGrace().then(() => {
       if (this.alive) void this.stop(`${this.name} stopped reading its input (${lastLine(error.message)})`, true);
     });
   }
