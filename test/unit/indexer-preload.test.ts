@@ -3,10 +3,12 @@
 // does, with the cache in a directory of the test's own.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { loadManifests } from '../../src/orchestrator/manifests.js';
+import { runIndexer } from '../../src/orchestrator/run-indexer.js';
 import { PROJECT_ROOT } from '../support/paths.js';
 import { fixtureRepo, tempDir } from '../support/repos.js';
 import { indexOrThrow, testHome } from '../support/sextant.js';
@@ -16,7 +18,7 @@ const TYPESCRIPT = join(PROJECT_ROOT, 'node_modules', 'typescript', 'lib', 'type
 
 /** Runs CommonJS `script` in node started as sextant starts an indexer, with the cache in `cacheDir`. */
 function run(cacheDir: string, script: string): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', PRELOAD, '-e', script], {
+  const r = spawnSync(process.execPath, ['--no-turbo-inlining', '--import', PRELOAD, '-e', script], {
     env: { ...process.env, SEXTANT_CODE_CACHE_DIR: cacheDir },
     encoding: 'utf8',
   });
@@ -88,4 +90,29 @@ test('sextant index starts scip-typescript with the preload: its typescript.js i
     readdirSync(dir).some((f) => /^indexer-typescript\.js-[0-9a-f]{16}-[0-9a-f]+\.v8$/.test(f)),
     `the indexer's cache is written: ${readdirSync(dir).join(', ')}`,
   );
+});
+
+test('an indexer that runs on node starts with the preload and with V8 told not to inline; another program starts with its own arguments alone', async () => {
+  const dir = tempDir('sextant-indexer-argv-');
+  const seen = join(dir, 'argv.json');
+  // Writes how node was started and what it was given, then fails as an indexer that wrote nothing.
+  const script = join(dir, 'indexer.cjs');
+  writeFileSync(
+    script,
+    `require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2) })); process.exit(3);`,
+  );
+  const manifest = loadManifests().find((m) => m.name === 'scip-typescript')!;
+  const invocation = { manifest, root: dir, slug: 'argv', projects: [], timeoutMs: 60_000 };
+  const onNode = await runIndexer({ ...invocation, command: [process.execPath, script] }, async () => {});
+  assert.equal(onNode.status, 'failed');
+  const started = JSON.parse(readFileSync(seen, 'utf8')) as { execArgv: string[]; argv: string[] };
+  assert.deepEqual(started.execArgv, ['--no-turbo-inlining', '--import', PRELOAD]);
+  assert.equal(started.argv[0], 'index', "the manifest's arguments follow");
+
+  // The same script behind a shell: not node as sextant runs it, so nothing is added.
+  const shell = join(dir, 'indexer.sh');
+  writeFileSync(shell, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(script)} "$@"\n`, { mode: 0o755 });
+  const other = await runIndexer({ ...invocation, command: [shell] }, async () => {});
+  assert.equal(other.status, 'failed');
+  assert.deepEqual((JSON.parse(readFileSync(seen, 'utf8')) as { execArgv: string[] }).execArgv, []);
 });
