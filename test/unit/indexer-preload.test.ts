@@ -62,6 +62,20 @@ test('small modules compile as node compiles them, and a large module that throw
   assert.match(readdirSync(dir).join(' '), /^indexer-large\.js-[0-9a-f]{16}-[0-9a-f]+\.v8$/, 'only the large module is cached');
 });
 
+test("a large module is read as its bytes: ASCII and UTF-8 ones come out as node's own reading gives them, and are cached under their own names", () => {
+  const dir = tempDir('sextant-code-cache-');
+  const modules = tempDir('sextant-modules-');
+  const padding = '// padding\n'.repeat(100_000);
+  writeFileSync(join(modules, 'ascii.js'), `${padding}module.exports = 'plain text';\n`);
+  // A byte order mark, and text past Latin-1 (a Latin-1 reading of these bytes would differ).
+  writeFileSync(join(modules, 'utf8.js'), `\uFEFF${padding}module.exports = 'héllo ✓ 𝄞';\n`);
+  const script = `for (const m of ['ascii.js', 'utf8.js']) console.log(JSON.stringify(require(require('node:path').join(${JSON.stringify(modules)}, m))));`;
+  const expected = { code: 0, stdout: '"plain text"\n"héllo ✓ 𝄞"', stderr: '' };
+  assert.deepEqual(run(dir, script), expected);
+  assert.equal(readdirSync(dir).length, 2, `a cache each: ${readdirSync(dir).join(', ')}`);
+  assert.deepEqual(run(dir, script), expected, 'from the caches');
+});
+
 test('a new source replaces the caches of its family under the same V8 tag, and keeps those of other tags and families', () => {
   const dir = tempDir('sextant-code-cache-');
   assert.equal(run(dir, PARSE).code, 0);
