@@ -1,4 +1,10 @@
-// Which language a file is written in, by its extension.
+// Which language a file is written in, by its extension; which languages
+// sextant parses itself.
+
+/** The languages sextant parses itself for their syntax facts (syntax/typescript.ts). */
+export const PARSED_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'javascript']);
+
+/** A file's language by its extension. */
 const BY_EXTENSION: Record<string, string> = {
   ts: 'typescript',
   tsx: 'typescript',

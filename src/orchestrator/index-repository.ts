@@ -27,6 +27,7 @@ import { DERIVATION_VERSION } from './prepare.js';
 import { planProjects, type PlannedProject, type ProjectGap, type ProjectPlan } from './projects.js';
 import { Interrupted, throwIfInterrupted } from './interrupt.js';
 import { runIndexer, type IndexerResult } from './run-indexer.js';
+import type { IndexerAhead } from './indexer-process.js';
 import { indexSyntactic } from './syntactic.js';
 import {
   chooseScopes,
@@ -49,6 +50,8 @@ export interface IndexOptions {
   path: string;
   /** The worktree at `path`, when the caller started reading it already (the CLI does, while the registry opens). */
   worktree?: Promise<Worktree>;
+  /** An indexer the caller started ahead (the CLI starts scip-typescript's): the run of its command takes it. */
+  ahead?: IndexerAhead | undefined;
   slug?: string | undefined;
   origin: Origin;
   /** Overrides every manifest's timeout. */
@@ -592,6 +595,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexRepor
             timeoutMs: (options.timeoutSeconds ?? manifest.timeoutSeconds) * 1000,
             env,
             yieldCpu: options.yieldCpu,
+            ahead: options.ahead,
             onSpawn: ({ syntaxFacts }) => {
               void stored();
               void commitTimeAsked();

@@ -15,10 +15,11 @@
 // (doc-comments-patch.ts).
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readSync, statSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { compileCached, type CachedScript } from '../code-cache.js';
+import { ARGUMENTS_ENV, type IndexerArguments } from './indexer-arguments.js';
 import type * as ts from 'typescript';
 import { hasContextualPropertyHelpers, patchContextualProperties } from './contextual-properties-patch.js';
 import { patchDocComments } from './doc-comments-patch.js';
@@ -145,9 +146,56 @@ type FileIndexerPrototype = Parameters<typeof patchFileIndexer>[0] &
   Partial<Parameters<typeof patchPropertySignatures>[0]> &
   Partial<Parameters<typeof patchDocComments>[0]>;
 
+/** False in an indexer started ahead that the run did not need: what it compiled is not the run's (see below). */
+let ran = true;
+
 process.on('exit', () => {
-  for (const cached of compiled) cached.save();
+  if (ran) for (const cached of compiled) cached.save();
 });
 
-// Last: the TypeScript it loads compiles through the code cache above.
+/**
+ * An indexer started ahead (run-indexer.ts) loads its TypeScript, the
+ * largest part of its start, while sextant plans, then waits for its
+ * arguments. The wait blocks: nothing else is to be done until they come.
+ */
+function awaitArguments(): void {
+  if (process.env[ARGUMENTS_ENV] !== 'stdin') return;
+  delete process.env[ARGUMENTS_ENV];
+  try {
+    createRequire(process.argv[1]!)('typescript');
+  } catch {
+    // An indexer without it (or without a main module) reports that itself once it runs.
+  }
+  const message = readLine(0);
+  if (!message) {
+    ran = false;
+    process.exit(0);
+  }
+  const { args, cwd } = JSON.parse(message) as IndexerArguments;
+  process.chdir(cwd);
+  process.argv.push(...args);
+}
+
+/**
+ * The first line of `fd`: until a newline, not the end, which sextant may
+ * only get to send once its main thread is free again (its ingest starts with
+ * the indexer). Empty when it ends first, or cannot be read.
+ */
+function readLine(fd: number): string {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(1 << 16);
+  try {
+    for (let read; (read = readSync(fd, buffer)) > 0;) {
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+      if (buffer.subarray(0, read).includes(10)) break;
+    }
+  } catch {
+    // No stdin to read: as good as an empty one.
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.endsWith('\n') ? text : '';
+}
+
+// Last: the TypeScript they load compiles through the code cache above.
+awaitArguments();
 const factsWriter = await syntaxFactsWriter();

@@ -1,9 +1,9 @@
 // Runs one indexer as a subprocess with a timeout, and streams the documents
 // of its SCIP output to the caller while the indexer is still writing them.
 // The output goes to a temporary directory outside the user's tree.
-import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { processAlive } from '../registry/lease.js';
 import { join } from 'node:path';
@@ -11,8 +11,17 @@ import { decodeDocument, decodeMetadata } from '../scip/decode.js';
 import { IndexField, type ScipDocument, type ScipMetadata } from '../scip/schema.js';
 import { readIndexFields } from '../scip/stream.js';
 import { watchGroup } from '../process-group.js';
-import { FACTS_FILE_ENV, FactsFileReader, type IndexerFacts } from '../syntax/facts-file.js';
-import { PARSED_LANGUAGES } from '../syntax/index.js';
+import { FactsFileReader, type IndexerFacts } from '../syntax/facts-file.js';
+import {
+  factsFileOf,
+  indexerEnv,
+  indexerPreload,
+  INDEXER_PID,
+  makeWorkDir,
+  nodeOptions,
+  WORK_DIR_ENV,
+  type IndexerAhead,
+} from './indexer-process.js';
 import type { IndexerManifest } from './manifests.js';
 
 export type IndexerStatus = 'ok' | 'failed' | 'timeout' | 'empty';
@@ -43,6 +52,8 @@ export interface IndexerInvocation {
   yieldCpu?: boolean | undefined;
   /** Aborted when the run is interrupted: the indexer is stopped (and the run fails). */
   signal?: AbortSignal | undefined;
+  /** The indexer started ahead (`sextant index`): taken by a run of its command, once. */
+  ahead?: IndexerAhead | undefined;
   /**
    * Called once the indexer is started: work the caller held back so as not to
    * delay it may begin. `syntaxFacts`: the indexer was asked to write its
@@ -81,35 +92,15 @@ function readdirSyncOrEmpty(dir: string): string[] {
 }
 const YIELDED_NICENESS = 10;
 
-/**
- * What an indexer that runs on node (an npm package's bin) is started with:
- * the code cache's preload, where it was built, and V8 told not to inline
- * when it optimizes. TypeScript's checker (and pyright) are large enough that
- * V8's optimizing compiler, on its own threads, took 4.8 of the 12 s of CPU a
- * raw scip-typescript run on kysely used; without inlining it takes about 2 s
- * less, and the main thread is no slower. On two cores that time is the
- * second core, which sextant's ingest needs: with the flag `sextant index`
- * took 1.075 times the raw indexer on the monorepo instead of 1.185, and 1.199
- * instead of 1.257 on kysely (3 alternating runs each). The index written is
- * byte for byte the same.
- */
-function nodeOptions(preload: URL | undefined): string[] {
-  return ['--no-turbo-inlining', ...(preload ? ['--import', preload.href] : [])];
-}
-
-/** The code cache's preload (indexer-preload.ts), where it was built. */
-function indexerPreload(): URL | undefined {
-  const preload = new URL('./indexer-preload.js', import.meta.url);
-  return existsSync(preload) ? preload : undefined;
-}
-
 /** A document of the index, with its file's syntax facts when the indexer wrote them. */
 export type DocumentSink = (document: ScipDocument, bytes: Buffer, facts: IndexerFacts | undefined) => Promise<void>;
 
 export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSink): Promise<IndexerResult> {
   const started = performance.now();
   await sweepAbandonedRuns();
-  const workDir = await mkdtemp(join(tmpdir(), `${WORK_PREFIX}${process.pid}-${inv.manifest.name}-`));
+  // An indexer started ahead for this command brings its work directory, named as this run's would be.
+  const ahead = inv.ahead?.waitingFor(inv.command) ? inv.ahead : undefined;
+  const workDir = ahead?.workDir ?? makeWorkDir(inv.manifest);
   let facts: FactsFileReader | undefined;
   try {
     const output = join(workDir, 'index.scip');
@@ -124,25 +115,30 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       return [a.replaceAll('{root}', inv.root).replaceAll('{output}', output).replaceAll('{slug}', inv.slug)];
     });
 
-    const [program, ...leading] = inv.command;
-    const onNode = program === process.execPath;
-    const preload = onNode ? indexerPreload() : undefined;
-    // Only the preload writes facts, and only scip-typescript's files have them to give.
-    const factsFile = preload && inv.manifest.languages.some((l) => PARSED_LANGUAGES.has(l)) ? join(workDir, 'syntax-facts') : undefined;
-    facts = factsFile ? new FactsFileReader(factsFile) : undefined;
-    const child = spawn(program!, [...(onNode ? nodeOptions(preload) : []), ...leading, ...args], {
-      cwd: inv.root,
-      env: factsFile ? { ...(inv.env ?? process.env), [FACTS_FILE_ENV]: factsFile } : (inv.env ?? process.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so a timeout stops the helpers it spawns too.
-      detached: true,
-    });
+    const taken = ahead?.take({ args, cwd: inv.root });
+    let child: ChildProcess;
+    if (taken) {
+      child = taken;
+      facts = ahead!.factsFile ? new FactsFileReader(ahead!.factsFile) : undefined;
+    } else {
+      const [program, ...leading] = inv.command;
+      const preload = indexerPreload(inv.command);
+      const factsFile = factsFileOf(inv.manifest, workDir, preload);
+      facts = factsFile ? new FactsFileReader(factsFile) : undefined;
+      child = spawn(program!, [...(program === process.execPath ? nodeOptions(preload) : []), ...leading, ...args], {
+        cwd: inv.root,
+        env: indexerEnv(inv.env ?? process.env, workDir, factsFile),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so a timeout stops the helpers it spawns too.
+        detached: true,
+      });
+      // Who to stop if sextant dies without cleaning up (see sweepAbandonedRuns).
+      if (child.pid) await writeFile(join(workDir, INDEXER_PID), String(child.pid));
+    }
     if (inv.yieldCpu) yieldCpuToChildren();
-    // Who to stop if sextant dies without cleaning up (see sweepAbandonedRuns).
-    if (child.pid) await writeFile(join(workDir, INDEXER_PID), String(child.pid));
     const tail = new OutputTail();
-    child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => tail.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => tail.push(chunk));
 
     inv.onSpawn?.({ syntaxFacts: facts !== undefined });
     const { exited, kill: killGroup, timedOut } = watchGroup(child, inv.timeoutMs);
@@ -207,16 +203,14 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
   }
 }
 
-const WORK_PREFIX = 'sextant-';
-const INDEXER_PID = 'indexer.pid';
-
 /**
  * A sextant killed outright (SIGKILL, a crash) cannot stop its indexer, which
  * runs in a process group of its own. The next run does: it removes the work
  * directories of sextant processes that no longer exist, and stops their
- * indexers if they are still running (identified by their command line, which
+ * indexers if they are still running (identified by their environment, which
  * names the work directory, so an unrelated process that reused the pid is
- * left alone).
+ * left alone; an indexer started ahead has no more on its command line than
+ * its main module).
  */
 async function sweepAbandonedRuns(): Promise<void> {
   const dir = tmpdir();
@@ -226,8 +220,8 @@ async function sweepAbandonedRuns(): Promise<void> {
     const workDir = join(dir, entry);
     const indexerPid = Number(await readFile(join(workDir, INDEXER_PID), 'utf8').catch(() => ''));
     if (indexerPid > 0 && processAlive(indexerPid)) {
-      const commandLine = await readFile(`/proc/${indexerPid}/cmdline`, 'utf8').catch(() => '');
-      if (commandLine.includes(workDir)) {
+      const environment = await readFile(`/proc/${indexerPid}/environ`, 'utf8').catch(() => '');
+      if (environment.split('\0').includes(`${WORK_DIR_ENV}=${workDir}`)) {
         try {
           process.kill(-indexerPid, 'SIGKILL');
         } catch {

@@ -9,7 +9,7 @@
 // files it indexed (orchestrator/syntax-facts-patch.ts), and this parses only
 // the files it left without.
 import { Worker } from 'node:worker_threads';
-import { languageOf } from '../languages.js';
+import { languageOf, PARSED_LANGUAGES } from '../languages.js';
 import { SyntaxFacts, type SyntaxFactsData } from './facts.js';
 import { saveTypescriptCache } from './load-typescript.js';
 import { pythonFacts } from './python.js';
@@ -40,8 +40,6 @@ const WORKER_OLD_GENERATION_MB = 160;
  */
 const IN_THREAD_FILES = 64;
 const IN_THREAD_BYTES = 1 << 20;
-/** The languages typescript.ts parses. */
-export const PARSED_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'javascript']);
 
 export function syntaxFacts(root: string, languages: readonly string[], paths: readonly string[]): FactsProvider {
   const python = languages.includes('python') ? pythonFacts(root, paths) : undefined;

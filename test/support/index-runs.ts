@@ -1,7 +1,7 @@
 // Watching a `sextant index` from outside, as the atomic-publish and
 // interrupt tests do: the registry read-only while the run writes it, the
 // indexers it started, the work directories it keeps in the temporary directory.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { registryReader, type RegistryReader } from './registry.js';
 
@@ -15,17 +15,24 @@ export function scalar<T>(db: RegistryReader, query: string, ...params: unknown[
   return Object.values(db.prepare(query).get(...params) as Record<string, T>)[0]!;
 }
 
-/** The scip-typescript processes working on `root`, by pid. */
+/**
+ * The scip-typescript processes working on `root`, by pid: named on their
+ * command line, or working in it (one started ahead is given its arguments
+ * on stdin, and then moves into the root).
+ */
 export function runningIndexers(root: string): number[] {
   const pids: number[] = [];
+  const real = realpathSync(root);
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     let argv: string[];
+    let cwd: string;
     try {
       argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
     } catch {
       continue;
     }
-    if (argv.some((a) => a.includes('scip-typescript')) && argv.includes(root)) pids.push(Number(pid));
+    if (argv.some((a) => a.includes('scip-typescript')) && (argv.includes(root) || cwd === real)) pids.push(Number(pid));
   }
   return pids;
 }

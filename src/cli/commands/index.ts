@@ -1,5 +1,6 @@
 // sextant index [PATH]: index a repository and publish it to the registry.
-import { readWorktree } from '../../freshness/worktree.js';
+import { readWorktree, type Worktree } from '../../freshness/worktree.js';
+import { startTypescriptIndexerAhead, type IndexerAhead } from '../../orchestrator/indexer-process.js';
 import type { IndexReport, ProjectReport } from '../../orchestrator/index-repository.js';
 import { secondsOption, UsageError, wholeNumberOption, type CommandSpec, type Parsed } from '../parse.js';
 import { plural, print, printJson } from '../output.js';
@@ -29,6 +30,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   if (job !== undefined && (positionals.length > 0 || values.repo !== undefined)) {
     throw new UsageError('--job runs a job on the worktree it names: pass no PATH or --repo with it');
   }
+  if (values.lsp && job !== undefined) throw new UsageError('--lsp builds an index here: pass PATH, not --job');
   const timeoutSeconds = secondsOption(values.timeout, 'timeout');
   // Git reads the worktree while the pipeline's modules load (most of the bundle: the ingest, kysely) and the
   // registry opens (and migrates): all of it comes before the indexer can start.
@@ -36,6 +38,24 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const worktree = job === undefined ? readWorktree(path) : undefined;
   // Its failure is reported where it is awaited, or not at all when the registry failed first.
   worktree?.catch(() => undefined);
+  // And the TypeScript indexer's process starts meanwhile: node, its preload and its TypeScript take about 0.4 s.
+  const ahead = job === undefined ? startTypescriptIndexerAhead(path) : undefined;
+  try {
+    return await indexWith(values, { job, timeoutSeconds, path, worktree, ahead });
+  } finally {
+    ahead?.dispose();
+  }
+}
+
+interface Run {
+  job: number | undefined;
+  timeoutSeconds: number | undefined;
+  path: string;
+  worktree: Promise<Worktree> | undefined;
+  ahead: IndexerAhead | undefined;
+}
+
+async function indexWith(values: Parsed['values'], { job, timeoutSeconds, path, worktree, ahead }: Run): Promise<number> {
   const [{ openRegistry }, { indexRepository }, { abortOnSignals }, { runJob }, { terminalProgress }] = await Promise.all([
     import('../../registry/open.js'),
     import('../../orchestrator/index-repository.js'),
@@ -48,7 +68,6 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
   const interrupt = abortOnSignals();
   const lspIndexer = values.lsp ? (await import('../../lsp/build-index.js')).lspIndexer() : undefined;
   try {
-    if (lspIndexer && job !== undefined) throw new UsageError('--lsp builds an index here: pass PATH, not --job');
     const options = {
       signal: interrupt.signal,
       timeoutSeconds,
@@ -63,6 +82,7 @@ export async function run({ values, positionals }: Parsed): Promise<number> {
             engine,
             path,
             worktree,
+            ahead,
             slug: values.repo as string | undefined,
             origin: 'cli',
             lspIndexer,
