@@ -44,9 +44,9 @@ let loading: { filename: string; id: string } | undefined;
 // node 20 took 83 ms of the indexer's start for typescript.js (9 MB): read as
 // bytes, 14 ms, and decoded as Latin-1 where it is ASCII (it is), under 1 ms.
 // The bytes are hashed for the cache's name as well (5 ms against 10-31 for
-// the string). Only large modules are read this way; node's own loader reads
-// the rest, and would refuse to require a large module of a package whose
-// type is "module" only by failing to compile it as CommonJS here.
+// the string). Only large modules are read this way, node's own loader reads
+// the rest; a large module of a package whose type is "module", which node
+// refuses to require, fails here as CommonJS that does not compile instead.
 extensions['.js'] = function (module, filename) {
   let bytes: Buffer | undefined;
   try {
@@ -154,7 +154,7 @@ process.on('exit', () => {
 });
 
 /**
- * An indexer started ahead (run-indexer.ts) loads its TypeScript, the
+ * An indexer started ahead (indexer-process.ts) loads its TypeScript, the
  * largest part of its start, while sextant plans, then waits for its
  * arguments. The wait blocks: nothing else is to be done until they come.
  */
