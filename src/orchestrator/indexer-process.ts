@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { PARSED_LANGUAGES } from '../languages.js';
 import { FACTS_FILE_ENV } from '../syntax/facts-file.js';
 import { ARGUMENTS_ENV, type IndexerArguments } from './indexer-arguments.js';
@@ -121,8 +121,16 @@ export class IndexerAhead {
   }
 }
 
-/** Files at the path given to `sextant index` that make a JavaScript or TypeScript project likely: worth starting its indexer ahead. */
+/** Files that make a JavaScript or TypeScript project likely: worth starting its indexer ahead. */
 const PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json', 'package.json'];
+
+/** Whether `path`, or a folder above it up to its repository's root (the first with a `.git`), holds one of the markers. */
+function looksLikeTypescript(path: string): boolean {
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    if (PROJECT_MARKERS.some((marker) => existsSync(join(dir, marker)))) return true;
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return false;
+  }
+}
 
 /**
  * The TypeScript indexer started ahead for `sextant index PATH`, where PATH
@@ -133,7 +141,7 @@ const PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json', 'package.json'];
  */
 export function startTypescriptIndexerAhead(path: string): IndexerAhead | undefined {
   try {
-    if (!PROJECT_MARKERS.some((marker) => existsSync(join(path, marker)))) return undefined;
+    if (!looksLikeTypescript(path)) return undefined;
     const manifest = loadManifests().find((m) => m.languages.includes('typescript'));
     const command = manifest && resolveCommand(manifest);
     return command ? IndexerAhead.start(manifest, command) : undefined;

@@ -4,9 +4,10 @@
 // it its arguments on stdin (src/orchestrator/indexer-arguments.ts).
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { IndexerAhead } from '../../src/orchestrator/indexer-process.js';
+import { IndexerAhead, startTypescriptIndexerAhead } from '../../src/orchestrator/indexer-process.js';
 import { loadManifests, resolveCommand } from '../../src/orchestrator/manifests.js';
 import { runIndexer } from '../../src/orchestrator/run-indexer.js';
 import { fixtureRepo, tempDir } from '../support/repos.js';
@@ -70,4 +71,17 @@ test('an indexer started ahead that no run takes is stopped with its work direct
   assert.deepEqual(await exited, [0, null]);
   assert.deepEqual(readdirSync(cache), [], 'what a process that indexed nothing compiled is not saved as the cache');
   orphan.dispose();
+});
+
+test('sextant index starts the indexer ahead for a path in a JavaScript or TypeScript project, at its root or below, and not for other paths', async () => {
+  const root = fixtureRepo('ts-shapes');
+  const plain = tempDir('sextant-not-a-project-');
+  mkdirSync(join(plain, '.git'));
+  mkdirSync(join(plain, 'docs'));
+  const started = [root, join(root, 'src', 'util'), plain, join(plain, 'docs')].map((path) => {
+    const ahead = startTypescriptIndexerAhead(path);
+    ahead?.dispose();
+    return ahead !== undefined;
+  });
+  assert.deepEqual(started, [true, true, false, false]);
 });
