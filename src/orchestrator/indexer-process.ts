@@ -34,7 +34,7 @@ export function makeWorkDir(manifest: IndexerManifest): string {
  * instead of 1.257 on kysely (3 alternating runs each). The index written is
  * byte for byte the same.
  */
-export function nodeOptions(preload: URL | undefined): string[] {
+function nodeOptions(preload: URL | undefined): string[] {
   return ['--no-turbo-inlining', ...(preload ? ['--import', preload.href] : [])];
 }
 
@@ -52,6 +52,28 @@ export function factsFileOf(manifest: IndexerManifest, workDir: string, preload:
 
 export function indexerEnv(base: NodeJS.ProcessEnv, workDir: string, factsFile: string | undefined): NodeJS.ProcessEnv {
   return { ...base, [WORK_DIR_ENV]: workDir, ...(factsFile ? { [FACTS_FILE_ENV]: factsFile } : {}) };
+}
+
+/**
+ * Starts `command` with `args` in a process group of its own, so that a
+ * timeout stops the helpers it spawns too, and records its pid in its work
+ * directory: whom run-indexer.ts's sweep stops if sextant dies without
+ * cleaning up. An indexer that runs on node gets `nodeOptions`.
+ */
+export function spawnIndexer(
+  command: readonly string[],
+  args: readonly string[],
+  options: { workDir: string; preload: URL | undefined; env: NodeJS.ProcessEnv; cwd?: string; stdin: 'pipe' | 'ignore' },
+): ChildProcess {
+  const [program, ...leading] = command;
+  const child = spawn(program!, [...(program === process.execPath ? nodeOptions(options.preload) : []), ...leading, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: [options.stdin, 'pipe', 'pipe'],
+    detached: true,
+  });
+  if (child.pid) writeFileSync(join(options.workDir, INDEXER_PID), String(child.pid));
+  return child;
 }
 
 /**
@@ -83,14 +105,12 @@ export class IndexerAhead {
     if (!preload) return undefined;
     const workDir = makeWorkDir(manifest);
     const factsFile = factsFileOf(manifest, workDir, preload);
-    const [program, ...leading] = command;
-    const child = spawn(program!, [...nodeOptions(preload), ...leading], {
-      // Its own process group, as run-indexer.ts starts one.
-      detached: true,
+    const child = spawnIndexer(command, [], {
+      workDir,
+      preload,
       env: { ...indexerEnv(env, workDir, factsFile), [ARGUMENTS_ENV]: 'stdin' },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdin: 'pipe',
     });
-    if (child.pid) writeFileSync(join(workDir, INDEXER_PID), String(child.pid));
     return new IndexerAhead(command, child, workDir, factsFile);
   }
 

@@ -1,7 +1,7 @@
 // Runs one indexer as a subprocess with a timeout, and streams the documents
 // of its SCIP output to the caller while the indexer is still writing them.
 // The output goes to a temporary directory outside the user's tree.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority, tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import {
   indexerPreload,
   INDEXER_PID,
   makeWorkDir,
-  nodeOptions,
+  spawnIndexer,
   WORK_DIR_ENV,
   type IndexerAhead,
 } from './indexer-process.js';
@@ -121,19 +121,16 @@ export async function runIndexer(inv: IndexerInvocation, onDocument: DocumentSin
       child = taken;
       facts = ahead!.factsFile ? new FactsFileReader(ahead!.factsFile) : undefined;
     } else {
-      const [program, ...leading] = inv.command;
       const preload = indexerPreload(inv.command);
       const factsFile = factsFileOf(inv.manifest, workDir, preload);
       facts = factsFile ? new FactsFileReader(factsFile) : undefined;
-      child = spawn(program!, [...(program === process.execPath ? nodeOptions(preload) : []), ...leading, ...args], {
-        cwd: inv.root,
+      child = spawnIndexer(inv.command, args, {
+        workDir,
+        preload,
         env: indexerEnv(inv.env ?? process.env, workDir, factsFile),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        // Its own process group, so a timeout stops the helpers it spawns too.
-        detached: true,
+        cwd: inv.root,
+        stdin: 'ignore',
       });
-      // Who to stop if sextant dies without cleaning up (see sweepAbandonedRuns).
-      if (child.pid) await writeFile(join(workDir, INDEXER_PID), String(child.pid));
     }
     if (inv.yieldCpu) yieldCpuToChildren();
     const tail = new OutputTail();
