@@ -229,7 +229,7 @@ test(`a repository's current index is read again once the registry changed, by a
   const repo = fixtureRepo('ts-shapes');
   try {
     const first: number = indexOrThrow(repo, env, '--repo', 'changing').index_id;
-    const lookups = new Lookups(engine.db, engine.textIndex, () => engine.changeToken());
+    const lookups = new Lookups(engine.db, engine);
     assert.equal((await lookups.current('changing'))?.index?.id, first);
     const token = engine.changeToken();
     assert.equal(engine.changeToken(), token, 'no write, no change');
@@ -245,6 +245,33 @@ test(`a repository's current index is read again once the registry changed, by a
     assert.equal(await lookups.current('registered-here'), undefined);
     await ensureRepo(engine.db, 'registered-here', null);
     assert.equal((await lookups.current('registered-here'))?.repo.slug, 'registered-here');
+  } finally {
+    removeDir(repo);
+  }
+});
+
+test(`the files holding a text are those that hold it case and all, with or without a trigram to narrow by, on ${TEST_ENGINE}`, async () => {
+  const repo = fixtureRepo('ts-shapes');
+  try {
+    const indexId: number = indexOrThrow(repo, env, '--repo', 'holding').index_id;
+    const lookups = new Lookups(engine.db, engine);
+    const files = await engine.db
+      .selectFrom('index_files as f')
+      .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
+      .select(['f.path', 'f.blob_sha', 'f.language', 'b.content'])
+      .where('f.index_id', '=', indexId)
+      .orderBy('f.path')
+      .execute();
+    const holding = (text: string) =>
+      files.filter((f) => f.language === 'typescript' && f.content?.includes(text)).map((f) => ({ path: f.path, blob_sha: f.blob_sha }));
+    // Some files hold `Circle` and not `circle`: a test that ignores case lists them for `circle`. `ci` has no trigram;
+    // `%` and `_` are no wildcards.
+    const circle = holding('circle').length;
+    assert.ok(circle > 0 && circle < holding('Circle').length, 'the fixture tells the two cases apart');
+    for (const text of ['circle', 'Circle', 'ci', 'C%e', 'C_rcle', 'nowhere to be found'])
+      assert.deepEqual(await lookups.filesContaining(indexId, ['typescript'], text), holding(text), text);
+    assert.deepEqual(await lookups.filesContaining(indexId, ['python'], 'Circle'), []);
+    assert.deepEqual(await lookups.filesContaining(indexId, [], 'Circle'), []);
   } finally {
     removeDir(repo);
   }

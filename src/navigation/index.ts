@@ -83,7 +83,7 @@ export class Navigation {
       serving?: boolean | undefined;
     } = {},
   ) {
-    this.lookups = new Lookups(engine.db, engine.textIndex, () => engine.changeToken());
+    this.lookups = new Lookups(engine.db, engine);
     this.symbolTables = new SymbolTables(this.lookups);
     this.syntacticTables = new SyntacticSymbolTables(this.lookups);
     this.edits = new Edits(this.lookups, options.nearestBound, options.serving);

@@ -4,7 +4,6 @@
 // Each match follows the edits made since the index (adjust.ts): it comes
 // forward to its place in the current text, or is dropped when its line changed.
 import type { Lookups } from '../registry/lookups.js';
-import { SyntaxLookups } from '../registry/syntactic.js';
 import type { Range as Range0 } from '../scip/range.js';
 import type * as References from '../protocol/references.js';
 import { moved } from './adjust.js';
@@ -47,7 +46,7 @@ export async function textReferences(
   let scannedBytes = 0;
   let stopped = false;
   const started = performance.now();
-  const candidates = await new SyntaxLookups(lookups.db).filesContaining(ctx.index.id, query.languages, word);
+  const candidates = await lookups.filesContaining(ctx.index.id, query.languages, word);
   for (const candidate of candidates) {
     if (performance.now() - started > SCAN_BUDGET_MS || scannedBytes > SCAN_BUDGET_BYTES) {
       stopped = true;

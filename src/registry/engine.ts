@@ -19,6 +19,12 @@ export interface EngineCapabilities {
    * searches scan the text.
    */
   textIndex: 'fts5-trigram' | 'pg_trgm' | null;
+  /**
+   * The function giving where a text first holds another, byte for byte
+   * (1-based, 0 when it does not): `instr(text, part)` or `strpos(text, part)`.
+   * LIKE cannot stand in: it ignores case on SQLite and not on Postgres.
+   */
+  textPosition: 'instr' | 'strpos';
 }
 
 /** The engine's substring index over blob texts, content-addressed like the blobs. */
@@ -40,6 +46,9 @@ export interface TextIndex {
  * index of: content-addressed rows are shared, and a run's stay unreferenced
  * until it publishes.
  */
+/** What the read queries need of an engine beside its connection. */
+export type EngineReads = Pick<Engine, 'capabilities' | 'textIndex' | 'changeToken'>;
+
 export interface WriterCoordination {
   /**
    * Marks this process as writing until the returned release is called (after

@@ -6,7 +6,7 @@ import { isLocalSymbol, isNamedOnlyInItsFile } from '../scip/symbol.js';
 import { Occurrences, rangeRecords } from './payload.js';
 import { padded, PreparedQueries } from './prepared.js';
 import type { Database, IndexRow, Repo } from './schema.js';
-import type { TextIndex } from './engine.js';
+import type { EngineReads } from './engine.js';
 import { literal } from './text-query.js';
 import { splitLines } from '../lines.js';
 
@@ -133,9 +133,12 @@ export class Lookups {
 
   constructor(
     readonly db: Kysely<Database>,
-    private readonly textIndex?: TextIndex | null,
-    /** The engine's change token: current() reads the registry again only once it moved. */
-    private readonly changeToken?: () => string | null,
+    /**
+     * The engine these reads run on (db may be one of its transactions). With
+     * it, current() reads the registry again only once the engine's change
+     * token moved, and the text queries below can run.
+     */
+    private readonly engine?: EngineReads,
   ) {
     this.prepared = new PreparedQueries(db);
   }
@@ -146,9 +149,31 @@ export class Lookups {
    * characters, or an engine without one.
    */
   async blobsContaining(text: string): Promise<Set<string> | null> {
-    const query = this.textIndex?.candidates(literal(text));
+    const query = this.engine?.textIndex?.candidates(literal(text));
     if (!query) return null;
     return new Set((await query.execute(this.db)).rows.map((r) => r.sha));
+  }
+
+  /**
+   * An index's files of these languages whose stored text holds `text`, case
+   * and all, in path order: the candidates of a whole-word text search. A
+   * case-insensitive test let through 300 of kysely's 562 files for `TYPES`
+   * (its 4 and every `types`), each then stat'ed and read.
+   */
+  async filesContaining(indexId: number, languages: readonly string[], text: string): Promise<{ path: string; blob_sha: string }[]> {
+    if (languages.length === 0) return [];
+    if (!this.engine) throw new Error('filesContaining needs the lookups built with their engine');
+    // The text index (case-insensitive, a superset) narrows first where the text has a trigram to ask.
+    const indexed = this.engine.textIndex?.candidates(literal(text));
+    let query = this.db
+      .selectFrom('index_files as f')
+      .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
+      .select(['f.path', 'f.blob_sha'])
+      .where('f.index_id', '=', indexId)
+      .where('f.language', 'in', languages)
+      .where(sql<boolean>`${sql.raw(this.engine.capabilities.textPosition)}(b.content, ${text}) > 0`);
+    if (indexed) query = query.where(sql<boolean>`b.sha in (${indexed})`);
+    return query.orderBy('f.path').execute();
   }
 
   async repo(slug: string): Promise<Repo | undefined> {
@@ -165,7 +190,7 @@ export class Lookups {
    */
   async current(slug: string): Promise<CurrentRepo | undefined> {
     // Taken before the read: a commit during the read moves it, and the next call reads again.
-    const token = this.changeToken?.() ?? null;
+    const token = this.engine?.changeToken() ?? null;
     const cached = token === null ? undefined : this.currents.get(slug);
     if (cached && cached.token === token) return cached.current;
     const current = await this.readCurrent(slug);

@@ -2,7 +2,7 @@
 // parser) with the definitions a parser found, and the queries over them.
 // Like documents, they are written before the index that lists them is
 // published and are invisible until then.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { SyntaxDefinition } from '../syntax/ctags.js';
 import type { Engine } from './engine.js';
 import type { Database, SyntaxDefinitionTable } from './schema.js';
@@ -140,25 +140,5 @@ export class SyntaxLookups {
   /** Every definition of an index (for the workspace symbol table). */
   async all(indexId: number): Promise<SyntaxDefinitionRow[]> {
     return this.query(indexId).execute();
-  }
-
-  /**
-   * Files of these languages whose stored text contains `word` (case-sensitive),
-   * in path order: the candidates of a whole-word text search.
-   */
-  async filesContaining(indexId: number, languages: readonly string[], word: string): Promise<{ path: string; blob_sha: string }[]> {
-    if (languages.length === 0) return [];
-    return (
-      this.db
-        .selectFrom('index_files as f')
-        .innerJoin('blobs as b', 'b.sha', 'f.blob_sha')
-        .select(['f.path', 'f.blob_sha'])
-        .where('f.index_id', '=', indexId)
-        .where('f.language', 'in', languages)
-        // A prefilter (LIKE ignores case on some engines): the caller matches whole words itself.
-        .where(sql<boolean>`b.content like ${'%' + word.replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
-        .orderBy('f.path')
-        .execute()
-    );
   }
 }

@@ -88,6 +88,7 @@ export function openPostgres(url: string): Engine {
       identityAutoIncrement: false,
       maxParameters,
       textIndex: 'pg_trgm',
+      textPosition: 'strpos',
     },
     db,
     textIndex: postgresTextIndex(),

@@ -68,6 +68,7 @@ export function openSqlite(file: string, options: { mapped?: boolean } = {}): En
       identityAutoIncrement: true,
       maxParameters: 32766,
       textIndex: 'fts5-trigram',
+      textPosition: 'instr',
     },
     db,
     textIndex: sqliteTextIndex(sqlite),
