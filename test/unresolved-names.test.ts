@@ -9,6 +9,8 @@
 // function no index defines (`JSON.stringify`) has a call hierarchy too: its
 // callers in the project asked about, as a language server lists them.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { at, pathLineColumn as where, type Position } from './support/positions.js';
 import { fixtureRepo, gitRepoOf, removeDir } from './support/repos.js';
@@ -91,6 +93,39 @@ describe('names the index resolved to nothing', () => {
     );
     assert.equal(first.total, 4);
     assert.equal(first.truncated, true);
+  });
+
+  test('text matches asked again after an edit follow it: a moved match at its line now, marked adjusted', async () => {
+    // The server keeps a name's scan of the indexed text; edits are applied to it at each question.
+    const shown = (x: any) => `${where(x)} ${x.kind}${x.adjusted ? ' adjusted' : ''}`;
+    /** The references at `port` on a line of START, once they are `expected` (the server sees an edit when its watch does). */
+    const settled = async (line: number, expected: string[]) => {
+      let r: any;
+      for (let i = 0; i < 100; i++) {
+        r = await session.ok('findReferences', { repo, ...at(root, START, line, 'port') });
+        if (JSON.stringify(r.references.map(shown)) === JSON.stringify(expected)) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return r;
+    };
+    const before = (await session.ok('findReferences', { repo, ...port() })).references.map(shown);
+    const file = join(root, START);
+    const text = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(file, `// a line above\n${text}`);
+      const moved = [
+        `${where(declared())} definition`,
+        `${where(at(root, SERVER, 8, 'port'))} identifier`,
+        `${where(at(root, START, 6, 'port'))} identifier adjusted`,
+        `${where(at(root, START, 7, 'port'))} identifier adjusted`,
+      ];
+      const r = await settled(7, moved);
+      assert.deepEqual(r.references.map(shown), moved);
+      assert.equal(r.total, 4);
+    } finally {
+      writeFileSync(file, text);
+    }
+    assert.deepEqual((await settled(6, before)).references.map(shown), before);
   });
 
   test('a kind filter cannot apply to text matches: a one-line error naming the fix', async () => {
