@@ -53,7 +53,8 @@ interface WordScan {
 /**
  * Whole scans, per lookups (one registry connection; index ids are its own).
  * A popular name falls back to text in many places (kysely's `node`: 4,616
- * occurrences in 409 files), and scanning again cost every such answer 6 ms.
+ * occurrences in 409 files): scanning again made each such answer 9.4 ms at
+ * the median in a serving process, 1.7 ms from the kept scan.
  */
 const scans = new WeakMap<Lookups, Lru<string, WordScan>>();
 
