@@ -41,6 +41,10 @@ export class WorktreeChanges {
   /** The changed files now (as of the last file event seen). */
   async files(): Promise<ChangedFiles> {
     if (this.known && (!this.serving || (this.watched && !this.moved))) return this.known;
+    return this.listAgain();
+  }
+
+  private listAgain(): Promise<ChangedFiles> {
     return (this.asking ??= this.list().finally(() => (this.asking = undefined)));
   }
 
@@ -54,8 +58,9 @@ export class WorktreeChanges {
    * watched every directory: a question meanwhile listing again cost 30-60
    * ms (git, and forking this process), which a client asking without pause
    * paid on each of its first answers. A file changed before the walk
-   * reaches its directory is seen by the listing made once the watch is ready
-   * (20-40 ms after it starts on the benchmark's corpora, git included).
+   * reaches its directory is seen by the listing started once the watch is
+   * ready (20-40 ms after it starts on the benchmark's corpora, git
+   * included), and answers use it once it is in.
    */
   follow(): void {
     if (!this.serving || this.closed || this.watcher) return;
@@ -106,11 +111,17 @@ export class WorktreeChanges {
         },
         { persistent: false },
       );
-      // Files changed while the tree was being walked may have had no watch yet: now it is, list again, then trust events.
-      this.moved = true;
       this.watched = !failed;
       if (this.closed) await tree.close();
-      else if (!failed) this.worktreeFiles?.watched((dir) => tree.watches(dir));
+      else if (!failed) {
+        this.worktreeFiles?.watched((dir) => tree.watches(dir));
+        // Files changed while the tree was being walked may have had no watch yet: now it is, list again, then trust
+        // events. In the background: questions meanwhile keep the last listing, as they did during the walk, instead
+        // of waiting for git (a spike of 30-50 ms in a client's first burst). A listing begun before now may have
+        // missed them: this one follows it.
+        void (this.asking ?? Promise.resolve()).then(() => this.listAgain());
+      }
+      if (failed) this.moved = true;
       return tree;
     } catch {
       // No watcher (git or the filesystem refused): every question lists again.
