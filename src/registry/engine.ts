@@ -46,9 +46,6 @@ export interface TextIndex {
  * index of: content-addressed rows are shared, and a run's stay unreferenced
  * until it publishes.
  */
-/** What the read queries need of an engine beside its connection. */
-export type EngineReads = Pick<Engine, 'capabilities' | 'textIndex' | 'changeToken'>;
-
 export interface WriterCoordination {
   /**
    * Marks this process as writing until the returned release is called (after
@@ -109,3 +106,6 @@ export interface Engine {
   changeToken(): string | null;
   close(): Promise<void>;
 }
+
+/** What the read queries need of an engine beside its connection. */
+export type EngineReads = Pick<Engine, 'capabilities' | 'textIndex' | 'changeToken'>;
