@@ -277,6 +277,29 @@ test(`the files holding a text are those that hold it case and all, with or with
   }
 });
 
+test(`the documents referring to symbols are those their references are in, on ${TEST_ENGINE}`, async () => {
+  const repo = fixtureRepo('ts-shapes');
+  try {
+    const indexId: number = indexOrThrow(repo, env, '--repo', 'referring').index_id;
+    const lookups = new Lookups(engine.db);
+    const row = await lookups.file(indexId, 'src/geometry.ts');
+    assert.ok(row?.document_id, 'src/geometry.ts has a document');
+    const defined = await lookups.definitionsInFile(indexId, row.document_id, row.path);
+    const globals = [...new Set(defined.map((d) => d.symbol))].filter((s) => !s.startsWith('local '));
+    let widest = 0;
+    for (let n = 1; n <= globals.length; n++) {
+      const some = globals.slice(0, n);
+      const expected = new Set((await new Lookups(engine.db).symbolRefs([indexId], some)).map((r) => r.document_id));
+      assert.deepEqual(await lookups.documentsReferringTo(indexId, some), expected, `${n} symbols`);
+      widest = Math.max(widest, expected.size);
+    }
+    assert.ok(widest > 1, `the symbols are referred to from ${widest} documents`);
+    assert.deepEqual(await lookups.documentsReferringTo(indexId, []), new Set());
+  } finally {
+    removeDir(repo);
+  }
+});
+
 test(`a file's possible callers are its callables and classes with an extent, and its module, on ${TEST_ENGINE}`, async () => {
   const repo = fixtureRepo('ts-shapes');
   try {

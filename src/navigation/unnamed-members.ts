@@ -312,8 +312,7 @@ async function findUses(lookups: Lookups, member: DefinitionRow): Promise<Member
   const referringToRival: [number, Set<number>][] = [];
   if (byName) {
     for (const [document, rival] of rivals) {
-      const rows = await lookups.symbolRefs([member.index_id], [...(await exportsOf(lookups, rival))]);
-      referringToRival.push([document, new Set(rows.map((r) => r.document_id))]);
+      referringToRival.push([document, await lookups.documentsReferringTo(member.index_id, [...(await exportsOf(lookups, rival))])]);
     }
   }
   const exports = new Set(declared.map((d) => d.symbol).filter((s) => !isLocalSymbol(s)));

@@ -430,6 +430,28 @@ export class Lookups {
   }
 
   /**
+   * The documents of an index that refer to any of these global symbols:
+   * the files symbolRefs would list, without its rows. A member found by its
+   * name asks it of every file declaring a rival member, for all the symbols
+   * that file defines: trpc's `type` read thousands of rows, with their
+   * ranges, to learn which files refer to seven rival files.
+   */
+  async documentsReferringTo(indexId: number, symbols: readonly string[]): Promise<Set<number>> {
+    if (symbols.length === 0) return new Set();
+    const rows = await this.prepared.rowsIn('documentsReferringTo', [[indexId], [...new Set(symbols)]], ([ids, named]) =>
+      this.db
+        .selectFrom('symbols as s')
+        .innerJoin('symbol_refs as r', 'r.symbol_id', 's.id')
+        .innerJoin('index_files as f', 'f.document_id', 'r.document_id')
+        .select('r.document_id')
+        .distinct()
+        .where('f.index_id', 'in', ids!)
+        .where('s.symbol', 'in', named!),
+    );
+    return new Set(rows.map((r) => r.document_id));
+  }
+
+  /**
    * `symbolRefs` in the order an answer lists references: the first index's
    * repository first, then the others by name, files by path (byte order: a
    * Postgres registry is created with LC_COLLATE 'C'), a file's rows by
