@@ -433,8 +433,8 @@ export class Lookups {
    * The documents of an index that refer to any of these global symbols:
    * the files symbolRefs would list, without its rows. A member found by its
    * name asks it of every file declaring a rival member, for all the symbols
-   * that file defines: trpc's `type` read thousands of rows, with their
-   * ranges, to learn which files refer to seven rival files.
+   * that file defines: trpc's `type` read 869 reference rows of 514 symbols,
+   * with their ranges, to learn which files refer to seven rival files.
    */
   async documentsReferringTo(indexId: number, symbols: readonly string[]): Promise<Set<number>> {
     if (symbols.length === 0) return new Set();
