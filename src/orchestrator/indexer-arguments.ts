@@ -1,4 +1,4 @@
-// How an indexer started ahead (run-indexer.ts, `startIndexerAhead`) is given
+// How an indexer started ahead (indexer-process.ts, `IndexerAhead`) is given
 // its run: the preload (indexer-preload.ts) loads the indexer's TypeScript
 // while sextant plans, then reads these from its stdin, once, before the
 // indexer's own code runs.
