@@ -84,7 +84,10 @@ export function symbolKind(parsed: ParsedSymbol, info: ScipSymbolInformation | u
   if (parsed.local) return said ?? 'variable';
   const descriptors = parsed.descriptors;
   const last = descriptors[descriptors.length - 1]!;
-  const ownerIsType = descriptors[descriptors.length - 2]?.suffix === 'type';
+  // An object type written in a declaration (`type T = { m(): void } & U`) is, to TypeScript, a type its members belong
+  // to; scip-typescript names it `typeLiteralN:`.
+  const owner = descriptors[descriptors.length - 2];
+  const ownerIsType = owner?.suffix === 'type' || (owner?.suffix === 'meta' && /^typeLiteral\d+$/.test(owner.name));
   switch (last.suffix) {
     case 'namespace':
       // A module declared by its specifier (`declare module '../../'`, an
