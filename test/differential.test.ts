@@ -176,6 +176,11 @@ function askSextant(p: Position) {
   return sextantAnswers.get(p)!;
 }
 
+/** Whether a symbol's name says what it is, not which one of its file's counted locals or anonymous types. */
+function isNamed(symbol: string): boolean {
+  return !isLocal(symbol) && !/typeLiteral\d+:/.test(symbol);
+}
+
 /**
  * A raw occurrence's key, a module's definition where sextant defines it: the
  * indexer puts it at the start of the file, TypeScript's goToDefinition at its
@@ -226,7 +231,9 @@ test('sextant loses nothing of what the raw SCIP index says, at every sampled po
     const { definition: def, references: refs } = await askSextant(p);
     const missing = (expected: Iterable<string>, actual: ReadonlySet<string>) => [...expected].filter((k) => !actual.has(k));
     const symbols = new Set(def.symbols);
-    const lostSymbols = missing(raw.symbols, symbols);
+    // A name the indexer counts out per file (`local 12`, `typeLiteral3`) is no identity sextant must keep: its
+    // own run names such symbols apart (orchestrator/composed-types-patch.ts). Their places are checked below.
+    const lostSymbols = missing(raw.symbols.filter(isNamed), symbols);
     if (lostSymbols.length) losses.push(`${at}: symbols lost: ${lostSymbols.join(' ')}`);
     if (symbols.size > raw.symbols.length) added.symbols.add(p);
     const defs = new Set(def.definitions.map(locationKey));

@@ -655,6 +655,29 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.deepEqual(callees, [{ to: D('function', 3, 'done'), ranges: [range(members, J, 9, 'done')] }]);
   });
 
+  test("a literal's methods setting an options type's members written inside an intersection: called through the type from another file", async () => {
+    // ThunkOptions<T> = { condition?(...) } & Labelled<T>, whose conditional branches each declare `label` (Redux
+    // Toolkit's AsyncThunkOptions): thunkAction calls both through `options`, the literal in thunk-use.ts sets them.
+    const O = 'src/thunk.ts';
+    const U = 'src/thunk-use.ts';
+    const thunkAction = def(members, 'function', O, 9, 'thunkAction');
+    for (const [line, name, callLine] of [
+      [5, 'condition', 10],
+      [8, 'label', 11],
+    ] as const) {
+      const r = await incoming('ts-members', members, U, line, name);
+      assert.equal(label(r.item), def(members, 'function', U, line, name));
+      assert.deepEqual(calls(r.calls), [{ from: thunkAction, ranges: [range(members, O, callLine, name)] }], name);
+    }
+    // typescript-language-server's references at the literal's `condition`: the type's member, its call, the literal's.
+    const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, U, 5, 'condition') }));
+    const place = (path: string, line: number) => `${path}:${line}:${at(members, path, line, 'condition').column}`;
+    assert.deepEqual(
+      refs.references.map((x: any) => `${x.path}:${x.line}:${x.column}`).sort(),
+      [place(O, 5), place(O, 10), place(U, 5)].sort(),
+    );
+  });
+
   test('two literals whose members the index names with one local: each member is its own item and caller', async () => {
     const W = 'src/watchers.js';
     const D = (line: number, name: string) => def(members, 'function', W, line, name);
@@ -789,27 +812,31 @@ describe('callHierarchy: accessors and named function expressions', () => {
     );
   });
 
-  test('a member of an unnamed type used from another file is the definition and callee its name leaves no doubt about, none when two share it', async () => {
-    // scip-typescript gives `settle` and each `cancel` (members of type literals in intersections) a local symbol, and
-    // consume.ts a new local symbol for each use: the file has no declaration of its own for them.
+  test("a member of an object type in an intersection, used from another file: the definition and callee TypeScript gives, each type's own", async () => {
+    // sextant's indexer names `settle` and each `cancel` under their aliases (orchestrator/composed-types-patch.ts):
+    // consume.ts's `timed(0).cancel()` is Timed's, not Queued's, as the checker resolves it.
     const R2 = 'src/results.ts';
     const out = await outgoing('ts-members', members, 'src/consume.ts', 3, 'consume');
     const names = calls(out.calls).map((c) => c.to!);
-    assert.ok(names.includes(def(members, 'method', R2, 6, 'settle')), names.join(', '));
-    assert.ok(!names.some((n) => / cancel /.test(n)), `Timed and Queued both declare cancel: ${names.join(', ')}`);
-    assert.ok(out.notes.some((n: string) => /^settle was found by its name/.test(n)), out.notes.join('; '));
-    const settle = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/consume.ts', 5, 'settle', { nth: 1 }) }));
-    assert.deepEqual(
-      settle.definitions.map((d: any) => `${d.path}:${d.line}:${d.column} ${d.kind} ${d.name}`),
-      [`${R2}:6:3 method settle`],
-    );
-    assert.match(
-      settle.message,
-      /^settle was found by its name: .* src\/results\.ts:6 declares the only such member of that name outside it, or in the files it refers to, or in the object literal its receiver holds or the class its receiver is an instance of$/,
-    );
-    const cancel = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...at(members, 'src/consume.ts', 4, 'cancel') }));
-    assert.equal(cancel.found, false);
-    assert.match(cancel.message, /the index records no declaration for this local name/);
+    assert.ok(names.includes(def(members, 'method', R2, 6, 'settle', 'Settled')), names.join(', '));
+    assert.ok(names.includes(def(members, 'method', R2, 10, 'cancel', 'Timed')), names.join(', '));
+    assert.ok(!names.includes(def(members, 'method', R2, 14, 'cancel', 'Queued')), names.join(', '));
+    for (const [line, name, declared] of [
+      [5, 'settle', 6],
+      [4, 'cancel', 10],
+    ] as const) {
+      const d = withoutMeta(
+        await session.ok('goToDefinition', {
+          repo: 'ts-members',
+          ...at(members, 'src/consume.ts', line, name, { nth: line === 5 ? 1 : 0 }),
+        }),
+      );
+      assert.deepEqual(
+        d.definitions.map((x: any) => `${x.path}:${x.line}:${x.column} ${x.kind} ${x.name}`),
+        [`${R2}:${declared}:3 method ${name}`],
+      );
+      assert.equal(d.message, undefined, `${name} is the index's, not found by its name`);
+    }
   });
 
   test("an object-literal method a factory returns has its uses in the files that import the factory as references and callers, from either end", async () => {
@@ -847,12 +874,25 @@ describe('callHierarchy: accessors and named function expressions', () => {
     assert.equal(label(atCall.item), getState);
     assert.deepEqual(calls(atCall.calls), callers);
     assert.ok(atCall.notes.some((n: string) => /^getState was found by its name/.test(n)), atCall.notes.join('; '));
-    // Two unnamed types declare `cancel` (results.ts): consume.ts's `timed(0).cancel()` is neither's reference.
-    const cancel = withoutMeta(
-      await session.ok('findReferences', { repo: 'ts-members', ...at(members, 'src/results.ts', 10, 'cancel'), include_declaration: true }),
-    );
-    assert.deepEqual(cancel.references.map((x: any) => x.path), ['src/results.ts']);
-    assert.equal(cancel.message, undefined);
+    // Two object types in intersections declare `cancel` (results.ts): consume.ts's `timed(0).cancel()` is Timed's alone.
+    for (const [line, expected] of [
+      [10, ['src/consume.ts', 'src/results.ts']],
+      [14, ['src/results.ts']],
+    ] as const) {
+      const cancel = withoutMeta(
+        await session.ok('findReferences', {
+          repo: 'ts-members',
+          ...at(members, 'src/results.ts', line, 'cancel'),
+          include_declaration: true,
+        }),
+      );
+      assert.deepEqual(
+        cancel.references.map((x: any) => x.path),
+        expected,
+        `cancel at results.ts:${line}`,
+      );
+      assert.equal(cancel.message, undefined);
+    }
   });
 
   test('the outline of a factory lists the methods of the object literal it returns, under the factory', async () => {

@@ -11,8 +11,9 @@
 // relates an interface's property to the one it narrows
 // (property-signatures-patch.ts), relates an object literal's property to
 // the members of a contextual union that declare it where not every member
-// does (contextual-properties-patch.ts), and indexes doc comments
-// (doc-comments-patch.ts).
+// does (contextual-properties-patch.ts), names the members of object types
+// written inside unions, intersections and the like (composed-types-patch.ts),
+// and indexes doc comments (doc-comments-patch.ts).
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, readSync, statSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { basename, dirname, join } from 'node:path';
 import { compileCached, type CachedScript } from '../code-cache.js';
 import { ARGUMENTS_ENV, type IndexerArguments } from './indexer-arguments.js';
 import type * as ts from 'typescript';
+import { patchComposedTypes } from './composed-types-patch.js';
 import { hasContextualPropertyHelpers, patchContextualProperties } from './contextual-properties-patch.js';
 import { patchDocComments } from './doc-comments-patch.js';
 import { patchPropertySignatures } from './property-signatures-patch.js';
@@ -95,9 +97,10 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
     const require = createRequire(filename);
     const tsc = require('typescript') as typeof ts;
     const { ScipSymbol } = require('./ScipSymbol.js') as { ScipSymbol?: { global?(owner: unknown, descriptor: unknown): never } };
-    const { termDescriptor, typeDescriptor } = require('./Descriptor.js') as {
+    const { termDescriptor, typeDescriptor, metaDescriptor } = require('./Descriptor.js') as {
       termDescriptor?(name: string): unknown;
       typeDescriptor?(name: string): unknown;
+      metaDescriptor?(name: string): unknown;
     };
     const { scip } = require('./scip.js') as {
       scip?: { Relationship?: new (fields: object) => unknown; SymbolInformation?: new (fields: object) => unknown };
@@ -114,6 +117,8 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
         symbolInformation: (fields) => new SymbolInformation(fields),
         relationship: (fields) => new Relationship(fields),
       });
+    if (naming && typeof prototype.descriptor === 'function' && metaDescriptor)
+      patchComposedTypes(prototype as Parameters<typeof patchComposedTypes>[0], { ts: tsc, metaDescriptor });
     const walks = typeof prototype.visit === 'function' && typeof prototype.visitSymbolOccurrence === 'function';
     if (walks && global && typeDescriptor && termDescriptor && SymbolInformation)
       patchDocComments(prototype as Parameters<typeof patchDocComments>[0], {
@@ -134,7 +139,8 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
       });
   } catch {
     // The indexer runs unpatched: this-properties are its locals, related by
-    // name (see prepare.ts), property signatures are related to nothing, an
+    // name (see prepare.ts), members of object types inside unions and
+    // intersections are locals, property signatures are related to nothing, an
     // object literal's key typed by a union sets what scip-typescript finds,
     // doc comments are not indexed, and sextant parses every file for its facts.
   }
@@ -143,6 +149,7 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
 type FileIndexerPrototype = Parameters<typeof patchFileIndexer>[0] &
   Partial<Parameters<typeof patchSyntaxFacts>[0]> &
   Partial<Parameters<typeof patchContextualProperties>[0]> &
+  Partial<Parameters<typeof patchComposedTypes>[0]> &
   Partial<Parameters<typeof patchPropertySignatures>[0]> &
   Partial<Parameters<typeof patchDocComments>[0]>;
 

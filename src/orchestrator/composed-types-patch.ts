@@ -1,0 +1,61 @@
+// Loaded into scip-typescript's process with indexer-preload.ts. scip-typescript
+// names the members of an object type written as a type alias's whole type
+// (`type Options = { condition?(): boolean }`) under the alias, but a union,
+// an intersection, a parenthesized, array or tuple type, an operator's
+// operand or a conditional type's branch names nothing, and every member of
+// an object type written inside one got a new local symbol in each file that
+// named it. Redux Toolkit's `AsyncThunkOptions<...> = { condition?(...) } &
+// IsUnknown<...>` is one: the calls `options.condition(...)` in its own file
+// and the literal that sets it in another (`createAsyncThunk(..., {
+// condition() {...} })`) were not linked, where TypeScript's findReferences and
+// call hierarchy link them (contextual-properties-patch.ts leaves a literal's
+// key alone when what it sets is another file's local). Those types are passed
+// through here, as scip-typescript passes through a variable statement, so
+// that an object type inside one is named under the declaration around it.
+//
+// scip-typescript tells apart the object types of one declaration by a counter
+// of the file being indexed (`typeLiteral3`), so the same type got another
+// name wherever another file, or another project of the repository, named it
+// first. It is named here by where it starts in its own file, the same
+// wherever it is named from.
+import type * as ts from 'typescript';
+import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
+
+interface FileIndexerLike extends SymbolNaming {
+  descriptor(node: ts.Node): unknown;
+}
+
+interface Modules extends Pick<NamingModules, 'ts'> {
+  metaDescriptor(name: string): unknown;
+}
+
+/** Wraps FileIndexer's scipSymbol and descriptor, given what scip-typescript's own modules export. */
+export function patchComposedTypes(prototype: FileIndexerLike, { ts: tsc, metaDescriptor }: Modules): void {
+  const composes = composedTypeKinds(tsc);
+  const scipSymbol = prototype.scipSymbol;
+  prototype.scipSymbol = function (this: FileIndexerLike, node: ts.Node): ScipSymbolLike {
+    if (!composes.has(node.kind) || this.globalSymbolTable.has(node)) return scipSymbol.call(this, node);
+    const owner = this.scipSymbol(node.parent);
+    return owner.isEmpty() || owner.isLocal() ? scipSymbol.call(this, node) : this.cached(node, owner);
+  };
+  const descriptor = prototype.descriptor;
+  prototype.descriptor = function (this: FileIndexerLike, node: ts.Node): unknown {
+    return tsc.isTypeLiteralNode(node) ? metaDescriptor(`typeLiteral${node.pos}`) : descriptor.call(this, node);
+  };
+}
+
+/** The type nodes that hold other types and name nothing themselves. */
+function composedTypeKinds(tsc: typeof ts): Set<ts.SyntaxKind> {
+  const k = tsc.SyntaxKind;
+  return new Set([
+    k.UnionType,
+    k.IntersectionType,
+    k.ParenthesizedType,
+    k.ArrayType,
+    k.TupleType,
+    k.OptionalType,
+    k.RestType,
+    k.TypeOperator,
+    k.ConditionalType,
+  ]);
+}
