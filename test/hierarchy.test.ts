@@ -671,11 +671,14 @@ describe('callHierarchy: accessors and named function expressions', () => {
     }
     // typescript-language-server's references at the literal's `condition`: the type's member, its call, the literal's.
     const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, U, 5, 'condition') }));
+    // other/thunk-other.ts, of another project, sets it too: that project's run names the type as src's does.
     const place = (path: string, line: number) => `${path}:${line}:${at(members, path, line, 'condition').column}`;
     assert.deepEqual(
       refs.references.map((x: any) => `${x.path}:${x.line}:${x.column}`).sort(),
-      [place(O, 5), place(O, 10), place(U, 5)].sort(),
+      [place(O, 5), place(O, 10), place(U, 5), place('other/thunk-other.ts', 5)].sort(),
     );
+    const other = await incoming('ts-members', members, 'other/thunk-other.ts', 5, 'condition');
+    assert.deepEqual(calls(other.calls), [{ from: thunkAction, ranges: [range(members, O, 10, 'condition')] }]);
   });
 
   test('two literals whose members the index names with one local: each member is its own item and caller', async () => {
