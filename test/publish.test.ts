@@ -100,10 +100,22 @@ function drawPositions(file: string, count: number, seed: number): { path: strin
 async function answer<T>(call: () => Promise<T>): Promise<Omit<T, 'index_freshness' | 'stale'> | { error: string }> {
   try {
     const { index_freshness: _freshness, stale: _stale, ...rest } = (await call()) as T & { index_freshness?: unknown; stale?: unknown };
-    return rest;
+    return uncounted(rest);
   } catch (error) {
     return { error: (error as Error).message };
   }
+}
+
+/**
+ * An answer with the names scip-typescript counts out per file (`local 12`, an object type's `typeLiteral3:`) left
+ * uncounted: sextant's run of it names object types by where they start and passes through the types that hold them
+ * (src/orchestrator/composed-types-patch.ts), so its counts differ from scip-typescript's alone for the same symbols.
+ */
+function uncounted<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(/^local \d+$/, 'local').replace(/typeLiteral\d+:/g, 'typeLiteral:') as T;
+  if (Array.isArray(value)) return value.map(uncounted) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, uncounted(v)])) as T;
+  return value;
 }
 
 /**
