@@ -6,7 +6,16 @@ import { posix } from 'node:path';
 import { FUNCTION_KINDS, signatureOf, symbolKind, unresolvedImportSignature, type SymbolKind } from '../scip/kind.js';
 import { columnConverter, normalizeRange, rangeContains, rangeTouches, type Range } from '../scip/range.js';
 import { SymbolRole, type ScipDocument, type ScipSymbolInformation } from '../scip/schema.js';
-import { descriptorName, displayName, isLocalSymbol, isModuleSymbol, ownerSymbol, parseSymbol, type ParsedSymbol } from '../scip/symbol.js';
+import {
+  descriptorName,
+  displayName,
+  isLocalSymbol,
+  isModuleSymbol,
+  isObjectTypeName,
+  ownerSymbol,
+  parseSymbol,
+  type ParsedSymbol,
+} from '../scip/symbol.js';
 import {
   DERIVED_ROLE,
   derivedOccurrence,
@@ -1013,7 +1022,7 @@ function containerName(symbol: string, parsed: ParsedSymbol, parse: (s: string) 
     const ownerParsed = parse(owner);
     if (!ownerParsed || ownerParsed.descriptors.length === 0 || isFileDescriptor(ownerParsed)) return null;
     const name = displayName(ownerParsed);
-    if (!/^typeLiteral\d+$/.test(name)) return name;
+    if (!isObjectTypeName(name)) return name;
     owner = ownerSymbol(owner, ownerParsed);
   }
   return null;

@@ -2,7 +2,7 @@
 // empty, so the kind is derived from the descriptor suffix and refined by the
 // signature the indexer put in the documentation.
 import type { ScipSymbolInformation } from './schema.js';
-import type { ParsedSymbol } from './symbol.js';
+import { isObjectTypeName, type ParsedSymbol } from './symbol.js';
 
 export const SYMBOL_KINDS = [
   'class',
@@ -84,10 +84,9 @@ export function symbolKind(parsed: ParsedSymbol, info: ScipSymbolInformation | u
   if (parsed.local) return said ?? 'variable';
   const descriptors = parsed.descriptors;
   const last = descriptors[descriptors.length - 1]!;
-  // An object type written in a declaration (`type T = { m(): void } & U`) is, to TypeScript, a type its members belong
-  // to; scip-typescript names it `typeLiteralN:`.
+  // An object type written in a declaration (`type T = { m(): void } & U`) is, to TypeScript, a type its members belong to.
   const owner = descriptors[descriptors.length - 2];
-  const ownerIsType = owner?.suffix === 'type' || (owner?.suffix === 'meta' && /^typeLiteral\d+$/.test(owner.name));
+  const ownerIsType = owner?.suffix === 'type' || (owner?.suffix === 'meta' && isObjectTypeName(owner.name));
   switch (last.suffix) {
     case 'namespace':
       // A module declared by its specifier (`declare module '../../'`, an

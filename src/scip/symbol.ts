@@ -88,6 +88,15 @@ export function isParameterSymbol(symbol: string): boolean {
   return symbol.endsWith(')') && !symbol.endsWith(').');
 }
 
+/**
+ * The name scip-typescript gives an object type written in a declaration
+ * (`T#typeLiteral12:`, sextant's run numbering it by where it starts): a
+ * type its members belong to, which names nothing a reader would.
+ */
+export function isObjectTypeName(name: string): boolean {
+  return /^typeLiteral\d+$/.test(name);
+}
+
 /** A type parameter (`f().[T]`, `C#[T]`). */
 export function isTypeParameterSymbol(symbol: string): boolean {
   return symbol.endsWith(']');
