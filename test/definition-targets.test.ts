@@ -484,6 +484,23 @@ const USE_EVENTS = [
   'report({ kind: START, at: 2 });',
 ];
 
+// A union written in a function type's parameter, its anonymous member tagged: the literals given to the function
+// from another file set the member their tags pick out, and `Done`'s only where they pick `Done`.
+const TICKER = [
+  "export interface Done { kind: 'done'; total: number }",
+  "export type Tick = (event: { kind: 'tick'; n: number } | Done) => void;",
+  "export interface Ticker { onTick: (event: { kind: 'tick'; n: number } | Done) => void }",
+];
+
+const DRIVE = [
+  "import type { Tick, Ticker } from './ticker';",
+  'export function drive(onTick: Tick, t: Ticker): void {',
+  "  onTick({ kind: 'tick', n: 1 });",
+  "  t.onTick({ kind: 'tick', n: 2 });",
+  "  onTick({ kind: 'done', total: 3 });",
+  '}',
+];
+
 // Events of one shape but for their tags, each declaring the same property (query-core's mutation events), and
 // literals giving the property beside a tag.
 const CHANGES = [
@@ -642,6 +659,8 @@ const FILES: Record<string, string> = {
   'src/events.ts': EVENTS.join('\n') + '\n',
   'src/use-events.ts': USE_EVENTS.join('\n') + '\n',
   'src/event-kinds.ts': EVENT_KINDS.join('\n') + '\n',
+  'src/ticker.ts': TICKER.join('\n') + '\n',
+  'src/drive.ts': DRIVE.join('\n') + '\n',
   'src/changes.ts': CHANGES.join('\n') + '\n',
   'src/fields.ts': FIELDS_TS.join('\n') + '\n',
   'lib/widget.js': WIDGET_JS.join('\n') + '\n',
@@ -686,6 +705,8 @@ const TEXTS: Record<string, string[]> = {
   'src/events.ts': EVENTS,
   'src/use-events.ts': USE_EVENTS,
   'src/event-kinds.ts': EVENT_KINDS,
+  'src/ticker.ts': TICKER,
+  'src/drive.ts': DRIVE,
   'src/changes.ts': CHANGES,
   'src/fields.ts': FIELDS_TS,
   'lib/widget.js': WIDGET_JS,
@@ -1005,6 +1026,46 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       assert.deepEqual(expected, [`src/events.ts:2:7`], `the server: the anonymous member, at ${where}`);
       const def = await session.ok('goToDefinition', { repo, path, line, column });
       assert.deepEqual(def.definitions.map(at), expected, `sextant, at ${where}`);
+    }
+  });
+
+  test("a literal given to a function type whose parameter is a tagged union: the member its tags pick out, as the server's", async () => {
+    const positions = [
+      position('src/drive.ts', 3, 'kind'),
+      position('src/drive.ts', 3, 'n:'),
+      position('src/drive.ts', 4, 'kind'),
+      position('src/drive.ts', 4, 'n:'),
+      position('src/drive.ts', 5, 'kind'),
+      position('src/drive.ts', 5, 'total'),
+    ];
+    for (const [path, line, column] of positions) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt);
+      // The anonymous member where the tag is 'tick' (Tick's on line 2, Ticker's on line 3), Done's where it is 'done'.
+      assert.deepEqual(
+        expected.map((l) => l.split(':')[1]),
+        [line === 5 ? '1' : String(line - 1)],
+        `the server, at ${where}`,
+      );
+      const def = await session.ok('goToDefinition', { repo, path, line, column });
+      assert.deepEqual(def.definitions.map(at), expected, `sextant, at ${where}`);
+    }
+    // The server's findReferences narrows by the tags too, or not, by its checker's state (README): sextant keeps the
+    // union's answer, every member's, which holds the server's and adds only places of the same name.
+    for (const [path, line, column] of positions) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await server.references(path, line - 1, column - 1, true)).map(lspAt);
+      const refs: string[] = (await session.ok('findReferences', { repo, path, line, column })).references.map(at);
+      assert.deepEqual(
+        expected.filter((l) => !refs.includes(l)),
+        [],
+        `sextant lists the server's references at ${where}`,
+      );
+      const name = TEXTS[path]![line - 1]!.slice(column - 1).match(/^\w+/)![0];
+      for (const l of refs.filter((l) => !expected.includes(l))) {
+        const [file, row, col] = l.split(':');
+        assert.ok(TEXTS[file!]![Number(row) - 1]!.startsWith(name, Number(col) - 1), `${l}, beyond the server's, names ${name}`);
+      }
     }
   });
 

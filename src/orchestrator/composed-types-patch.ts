@@ -18,6 +18,14 @@
 // name wherever another file, or another project of the repository, named it
 // first. It is named here by where it starts in its own file, the same
 // wherever it is named from.
+//
+// A function type is not passed through: its parameters would be named under
+// the declaration holding it, and two function types of one alias would share
+// a parameter's symbol. But an object type in one's parameters or result
+// (`onTick: (event: { kind: 'tick' } | Done) => void`) is named under that
+// declaration, by its position as above, so that a literal given to such a
+// function in another file (`onTick({ kind: 'tick' })`) sets its members, as
+// TypeScript has it, rather than leaving only `Done`'s `kind` to answer.
 import type * as ts from 'typescript';
 import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
 
@@ -25,23 +33,43 @@ interface FileIndexerLike extends SymbolNaming {
   descriptor(node: ts.Node): unknown;
 }
 
-interface Modules extends Pick<NamingModules, 'ts'> {
+interface Modules extends Pick<NamingModules, 'ts' | 'global'> {
   metaDescriptor(name: string): unknown;
 }
 
 /** Wraps FileIndexer's scipSymbol and descriptor, given what scip-typescript's own modules export. */
-export function patchComposedTypes(prototype: FileIndexerLike, { ts: tsc, metaDescriptor }: Modules): void {
+export function patchComposedTypes(prototype: FileIndexerLike, { ts: tsc, global, metaDescriptor }: Modules): void {
   const composes = composedTypeKinds(tsc);
+  const named = (node: ts.Node) => metaDescriptor(`typeLiteral${node.pos}`);
   const scipSymbol = prototype.scipSymbol;
   prototype.scipSymbol = function (this: FileIndexerLike, node: ts.Node): ScipSymbolLike {
-    if (!composes.has(node.kind) || this.globalSymbolTable.has(node)) return scipSymbol.call(this, node);
-    const owner = this.scipSymbol(node.parent);
-    return owner.isEmpty() || owner.isLocal() ? scipSymbol.call(this, node) : this.cached(node, owner);
+    if (this.globalSymbolTable.has(node)) return scipSymbol.call(this, node);
+    if (composes.has(node.kind)) {
+      const owner = this.scipSymbol(node.parent);
+      return isNamed(owner) ? this.cached(node, owner) : scipSymbol.call(this, node);
+    }
+    if (tsc.isTypeLiteralNode(node) && !isNamed(this.scipSymbol(node.parent))) {
+      const declaration = outsideFunctionTypes(tsc, composes, node.parent);
+      const owner = declaration === node.parent ? undefined : this.scipSymbol(declaration);
+      if (owner && isNamed(owner)) return this.cached(node, global(owner, named(node)));
+    }
+    return scipSymbol.call(this, node);
   };
   const descriptor = prototype.descriptor;
   prototype.descriptor = function (this: FileIndexerLike, node: ts.Node): unknown {
-    return tsc.isTypeLiteralNode(node) ? metaDescriptor(`typeLiteral${node.pos}`) : descriptor.call(this, node);
+    return tsc.isTypeLiteralNode(node) ? named(node) : descriptor.call(this, node);
   };
+}
+
+function isNamed(symbol: ScipSymbolLike): boolean {
+  return !symbol.isEmpty() && !symbol.isLocal();
+}
+
+/** The first node above a function type's parameters and result, and the composed types around them. */
+function outsideFunctionTypes(tsc: typeof ts, composes: Set<ts.SyntaxKind>, node: ts.Node): ts.Node {
+  const signature = (n: ts.Node) => tsc.isFunctionTypeNode(n) || tsc.isConstructorTypeNode(n);
+  while (composes.has(node.kind) || signature(node) || (tsc.isParameter(node) && signature(node.parent))) node = node.parent;
+  return node;
 }
 
 /** The type nodes that hold other types and name nothing themselves. */

@@ -117,8 +117,8 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
         symbolInformation: (fields) => new SymbolInformation(fields),
         relationship: (fields) => new Relationship(fields),
       });
-    if (naming && typeof prototype.descriptor === 'function' && metaDescriptor)
-      patchComposedTypes(prototype as Parameters<typeof patchComposedTypes>[0], { ts: tsc, metaDescriptor });
+    if (naming && typeof prototype.descriptor === 'function' && global && metaDescriptor)
+      patchComposedTypes(prototype as Parameters<typeof patchComposedTypes>[0], { ts: tsc, global, metaDescriptor });
     const walks = typeof prototype.visit === 'function' && typeof prototype.visitSymbolOccurrence === 'function';
     if (walks && global && typeDescriptor && termDescriptor && SymbolInformation)
       patchDocComments(prototype as Parameters<typeof patchDocComments>[0], {
