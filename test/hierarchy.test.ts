@@ -1565,6 +1565,35 @@ describe('callHierarchy: Python', () => {
   });
 });
 
+describe('static members', () => {
+  const S = 'src/steps.ts';
+  const refs = async (line: number, needle: string, nth = 0) =>
+    withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, S, line, needle, { nth }) })).references.map(
+      (x: any) => `${x.path}:${x.line}:${x.column}`,
+    );
+  const place = (line: number, needle: string, nth = 0) => {
+    const p = at(members, S, line, needle, { nth });
+    return `${p.path}:${p.line}:${p.column}`;
+  };
+
+  test("a subclass's static method overrides nothing of its base's: references and callers of each are its own, as typescript-language-server's", async () => {
+    // The server's answers, checked by hand: AddStep.fromJSON is called in Step.fromJSON alone; Step.fromJSON in replay.
+    assert.deepEqual(await refs(14, 'fromJSON'), [place(6, 'fromJSON'), place(14, 'fromJSON')]);
+    assert.deepEqual(await refs(5, 'fromJSON'), [place(5, 'fromJSON'), place(27, 'fromJSON')]);
+    assert.deepEqual(calls((await incoming('ts-members', members, S, 14, 'fromJSON')).calls), [
+      { from: def(members, 'method', S, 5, 'fromJSON', 'Step'), ranges: [range(members, S, 6, 'fromJSON')] },
+    ]);
+    assert.deepEqual(calls((await incoming('ts-members', members, S, 5, 'fromJSON')).calls), [
+      { from: def(members, 'function', S, 26, 'replay'), ranges: [range(members, S, 27, 'fromJSON')] },
+    ]);
+  });
+
+  test('an instance method still overrides its base\'s: the call through the base lists every override', async () => {
+    const expected = [place(4, 'apply'), place(11, 'apply'), place(21, 'apply'), place(27, 'apply')].sort();
+    assert.deepEqual((await refs(11, 'apply')).sort(), expected);
+  });
+});
+
 describe('typeHierarchy: TypeScript', () => {
   const S = 'src/shapes.ts';
   const T = (kind: string, line: number, name: string, container?: string, path = S) => def(ts, kind, path, line, name, container);

@@ -13,7 +13,8 @@
 // the members of a contextual union that declare it where not every member
 // does (contextual-properties-patch.ts), names the members of object types
 // written inside unions, intersections and the like (composed-types-patch.ts),
-// and indexes doc comments (doc-comments-patch.ts).
+// relates no static member to another class's (static-members-patch.ts), and
+// indexes doc comments (doc-comments-patch.ts).
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, readSync, statSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { patchComposedTypes } from './composed-types-patch.js';
 import { hasContextualPropertyHelpers, patchContextualProperties } from './contextual-properties-patch.js';
 import { patchDocComments } from './doc-comments-patch.js';
 import { patchPropertySignatures } from './property-signatures-patch.js';
+import { patchStaticMembers } from './static-members-patch.js';
 import { patchSyntaxFacts, syntaxFactsWriter } from './syntax-facts-patch.js';
 import { patchFileIndexer } from './this-properties-patch.js';
 
@@ -137,10 +139,13 @@ function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPr
         ts: tsc,
         relationship: (fields) => new Relationship(fields),
       });
+    if (typeof prototype.relationships === 'function' && typeof prototype.forEachAncestor === 'function')
+      patchStaticMembers(prototype as Parameters<typeof patchStaticMembers>[0], tsc);
   } catch {
     // The indexer runs unpatched: this-properties are its locals, related by
     // name (see prepare.ts), members of object types inside unions and
-    // intersections are locals, property signatures are related to nothing, an
+    // intersections are locals, property signatures are related to nothing,
+    // static members are related to other classes' members of their name, an
     // object literal's key typed by a union sets what scip-typescript finds,
     // doc comments are not indexed, and sextant parses every file for its facts.
   }
@@ -151,6 +156,7 @@ type FileIndexerPrototype = Parameters<typeof patchFileIndexer>[0] &
   Partial<Parameters<typeof patchContextualProperties>[0]> &
   Partial<Parameters<typeof patchComposedTypes>[0]> &
   Partial<Parameters<typeof patchPropertySignatures>[0]> &
+  Partial<Parameters<typeof patchStaticMembers>[0]> &
   Partial<Parameters<typeof patchDocComments>[0]>;
 
 /** False in an indexer started ahead that the run did not need: what it compiled is not the run's (see below). */
