@@ -501,6 +501,27 @@ const DRIVE = [
   '}',
 ];
 
+// Parse rules as prosemirror-model types them: a union told apart by `tag`, which the style rule declares `undefined`,
+// and literals whose methods and arrow properties implement the rule's `getAttrs`.
+const RULES = [
+  'export interface TagRule { tag: string; getAttrs?: (node: string) => Record<string, string> | null }',
+  'export interface StyleRule { style: string; tag?: undefined; getAttrs?: (value: string) => Record<string, string> | null }',
+  'export type Rule = TagRule | StyleRule;',
+  'export interface Spec { parseDOM?: readonly Rule[] }',
+  'export interface TagSpec { parseDOM?: readonly TagRule[] }',
+];
+
+const USE_RULES = [
+  "import type { Spec, TagSpec } from './rules';",
+  'export const link = {',
+  '  parseDOM: [',
+  "    { tag: 'a', getAttrs(node: string) { return { href: node }; } },",
+  "    { style: 'x', getAttrs: (value: string) => ({ v: value }) },",
+  '  ],',
+  '} as Spec;',
+  "export const image = { parseDOM: [{ tag: 'img', getAttrs(node: string) { return { src: node }; } }] } as TagSpec;",
+];
+
 // Events of one shape but for their tags, each declaring the same property (query-core's mutation events), and
 // literals giving the property beside a tag.
 const CHANGES = [
@@ -661,6 +682,8 @@ const FILES: Record<string, string> = {
   'src/event-kinds.ts': EVENT_KINDS.join('\n') + '\n',
   'src/ticker.ts': TICKER.join('\n') + '\n',
   'src/drive.ts': DRIVE.join('\n') + '\n',
+  'src/rules.ts': RULES.join('\n') + '\n',
+  'src/use-rules.ts': USE_RULES.join('\n') + '\n',
   'src/changes.ts': CHANGES.join('\n') + '\n',
   'src/fields.ts': FIELDS_TS.join('\n') + '\n',
   'lib/widget.js': WIDGET_JS.join('\n') + '\n',
@@ -707,6 +730,8 @@ const TEXTS: Record<string, string[]> = {
   'src/event-kinds.ts': EVENT_KINDS,
   'src/ticker.ts': TICKER,
   'src/drive.ts': DRIVE,
+  'src/rules.ts': RULES,
+  'src/use-rules.ts': USE_RULES,
   'src/changes.ts': CHANGES,
   'src/fields.ts': FIELDS_TS,
   'lib/widget.js': WIDGET_JS,
@@ -1066,6 +1091,30 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
         const [file, row, col] = l.split(':');
         assert.ok(TEXTS[file!]![Number(row) - 1]!.startsWith(name, Number(col) - 1), `${l}, beyond the server's, names ${name}`);
       }
+    }
+  });
+
+  test("an object literal's method or arrow property: the contextual type's member it implements, as the server's, beside itself", async () => {
+    const positions = [
+      position('src/use-rules.ts', 4, 'getAttrs'),
+      position('src/use-rules.ts', 5, 'getAttrs'),
+      position('src/use-rules.ts', 8, 'getAttrs'),
+    ];
+    for (const [path, line, column] of positions) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt);
+      // TagRule's getAttrs where the literal's tag is a string (StyleRule declares `tag?: undefined`); both where no tag
+      // tells them apart.
+      const tagRule = `src/rules.ts:1:${RULES[0]!.indexOf('getAttrs') + 1}`;
+      const styleRule = `src/rules.ts:2:${RULES[1]!.indexOf('getAttrs') + 1}`;
+      assert.deepEqual(expected, line === 5 ? [tagRule, styleRule] : [tagRule], `the server, at ${where}`);
+      const def = await session.ok('goToDefinition', { repo, path, line, column });
+      const answered: string[] = def.definitions.map(at);
+      assert.deepEqual(
+        answered.filter((l) => l !== where),
+        expected,
+        `sextant, at ${where}: the server's answer, and at most the literal's member itself`,
+      );
     }
   });
 

@@ -484,6 +484,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
   // declarations: a function's merged name `f.` declares nothing, and what it is defined as, where it is the name the
   // module exports (a shorthand `{ f }` of `module.exports`), is no declaration of the function.
   const [own, partnered] = await definitionsOfGroups(lookups, ctx, [asked, partners], at.file);
+  const implemented = await implementedAtLiteral(lookups, ctx, at, own!);
   const { rows, note } = await byDiscriminant(
     lookups,
     at,
@@ -499,6 +500,7 @@ export async function goToDefinition(lookups: Lookups, ctx: RepoContext, params:
               exportedVariables(at.file, at.called === true, [
                 ...own!,
                 ...partnered!.filter((d) => !isLocalSymbol(d.symbol) && partners.includes(d.symbol)),
+                ...implemented,
               ]),
             ),
           ),
@@ -684,6 +686,29 @@ function calledAssignedFunction(d: DefinitionRow): DefinitionRow {
 const MODULE_EXPORTS = 'module.exports';
 
 /**
+ * At the name of an object literal's method or arrow property (a function to
+ * sextant, see orchestrator/prepare.ts defineLiteralMembers), TypeScript's
+ * goToDefinition answers the property of the literal's contextual type that
+ * it implements (prosemirror's `{ tag: 'a', getAttrs(dom) {...} }` answers
+ * `TagParseRule`'s `getAttrs`): those are added to the member itself, and a
+ * union's are narrowed by the literal's tags with the rest (byLiteralTags). A
+ * class's method is not: TypeScript answers it alone, not what it overrides.
+ */
+async function implementedAtLiteral(
+  lookups: Lookups,
+  ctx: RepoContext,
+  at: { file: FileContext; declared: Set<string> },
+  own: readonly DefinitionRow[],
+): Promise<DefinitionRow[]> {
+  const members = own.filter((d) => d.kind === 'function' && at.declared.has(d.symbol)).map((d) => d.symbol);
+  if (members.length === 0) return [];
+  const implemented = await lookups.implementedBy([ctx.index.id], members);
+  if (implemented.length === 0) return [];
+  const [rows] = await definitionsOfGroups(lookups, ctx, [implemented], at.file);
+  return rows!;
+}
+
+/**
  * At a call of a class field initialised with a function (`getName = <T>(field: T) => {...}`, TanStack Form's
  * methods), TypeScript's goToDefinition answers the function the call resolves to, not the field: a function
  * expression by its name when it has one, else the whole function, from its first token (the field is not the
@@ -775,8 +800,10 @@ async function byDiscriminant(
  * of its own (`{ type: 'added'; mutation: M } | { type: 'updated'; mutation:
  * M }`, query-core's mutation events): TypeScript's goToDefinition answers the
  * member the literal's tags pick out, not every member's property. A row is
- * kept when its type declares the tag's literal, or declares the tag with no
- * literal; narrowed only where some rows, not all, are kept.
+ * left out when its type declares another literal for the tag (`undefined`
+ * among them: prosemirror's `tag?: undefined`); one that declares the tag
+ * with no literal, or not at all, is kept, as TypeScript keeps it. Narrowed
+ * only where some rows, not all, are kept.
  */
 async function byLiteralTags(lookups: Lookups, at: { file: FileContext; range?: Range }, rows: DefinitionRow[]): Promise<DefinitionRow[]> {
   const lines = at.file.lines;
@@ -794,7 +821,8 @@ async function byLiteralTags(lookups: Lookups, at: { file: FileContext; range?: 
       types.map((o) => `${o}${descriptorName(key)}.`),
     ))
       tags.set(propertyOwner(tag.symbol)!, literalAfter((await lookups.lines(tag.blob_sha))?.[tag.end_line], tag.end_char));
-    const picked = (owner: string) => tags.has(owner) && (tags.get(owner) === undefined || tags.get(owner) === value);
+    // As TypeScript discriminates a union: a member lacking the tag, or declaring it with no literal, may be it.
+    const picked = (owner: string) => tags.get(owner) === undefined || tags.get(owner) === value;
     const kept = types.filter(picked);
     if (kept.length > 0 && kept.length < types.length) return rows.filter((_, i) => owners[i] === undefined || picked(owners[i]!));
   }
@@ -859,9 +887,17 @@ function boundedLiteral(literal: string): string {
   return literal.length > 40 ? `${literal.slice(0, 39)}…` : literal;
 }
 
-/** A literal after a name and its colon (`: "plus",`, `?: 2;`), a string's in double quotes; undefined when none ends the member there. */
+/**
+ * A literal after a name and its colon (`: "plus",`, `?: 2;`), a string's in
+ * double quotes; undefined when none ends the member there. A member declared
+ * `undefined` or `null` alone has that literal too (prosemirror's `tag?:
+ * undefined` in `StyleParseRule`, "to make TS see ParseRule as a tagged
+ * union"): a literal giving the tag a string picks out the other members.
+ */
 function literalAfter(line: string | undefined, column: number): string | undefined {
-  return doubleQuoted(line ? DISCRIMINANT.exec(line.slice(column))?.[1] : undefined);
+  if (!line) return undefined;
+  const rest = line.slice(column);
+  return doubleQuoted(DISCRIMINANT.exec(rest)?.[1] ?? UNIT.exec(rest)?.[1]);
 }
 
 /** A string literal in double quotes (as literals are compared), other literals as they are written. */
@@ -872,6 +908,8 @@ function doubleQuoted(literal: string | undefined): string | undefined {
 /** A literal: a string in either quotes, a number, a boolean. */
 const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|true|false)`;
 const DISCRIMINANT = new RegExp(String.raw`^\s*\??\s*:\s*${LITERAL}\s*(?:[,;}|]|\/[/*]|$)`);
+/** `undefined` or `null` as a member's whole type (not one of a union's: `?: undefined | string` declares no literal). */
+const UNIT = /^\s*\??\s*:\s*(undefined|null)\s*(?:[,;}]|\/[/*]|$)/;
 /** A `name: literal` property in the top-level text of an object literal. */
 const TAG = new RegExp(String.raw`(?:^|[,\n])\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*:\s*${LITERAL}\s*(?=[,\n]|$)`, 'gu');
 

@@ -115,6 +115,8 @@ export class Lookups {
   private readonly exportsFor = new Lru<string, string[]>(RELATIVES_CACHED);
   /** definitionRelated by scope and symbol: asked on every goToDefinition at a use. */
   private readonly definitionRelatives = new Lru<string, string[]>(RELATIVES_CACHED);
+  /** implementedBy by scope and symbol. */
+  private readonly implementations = new Lru<string, string[]>(RELATIVES_CACHED);
   /** supertypesOf and subtypesOf by scope and symbol. */
   private readonly supertypes = new Lru<string, string[]>(RELATIVES_CACHED);
   private readonly subtypes = new Lru<string, string[]>(RELATIVES_CACHED);
@@ -838,6 +840,11 @@ export class Lookups {
   /** Symbols whose definitions are also a symbol's (SCIP is_definition), both directions. */
   async definitionRelated(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
     return symbolsOf(await this.cachedPairs(this.definitionRelatives, indexIds, symbols, 'is_definition', ['forward', 'backward']));
+  }
+
+  /** The members each of these symbols implements or overrides (SCIP is_implementation, from it). */
+  async implementedBy(indexIds: readonly number[], symbols: readonly string[]): Promise<string[]> {
+    return symbolsOf(await this.cachedPairs(this.implementations, indexIds, symbols, 'is_implementation', ['forward']));
   }
 
   /** The first `limit` files of an index by path. */
