@@ -898,19 +898,9 @@ function defineLiteralMembers(
   const namespace = fileNamespace(symbols, path);
   const renamed = new Set<number>();
   const relationships: PreparedRelationship[] = [];
-  // A member set through a union implements each member's property of its name (prosemirror's `{ tag: 'a', getAttrs()
-  // {...} }` typed `TagParseRule | StyleParseRule`): scip-typescript records one use of each at the name.
-  const synthesizedAt = new Map<string, string>();
-  const implementedToo = new Set<Occurrence>();
   for (const o of occurrences) {
     const at = `${o.range[0]}:${o.range[1]}`;
-    if (o.roles & SymbolRole.Definition) continue;
-    const made = synthesizedAt.get(at);
-    if (made !== undefined && !isLocalSymbol(symbols[o.symbol]!)) {
-      relationships.push({ ...IMPLEMENTS, symbol: made, target: symbols[o.symbol]! });
-      implementedToo.add(o);
-    }
-    if (defined.has(at)) continue;
+    if (o.roles & SymbolRole.Definition || defined.has(at)) continue;
     const declaration = facts.declarationAt(o.range[0], o.range[1]);
     const member = declaration?.member;
     if (!member) continue;
@@ -947,23 +937,19 @@ function defineLiteralMembers(
       renamed.add(o.symbol);
     } else {
       o.symbol = internSymbol(symbols, symbolIndex, synthesized);
-      relationships.push({ ...IMPLEMENTS, symbol: synthesized, target: original, isImplementation: !again });
+      relationships.push({
+        symbol: synthesized,
+        target: original,
+        isImplementation: !again,
+        isReference: true,
+        isTypeDefinition: false,
+        isDefinition: false,
+      });
     }
     o.roles |= SymbolRole.Definition;
     defined.add(at);
-    synthesizedAt.set(at, synthesized);
   }
-  if (implementedToo.size > 0) removeOccurrences(occurrences, implementedToo);
   return relationships;
-}
-
-/** A literal's member to a property it implements: an override to what it overrides. */
-const IMPLEMENTS = { isImplementation: true, isReference: true, isTypeDefinition: false, isDefinition: false } as const;
-
-function removeOccurrences(occurrences: Occurrence[], removed: ReadonlySet<Occurrence>): void {
-  let kept = 0;
-  for (const o of occurrences) if (!removed.has(o)) occurrences[kept++] = o;
-  occurrences.length = kept;
 }
 
 /** A member of a type, after the type's symbol: `create().`, `Readonly:typeLiteral0:create().`. */
