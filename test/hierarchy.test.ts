@@ -1594,6 +1594,26 @@ describe('static members', () => {
   });
 });
 
+describe("a base's property narrowed by a subclass's parameter property", () => {
+  test('findReferences at the base property, at the parameter property or at a use through the subclass lists all four places, as typescript-language-server does', async () => {
+    const D = 'src/descs.ts';
+    const place = (line: number, needle: string) => {
+      const p = at(members, D, line, needle);
+      return `${p.path}:${p.line}:${p.column}`;
+    };
+    // The server's answer from each of the three, checked by hand.
+    const expected = [place(4, 'node'), place(6, 'node'), place(11, 'node'), place(17, 'node')];
+    for (const line of [4, 11, 17]) {
+      const refs = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...at(members, D, line, 'node') })).references;
+      assert.deepEqual(
+        refs.map((x: any) => `${x.path}:${x.line}:${x.column}`),
+        expected,
+        `at line ${line}`,
+      );
+    }
+  });
+});
+
 describe('typeHierarchy: TypeScript', () => {
   const S = 'src/shapes.ts';
   const T = (kind: string, line: number, name: string, container?: string, path = S) => def(ts, kind, path, line, name, container);

@@ -9,7 +9,12 @@
 // property signature: each narrowed property's uses stood alone (zod's
 // references recall 0.962 against typescript-language-server, its misses
 // nearly all here). This relates a property signature as scip-typescript
-// relates a method signature, through the same ancestors.
+// relates a method signature, through the same ancestors. So it relates a
+// constructor's parameter property (`constructor(public node: Node)` in
+// prosemirror-view's `NodeViewDesc`, which narrows `ViewDesc`'s `declare
+// node: Node | null`), which scip-typescript names as the parameter it also
+// is: findReferences at the base's property missed every `desc.node` typed
+// by the subclass.
 import type * as ts from 'typescript';
 import type { ScipSymbolLike } from './scip-typescript-internals.js';
 
@@ -29,10 +34,11 @@ export function patchPropertySignatures(prototype: FileIndexerLike, modules: Mod
   const original = prototype.relationships;
   prototype.relationships = function (this: FileIndexerLike, declaration, declarationSymbol) {
     const relationships = original.call(this, declaration, declarationSymbol);
-    if (!modules.ts.isPropertySignature(declaration) || !modules.ts.isInterfaceDeclaration(declaration.parent)) return relationships;
-    const name = declaration.name.getText();
+    const owner = ownerOfProperty(modules.ts, declaration);
+    if (!owner) return relationships;
+    const name = (declaration as ts.PropertySignature | ts.ParameterDeclaration).name.getText();
     const related = new Set([declarationSymbol.value]);
-    this.forEachAncestor(declaration.parent, (ancestor) => {
+    this.forEachAncestor(owner, (ancestor) => {
       for (const member of ancestor.members) {
         if (member.name?.getText() !== name) continue;
         const symbol = this.scipSymbol(member);
@@ -43,4 +49,11 @@ export function patchPropertySignatures(prototype: FileIndexerLike, modules: Mod
     });
     return relationships;
   };
+}
+
+/** The interface a property signature is of, or the class a constructor's parameter property is of. */
+function ownerOfProperty(tsc: typeof ts, declaration: ts.Node): ts.Node | undefined {
+  if (tsc.isPropertySignature(declaration)) return tsc.isInterfaceDeclaration(declaration.parent) ? declaration.parent : undefined;
+  if (tsc.isParameter(declaration) && tsc.isParameterPropertyDeclaration(declaration, declaration.parent)) return declaration.parent.parent;
+  return undefined;
 }
