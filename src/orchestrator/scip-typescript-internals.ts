@@ -1,6 +1,7 @@
 // The parts of scip-typescript's FileIndexer and modules that sextant's
 // patches to it use (this-properties-patch.ts, doc-comments-patch.ts,
-// property-signatures-patch.ts, composed-types-patch.ts):
+// property-signatures-patch.ts, composed-types-patch.ts,
+// static-members-patch.ts):
 // declared once, checked for at load by indexer-preload.ts, which leaves a
 // scip-typescript without them unpatched.
 import type * as ts from 'typescript';
