@@ -16,13 +16,7 @@
 // is: findReferences at the base's property missed every `desc.node` typed
 // by the subclass.
 import type * as ts from 'typescript';
-import type { ScipSymbolLike } from './scip-typescript-internals.js';
-
-interface FileIndexerLike {
-  scipSymbol(node: ts.Node): ScipSymbolLike;
-  relationships(declaration: ts.Node, declarationSymbol: ScipSymbolLike): unknown[];
-  forEachAncestor(node: ts.Node, onAncestor: (ancestor: ts.ClassLikeDeclaration | ts.InterfaceDeclaration) => void): void;
-}
+import type { MemberRelating } from './scip-typescript-internals.js';
 
 interface Modules {
   ts: typeof ts;
@@ -30,9 +24,9 @@ interface Modules {
 }
 
 /** Wraps FileIndexer's relationships, given what scip-typescript's own modules export. */
-export function patchPropertySignatures(prototype: FileIndexerLike, modules: Modules): void {
+export function patchPropertySignatures(prototype: MemberRelating, modules: Modules): void {
   const original = prototype.relationships;
-  prototype.relationships = function (this: FileIndexerLike, declaration, declarationSymbol) {
+  prototype.relationships = function (this: MemberRelating, declaration, declarationSymbol) {
     const relationships = original.call(this, declaration, declarationSymbol);
     const owner = ownerOfProperty(modules.ts, declaration);
     if (!owner) return relationships;

@@ -19,6 +19,13 @@ export interface SymbolNaming {
   globalSymbolTable: Map<ts.Node, ScipSymbolLike>;
 }
 
+/** How FileIndexer relates a declaration to the members it implements or overrides, through its type's ancestors. */
+export interface MemberRelating {
+  scipSymbol(node: ts.Node): ScipSymbolLike;
+  relationships(declaration: ts.Node, declarationSymbol: ScipSymbolLike): unknown[];
+  forEachAncestor(node: ts.Node, onAncestor: (ancestor: ts.ClassLikeDeclaration | ts.InterfaceDeclaration) => void): void;
+}
+
 /** What a patch that names symbols needs of scip-typescript's modules. */
 export interface NamingModules {
   ts: typeof ts;

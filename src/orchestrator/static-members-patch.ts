@@ -9,20 +9,14 @@
 // functions as its callers. This drops such relationships: a static member's
 // own, and an instance member's to a static one.
 import type * as ts from 'typescript';
-import type { ScipSymbolLike } from './scip-typescript-internals.js';
-
-interface FileIndexerLike {
-  scipSymbol(node: ts.Node): ScipSymbolLike;
-  relationships(declaration: ts.Node, declarationSymbol: ScipSymbolLike): unknown[];
-  forEachAncestor(node: ts.Node, onAncestor: (ancestor: ts.ClassLikeDeclaration | ts.InterfaceDeclaration) => void): void;
-}
+import type { MemberRelating } from './scip-typescript-internals.js';
 
 /** Wraps FileIndexer's relationships, given the TypeScript scip-typescript loaded. */
-export function patchStaticMembers(prototype: FileIndexerLike, tsc: typeof ts): void {
+export function patchStaticMembers(prototype: MemberRelating, tsc: typeof ts): void {
   const original = prototype.relationships;
   const isStatic = (node: ts.Node) =>
     tsc.canHaveModifiers(node) && (tsc.getModifiers(node) ?? []).some((m) => m.kind === tsc.SyntaxKind.StaticKeyword);
-  prototype.relationships = function (this: FileIndexerLike, declaration, declarationSymbol) {
+  prototype.relationships = function (this: MemberRelating, declaration, declarationSymbol) {
     const relationships = original.call(this, declaration, declarationSymbol);
     if (relationships.length === 0 || !(tsc.isMethodDeclaration(declaration) || tsc.isPropertyDeclaration(declaration)))
       return relationships;
