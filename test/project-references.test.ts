@@ -7,7 +7,7 @@
 // tsconfig.json does. The answers are checked against typescript-language-server
 // on the same tree.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { commitAll, gitRepoOf, removeDir } from './support/repos.js';
@@ -159,5 +159,105 @@ describe('a solution config and the projects it references', () => {
     commitAll(root, 'spec: yes');
     report = cli('reindex', root).report;
     assert.equal(scip(report).projects_reused, 4);
+  });
+});
+
+/**
+ * Composite projects that import each other by package name, as a workspace
+ * links them: `@ws/store`'s package.json points at its output
+ * (`dist/index.d.ts`), which is not built. The compiler finds the sources
+ * only through the referencing project's `references`.
+ */
+const COMPOSITE = (extra: object) =>
+  JSON.stringify({
+    compilerOptions: {
+      composite: true,
+      strict: true,
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      outDir: 'dist',
+      rootDir: 'src',
+    },
+    include: ['src'],
+    ...extra,
+  }) + '\n';
+const WORKSPACE: Record<string, string> = {
+  'package.json': '{ "name": "ws", "private": true, "workspaces": ["packages/*"] }\n',
+  '.gitignore': 'node_modules\ndist\n',
+  'tsconfig.json': '{ "files": [], "references": [{ "path": "packages/store" }, { "path": "packages/app" }] }\n',
+  'packages/store/package.json':
+    '{ "name": "@ws/store", "version": "1.0.0", "type": "module", "types": "./dist/index.d.ts", "exports": { ".": { "types": "./dist/index.d.ts", "import": "./dist/index.js" } } }\n',
+  'packages/store/tsconfig.json': COMPOSITE({}),
+  'packages/store/src/index.ts': "export { createStore, type Store } from './store';\n",
+  'packages/store/src/store.ts':
+    'export interface Store<T> {\n  get(): T;\n  set(value: T): void;\n}\n\nexport function createStore<T>(initial: T): Store<T> {\n  let value = initial;\n  return { get: () => value, set: (next) => void (value = next) };\n}\n',
+  'packages/app/package.json': '{ "name": "@ws/app", "version": "1.0.0", "type": "module", "dependencies": { "@ws/store": "1.0.0" } }\n',
+  'packages/app/tsconfig.json': COMPOSITE({ references: [{ path: '../store' }] }),
+  'packages/app/src/counter.ts':
+    "import { createStore, type Store } from '@ws/store';\n\nexport const counter: Store<number> = createStore(0);\n\nexport function increment(): void {\n  counter.set(counter.get() + 1);\n}\n",
+  'packages/app/src/labels.ts': "import { createStore } from '@ws/store';\n\nexport const labels = createStore<string[]>([]);\n",
+  'packages/app/src/main.ts': "import { increment } from './counter';\n\nincrement();\n",
+  'packages/app/src/reset.ts': "import { counter } from './counter';\n\nexport const reset = () => counter.set(0);\n",
+};
+
+describe('composite projects that import each other by package name, unbuilt', () => {
+  let ws: string;
+  const wsCli = (...args: string[]) => cli(...args, '--repo', 'ws');
+  before(() => {
+    ws = gitRepoOf('ws', WORKSPACE);
+    cleanup.push(dirname(ws));
+    // What a workspace install makes: untracked, ignored.
+    mkdirSync(join(ws, 'node_modules', '@ws'), { recursive: true });
+    symlinkSync('../../packages/store', join(ws, 'node_modules', '@ws', 'store'));
+    cli('index', ws);
+  });
+
+  // counter.ts: the import of createStore, the type Store, the call, and a member through the type;
+  // store.ts: createStore's declaration and Store's `set`.
+  const positions: [string, number, number][] = [
+    ['packages/app/src/counter.ts', 1, 10],
+    ['packages/app/src/counter.ts', 3, 23],
+    ['packages/app/src/counter.ts', 3, 39],
+    ['packages/app/src/counter.ts', 6, 11],
+    ['packages/store/src/store.ts', 6, 17],
+    ['packages/store/src/store.ts', 3, 3],
+  ];
+
+  /** Asks sextant and typescript-language-server at every position; the server must answer in the store's sources. */
+  async function sameAsTheServer(): Promise<void> {
+    const server = await TypeScriptLanguageServer.start(ws);
+    try {
+      for (const path of new Set(positions.map(([p]) => p))) await server.open(path);
+      for (const [path, line, column] of positions) {
+        const where = `${path}:${line}:${column}`;
+        const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
+        assert.ok(
+          expected.some((l) => l.startsWith('packages/store/src/store.ts:')),
+          `the server answers ${where} in the store's sources: ${expected}`,
+        );
+        assert.deepEqual(wsCli('def', where).definitions.map(at).sort(), expected, `definitions at ${where}`);
+        const expectedRefs = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+        assert.deepEqual(wsCli('refs', where).references.map(at).sort(), expectedRefs, `references at ${where}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
+  test("an import of a referenced project's package answers its sources, and their references reach the importers, as typescript-language-server does", async () => {
+    await sameAsTheServer();
+  });
+
+  test('so does an incremental run that indexes the edited file alone', async () => {
+    writeFileSync(
+      join(ws, 'packages/app/src/labels.ts'),
+      "import { createStore } from '@ws/store';\n\nexport const labels = createStore<string[]>(['a']);\n",
+    );
+    commitAll(ws, 'a first label');
+    const report = cli('reindex', ws).report;
+    const app = scip(report).projects.find((p: any) => p.config === 'packages/app/tsconfig.json');
+    assert.equal(app?.granularity, 'files', JSON.stringify(scip(report).projects));
+    await sameAsTheServer();
   });
 });

@@ -13,8 +13,9 @@
 // the members of a contextual union that declare it where not every member
 // does (contextual-properties-patch.ts), names the members of object types
 // written inside unions, intersections and the like (composed-types-patch.ts),
-// relates no static member to another class's (static-members-patch.ts), and
-// indexes doc comments (doc-comments-patch.ts).
+// relates no static member to another class's (static-members-patch.ts),
+// indexes doc comments (doc-comments-patch.ts), and builds each project's
+// program with the projects it references (project-references-patch.ts).
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, readSync, statSync } from 'node:fs';
@@ -26,6 +27,7 @@ import type * as ts from 'typescript';
 import { patchComposedTypes } from './composed-types-patch.js';
 import { hasContextualPropertyHelpers, patchContextualProperties } from './contextual-properties-patch.js';
 import { patchDocComments } from './doc-comments-patch.js';
+import { withProjectReferences } from './project-references-patch.js';
 import { patchPropertySignatures } from './property-signatures-patch.js';
 import { patchStaticMembers } from './static-members-patch.js';
 import { patchSyntaxFacts, syntaxFactsWriter } from './syntax-facts-patch.js';
@@ -69,7 +71,8 @@ extensions['.js'] = function (module, filename) {
 
 prototype._compile = function (content, filename) {
   if (content.length < CACHED_MODULE_BYTES) {
-    const result = compile.call(this, content, filename);
+    const source = filename.endsWith(PROJECT_INDEXER) ? withProjectReferences(content, createRequire(filename)('typescript')) : content;
+    const result = compile.call(this, source, filename);
     if (filename.endsWith(FILE_INDEXER)) patchScipTypescript(this.exports, filename);
     return result;
   }
@@ -88,8 +91,10 @@ prototype._compile = function (content, filename) {
   return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
 };
 
-/** scip-typescript's module that names, relates and visits symbols: see the three patches. */
+/** scip-typescript's module that names, relates and visits symbols: see the patches below. */
 const FILE_INDEXER = join('@sourcegraph', 'scip-typescript', 'dist', 'src', 'FileIndexer.js');
+/** scip-typescript's module that makes each project's program. */
+const PROJECT_INDEXER = join('@sourcegraph', 'scip-typescript', 'dist', 'src', 'ProjectIndexer.js');
 
 /** Patches a scip-typescript whose internals are the ones the patches were written for; another is left as it is. */
 function patchScipTypescript(exports: { FileIndexer?: { prototype: FileIndexerPrototype } }, filename: string): void {

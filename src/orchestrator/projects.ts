@@ -4,11 +4,14 @@
 // includes it, or, where that config is a solution (`"files": []` with
 // `references`, as Vite's and Nx's templates write them), to the first project
 // it references that does; the files no config includes belong to an inferred
-// project. Every config that owns files is indexed, each file by its owner only.
+// project. Every config that owns files is indexed, each file by its owner only,
+// in a program that knows the projects its config references, as a language
+// server's does (project-references-patch.ts).
 import { posix } from 'node:path';
 import type * as ts from 'typescript';
 import { loadTypescript } from '../syntax/load-typescript.js';
 import type { IndexerManifest } from './manifests.js';
+import { REFERENCES_KEY } from './project-references-patch.js';
 
 /** One project as planned: its config (repository-relative; null when inferred) and the tracked files it owns. */
 export interface PlannedProject {
@@ -152,7 +155,9 @@ export function planProjects(
         ...(config.setsTypeRoots ? {} : { typeRoots: typeRootsFrom(posix.join(root, config.dir)) }),
       },
       include: [],
+      // scip-typescript would index each referenced project again: they are passed apart, for its program only.
       references: [],
+      ...(config.references.length > 0 ? { [REFERENCES_KEY]: config.references.map((r) => posix.join(root, r)) } : {}),
     };
     const sharesFiles = [...config.fileNames].some((f) => owner.has(f) && owner.get(f) !== config);
     if (!sharesFiles && !config.hasReferences) {
