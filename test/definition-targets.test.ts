@@ -501,6 +501,26 @@ const DRIVE = [
   '}',
 ];
 
+// Functions that scip-typescript names nothing, an arrow function held by a variable and a function expression held by a
+// class field, whose destructured parameter is typed by an object type written in place (msw's `executeHandlers`): the
+// keys given to them in another file set that type's members.
+const HANDLERS = [
+  'export interface Handler { name: string }',
+  'export const runHandlers = async ({ handlers, quiet }: { handlers: Handler[]; quiet?: boolean }) => handlers.length + (quiet ? 0 : 1);',
+  'export class Runner {',
+  '  run = function ({ limit }: { limit: number }): number {',
+  '    return limit;',
+  '  };',
+  '}',
+];
+
+const USE_HANDLERS = [
+  "import { runHandlers, Runner } from './handlers';",
+  "const handlers = [{ name: 'a' }];",
+  'void runHandlers({ handlers, quiet: true });',
+  'new Runner().run({ limit: 2 });',
+];
+
 // Parse rules as prosemirror-model types them: a union told apart by `tag`, which the style rule declares `undefined`,
 // and literals whose methods and arrow properties implement the rule's `getAttrs`.
 const RULES = [
@@ -682,6 +702,8 @@ const FILES: Record<string, string> = {
   'src/event-kinds.ts': EVENT_KINDS.join('\n') + '\n',
   'src/ticker.ts': TICKER.join('\n') + '\n',
   'src/drive.ts': DRIVE.join('\n') + '\n',
+  'src/handlers.ts': HANDLERS.join('\n') + '\n',
+  'src/use-handlers.ts': USE_HANDLERS.join('\n') + '\n',
   'src/rules.ts': RULES.join('\n') + '\n',
   'src/use-rules.ts': USE_RULES.join('\n') + '\n',
   'src/changes.ts': CHANGES.join('\n') + '\n',
@@ -730,6 +752,8 @@ const TEXTS: Record<string, string[]> = {
   'src/event-kinds.ts': EVENT_KINDS,
   'src/ticker.ts': TICKER,
   'src/drive.ts': DRIVE,
+  'src/handlers.ts': HANDLERS,
+  'src/use-handlers.ts': USE_HANDLERS,
   'src/rules.ts': RULES,
   'src/use-rules.ts': USE_RULES,
   'src/changes.ts': CHANGES,
@@ -1091,6 +1115,31 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
         const [file, row, col] = l.split(':');
         assert.ok(TEXTS[file!]![Number(row) - 1]!.startsWith(name, Number(col) - 1), `${l}, beyond the server's, names ${name}`);
       }
+    }
+  });
+
+  test("keys given to an arrow function's or a function expression's destructured parameter, its type written in place: its members, as the server's", async () => {
+    const positions = [
+      position('src/use-handlers.ts', 3, 'handlers'),
+      position('src/use-handlers.ts', 3, 'quiet'),
+      position('src/use-handlers.ts', 4, 'limit'),
+      position('src/handlers.ts', 2, 'handlers'),
+      position('src/handlers.ts', 2, 'quiet?'),
+      position('src/handlers.ts', 4, 'limit'),
+    ];
+    for (const [path, line, column] of positions) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
+      // The member of the object type written in handlers.ts (beside the variable a shorthand key also names).
+      assert.ok(
+        expected.some((l) => l.startsWith('src/handlers.ts:')),
+        `the server answers ${where} in handlers.ts: ${expected}`,
+      );
+      const def = await session.ok('goToDefinition', { repo, path, line, column });
+      assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
+      const expectedRefs = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      const refs = await session.ok('findReferences', { repo, path, line, column });
+      assert.deepEqual(refs.references.map(at).sort(), expectedRefs, `references at ${where}`);
     }
   });
 

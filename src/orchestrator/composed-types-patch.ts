@@ -26,6 +26,11 @@
 // declaration, by its position as above, so that a literal given to such a
 // function in another file (`onTick({ kind: 'tick' })`) sets its members, as
 // TypeScript has it, rather than leaving only `Done`'s `kind` to answer.
+// So is an object type in the parameters or result of an arrow function or a
+// function expression held by a variable or a class field (`export const
+// executeHandlers = async ({ handlers }: { handlers: Handler[] }) => ...`),
+// which scip-typescript names nothing: `executeHandlers({ handlers })` in
+// another file then sets its `handlers`, and findReferences there finds it.
 import type * as ts from 'typescript';
 import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
 
@@ -49,8 +54,9 @@ export function patchComposedTypes(prototype: FileIndexerLike, { ts: tsc, global
       return isNamed(owner) ? this.cached(node, owner) : scipSymbol.call(this, node);
     }
     if (tsc.isTypeLiteralNode(node) && !isNamed(this.scipSymbol(node.parent))) {
-      const declaration = outsideFunctionTypes(tsc, composes, node.parent);
-      const owner = declaration === node.parent ? undefined : this.scipSymbol(declaration);
+      const outside = outsideFunctionTypes(tsc, composes, node.parent);
+      const declaration = outside === node.parent ? holderOfFunctionTyped(tsc, composes, node) : outside;
+      const owner = declaration && this.scipSymbol(declaration);
       if (owner && isNamed(owner)) return this.cached(node, global(owner, named(node)));
     }
     return scipSymbol.call(this, node);
@@ -70,6 +76,31 @@ function outsideFunctionTypes(tsc: typeof ts, composes: Set<ts.SyntaxKind>, node
   const signature = (n: ts.Node) => tsc.isFunctionTypeNode(n) || tsc.isConstructorTypeNode(n);
   while (composes.has(node.kind) || signature(node) || (tsc.isParameter(node) && signature(node.parent))) node = node.parent;
   return node;
+}
+
+/**
+ * The variable or class field that holds an arrow function or a function
+ * expression whose parameter or result `typeLiteral` types
+ * (`export const run = ({ handlers }: { handlers: Handler[] }) => ...`):
+ * scip-typescript names such a function nothing, so its parameters and their
+ * types are locals. (A function declaration's or a method's parameters are
+ * named already, and so are the object types in them.)
+ */
+function holderOfFunctionTyped(tsc: typeof ts, composes: Set<ts.SyntaxKind>, typeLiteral: ts.TypeLiteralNode): ts.Node | undefined {
+  let child: ts.Node = typeLiteral;
+  let node = typeLiteral.parent;
+  while (composes.has(node.kind)) {
+    child = node;
+    node = node.parent;
+  }
+  if (tsc.isParameter(node) && node.type === child) {
+    child = node;
+    node = node.parent;
+  } else if (!((tsc.isArrowFunction(node) || tsc.isFunctionExpression(node)) && node.type === child)) return undefined;
+  if (!tsc.isArrowFunction(node) && !tsc.isFunctionExpression(node)) return undefined;
+  const holder = node.parent;
+  const holds = (tsc.isVariableDeclaration(holder) || tsc.isPropertyDeclaration(holder)) && holder.initializer === node;
+  return holds ? holder : undefined;
 }
 
 /** The type nodes that hold other types and name nothing themselves. */
