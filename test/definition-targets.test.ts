@@ -501,9 +501,9 @@ const DRIVE = [
   '}',
 ];
 
-// Functions that scip-typescript names nothing, an arrow function held by a variable and a function expression held by a
-// class field, whose destructured parameter is typed by an object type written in place (msw's `executeHandlers`): the
-// keys given to them in another file set that type's members.
+// Functions that scip-typescript names nothing, an arrow function held by a variable, a function expression held by a
+// class field and an object literal's method and arrow property, whose destructured parameter is typed by an object type
+// written in place (msw's `executeHandlers`): the keys given to them in another file set that type's members.
 const HANDLERS = [
   'export interface Handler { name: string }',
   'export const runHandlers = async ({ handlers, quiet }: { handlers: Handler[]; quiet?: boolean }) => handlers.length + (quiet ? 0 : 1);',
@@ -512,13 +512,21 @@ const HANDLERS = [
   '    return limit;',
   '  };',
   '}',
+  'export const api = {',
+  '  get({ id }: { id: string }) {',
+  '    return id;',
+  '  },',
+  '  nested: { put: ({ key }: { key: string }) => key },',
+  '};',
 ];
 
 const USE_HANDLERS = [
-  "import { runHandlers, Runner } from './handlers';",
+  "import { api, runHandlers, Runner } from './handlers';",
   "const handlers = [{ name: 'a' }];",
   'void runHandlers({ handlers, quiet: true });',
   'new Runner().run({ limit: 2 });',
+  "api.get({ id: 'x' });",
+  "api.nested.put({ key: 'y' });",
 ];
 
 // Parse rules as prosemirror-model types them: a union told apart by `tag`, which the style rule declares `undefined`,
@@ -1118,7 +1126,7 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
     }
   });
 
-  test("keys given to an arrow function's or a function expression's destructured parameter, its type written in place: its members, as the server's", async () => {
+  test("keys given to the destructured parameter of an arrow function, a function expression or a literal's method, its type written in place: its members, as the server's", async () => {
     const positions = [
       position('src/use-handlers.ts', 3, 'handlers'),
       position('src/use-handlers.ts', 3, 'quiet'),
@@ -1126,6 +1134,10 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       position('src/handlers.ts', 2, 'handlers'),
       position('src/handlers.ts', 2, 'quiet?'),
       position('src/handlers.ts', 4, 'limit'),
+      position('src/use-handlers.ts', 5, 'id'),
+      position('src/use-handlers.ts', 6, 'key'),
+      position('src/handlers.ts', 9, 'id'),
+      position('src/handlers.ts', 12, 'key', 2),
     ];
     for (const [path, line, column] of positions) {
       const where = `${path}:${line}:${column}`;

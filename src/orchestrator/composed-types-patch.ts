@@ -26,11 +26,12 @@
 // declaration, by its position as above, so that a literal given to such a
 // function in another file (`onTick({ kind: 'tick' })`) sets its members, as
 // TypeScript has it, rather than leaving only `Done`'s `kind` to answer.
-// So is an object type in the parameters or result of an arrow function or a
-// function expression held by a variable or a class field (`export const
-// executeHandlers = async ({ handlers }: { handlers: Handler[] }) => ...`),
-// which scip-typescript names nothing: `executeHandlers({ handlers })` in
-// another file then sets its `handlers`, and findReferences there finds it.
+// So is an object type in the parameters or result of a function that
+// scip-typescript names nothing, held by a variable or a class field: an
+// arrow function or a function expression (`export const executeHandlers =
+// async ({ handlers }: { handlers: Handler[] }) => ...`), or an object
+// literal's method: `executeHandlers({ handlers })` in another file then sets
+// its `handlers`, and findReferences there finds it.
 import type * as ts from 'typescript';
 import type { NamingModules, ScipSymbolLike, SymbolNaming } from './scip-typescript-internals.js';
 
@@ -79,12 +80,14 @@ function outsideFunctionTypes(tsc: typeof ts, composes: Set<ts.SyntaxKind>, node
 }
 
 /**
- * The variable or class field that holds an arrow function or a function
- * expression whose parameter or result `typeLiteral` types
- * (`export const run = ({ handlers }: { handlers: Handler[] }) => ...`):
- * scip-typescript names such a function nothing, so its parameters and their
- * types are locals. (A function declaration's or a method's parameters are
- * named already, and so are the object types in them.)
+ * The variable or class field that holds a function whose parameter or result
+ * `typeLiteral` types, where scip-typescript names that function nothing: an
+ * arrow function or a function expression (`export const run = ({ handlers }:
+ * { handlers: Handler[] }) => ...`), or an object literal's method, held
+ * directly or through the literals around it (`export const api = { get({ id }:
+ * { id: string }) {...} }`). Its parameters and their types are then locals.
+ * (A function declaration's or a class method's parameters are named already,
+ * and so are the object types in them.)
  */
 function holderOfFunctionTyped(tsc: typeof ts, composes: Set<ts.SyntaxKind>, typeLiteral: ts.TypeLiteralNode): ts.Node | undefined {
   let child: ts.Node = typeLiteral;
@@ -93,13 +96,17 @@ function holderOfFunctionTyped(tsc: typeof ts, composes: Set<ts.SyntaxKind>, typ
     child = node;
     node = node.parent;
   }
-  if (tsc.isParameter(node) && node.type === child) {
-    child = node;
-    node = node.parent;
-  } else if (!((tsc.isArrowFunction(node) || tsc.isFunctionExpression(node)) && node.type === child)) return undefined;
-  if (!tsc.isArrowFunction(node) && !tsc.isFunctionExpression(node)) return undefined;
-  const holder = node.parent;
-  const holds = (tsc.isVariableDeclaration(holder) || tsc.isPropertyDeclaration(holder)) && holder.initializer === node;
+  if (tsc.isParameter(node) && node.type === child) node = node.parent;
+  else if (!(tsc.isFunctionLike(node) && node.type === child)) return undefined;
+  const literalMember = (tsc.isMethodDeclaration(node) || tsc.isAccessor(node)) && tsc.isObjectLiteralExpression(node.parent);
+  if (!literalMember && !tsc.isArrowFunction(node) && !tsc.isFunctionExpression(node)) return undefined;
+  let held: ts.Node = node;
+  let holder = node.parent;
+  while (tsc.isObjectLiteralExpression(holder) || (tsc.isPropertyAssignment(holder) && holder.initializer === held)) {
+    held = holder;
+    holder = holder.parent;
+  }
+  const holds = (tsc.isVariableDeclaration(holder) || tsc.isPropertyDeclaration(holder)) && holder.initializer === held;
   return holds ? holder : undefined;
 }
 
