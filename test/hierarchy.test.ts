@@ -898,6 +898,28 @@ describe('callHierarchy: accessors and named function expressions', () => {
     }
   });
 
+  test('a getter of the object literal a factory returns is a property, whose uses in the files that import the factory are its references', async () => {
+    // scip-typescript says only `get size: number` of it: no kind, and a local symbol per file, as for the methods.
+    const S = 'src/store.ts';
+    const P = 'src/shop.ts';
+    const declared = `${S}:${at(members, S, 14, 'size').line}:${at(members, S, 14, 'size').column}`;
+    const use = at(members, P, 11, 'size');
+    const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...use }));
+    assert.deepEqual(
+      d.definitions.map((x: any) => `${x.path}:${x.line}:${x.column} ${x.kind} ${x.name}`),
+      [`${declared} property size`],
+    );
+    const expected = [`${P}:${use.line}:${use.column} identifier`, `${declared} definition`];
+    for (const from of [at(members, S, 14, 'size'), use]) {
+      const r = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...from, include_declaration: true }));
+      assert.deepEqual(
+        r.references.map((x: any) => `${x.path}:${x.line}:${x.column} ${x.kind}`),
+        expected,
+        `from ${from.path}`,
+      );
+    }
+  });
+
   test('the outline of a factory lists the methods of the object literal it returns, under the factory', async () => {
     // Their symbols are local (per file), as a function's own locals are; a language server outlines them.
     const S = 'src/store.ts';

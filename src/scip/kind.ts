@@ -156,6 +156,8 @@ function kindFromSignature(signature: string): SymbolKind | undefined {
         return undefined;
     }
   }
+  // An accessor of an object literal, which scip-typescript names locally: `get value: number`.
+  if (/^(?:static\s+)?[gs]et\s+[^\s(:]+\s*:/.test(signature)) return 'property';
   const word = /^(?:export\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(\w+)/.exec(signature)?.[1];
   switch (word) {
     case 'class':
