@@ -386,6 +386,20 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
     '  return output.state',
     '}',
     '',
+    'export type Range = { focus: number | null; anchor: number; scale?: number }',
+    '',
+    'export class Stored implements Range {',
+    '  constructor(readonly focus: number | null, readonly anchor: number, scale: number) {',
+    '    void scale',
+    '  }',
+    '}',
+    '',
+    'export function width(r: Range): number {',
+    '  return ((r.focus ?? 0) - r.anchor) * (r.scale ?? 1)',
+    '}',
+    '',
+    'export const stored = new Stored(1, 2, 3).focus',
+    '',
   ];
   const line = (needle: string) => text.findIndex((t) => t.includes(needle)) + 1;
   let root: string;
@@ -407,6 +421,23 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
       refs.references.some((r: any) => r.line === line('output.subscribe(')),
       JSON.stringify(refs.references.map((r: any) => r.line)),
     );
+  });
+
+  test("a constructor's parameter property shares the references of the alias's member of its name; a plain parameter does not", async () => {
+    const F = 'output.ts';
+    const lines = async (needle: string, name: string) =>
+      (await session.ok('findReferences', { repo: 'ts-alias-members', ...at(root, F, line(needle), name) })).references.map(
+        (r: any) => r.line,
+      );
+    const declared = line('export type Range');
+    const read = line('return ((r.focus');
+    const constructor = line('  constructor(readonly focus');
+    // From the parameter property and from a use of it: the alias's member and its uses too, as TypeScript has them.
+    const focus = [declared, constructor, read, line('export const stored')];
+    assert.deepEqual(await lines('  constructor(readonly focus', 'focus'), focus);
+    assert.deepEqual(await lines('export const stored', 'focus'), focus);
+    // `scale` is a plain parameter: the alias's `scale` and `r.scale` are not its.
+    assert.deepEqual(await lines('  constructor(readonly focus', 'scale'), [constructor, line('    void scale')]);
   });
 });
 

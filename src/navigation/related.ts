@@ -78,7 +78,7 @@ export async function referenceFamilies(
     return { family, usesOnly, callsOnly, frontier: [...family] };
   });
   const accessors = [...new Set(families.flatMap((f) => f.frontier.filter((s) => ACCESSOR.test(s))))];
-  const members = [...new Set(families.flatMap((f) => f.frontier.filter((s) => memberName(s) !== undefined)))];
+  const members = [...new Set(families.flatMap((f) => f.frontier.filter((s) => implementingName(s) !== undefined)))];
   const targets = new Map<string, string[]>();
   if (accessors.length > 0) for (const [s, t] of await accessorTargets(lookups, indexIds, accessors)) targets.set(s, t);
   if (members.length > 0) {
@@ -312,11 +312,22 @@ function memberName(symbol: string): { owner: string; name: string } | undefined
   return member && !isLocalSymbol(symbol) ? { owner: member[1]!, name: member[2]! } : undefined;
 }
 
+/** A constructor's parameter (`C#`<constructor>`().(node)`): its class and name, a member of the class where it is a parameter property. */
+const CONSTRUCTOR_PARAMETER = /^(.+#)`<constructor>`\(\)\.\(([\w$]+)\)$/;
+
+/** The owner and name of what may implement a type alias's member: a class member, or a constructor's parameter. */
+function implementingName(symbol: string): { owner: string; name: string } | undefined {
+  const parameter = symbol.startsWith('scip-typescript ') ? CONSTRUCTOR_PARAMETER.exec(symbol) : null;
+  return parameter ? { owner: parameter[1]!, name: parameter[2]! } : memberName(symbol);
+}
+
 /**
  * For each class member, the member of its name in each type alias of an
  * object type its class implements (`T#typeLiteral1:m.`, `T#typeLiteral1:m().`).
- * Asked in one query for all the classes first: most implement no type alias,
- * and then that is all it costs.
+ * A constructor's parameter property (`constructor(readonly node: Node)`,
+ * which scip-typescript names as the parameter it also is) is such a member;
+ * a plain parameter is not. Asked in one query for all the classes first: most
+ * implement no type alias, and then that is all it costs.
  */
 async function literalMemberTargets(
   lookups: Lookups,
@@ -324,18 +335,25 @@ async function literalMemberTargets(
   members: readonly string[],
 ): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  const owners = [...new Set(members.map((m) => memberName(m)!.owner))];
+  const owners = [...new Set(members.map((m) => implementingName(m)!.owner))];
   const supertypes = await lookups.supertypesOf(indexIds, owners);
   if (supertypes.length === 0) return out;
   const aliases = new Set((await lookups.definitionsOf(indexIds, supertypes)).filter((d) => d.kind === 'type').map((d) => d.symbol));
   if (aliases.size === 0) return out;
   // A static member is the class's own: it implements nothing of its instances' type (see accessorTargets).
   const staticOnly = await staticMembers(lookups, indexIds, members);
+  const parameters = members.filter((m) => memberName(m) === undefined);
+  const parameterProperties = new Set(
+    parameters.length === 0
+      ? []
+      : (await lookups.definitionsOf(indexIds, parameters)).filter((d) => d.signature?.startsWith('(property) ')).map((d) => d.symbol),
+  );
   const ancestorsOf = new Map<string, string[]>();
   const named = new Map<string, DefinitionRow[]>();
   for (const member of members) {
     if (staticOnly.has(member)) continue;
-    const { owner, name } = memberName(member)!;
+    if (memberName(member) === undefined && !parameterProperties.has(member)) continue;
+    const { owner, name } = implementingName(member)!;
     let ancestors = ancestorsOf.get(owner);
     if (!ancestors) {
       ancestors = owners.length === 1 ? supertypes : await lookups.supertypesOf(indexIds, [owner]);
