@@ -423,7 +423,7 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
     );
   });
 
-  test("a constructor's parameter property shares the references of the alias's member of its name; a plain parameter does not", async () => {
+  test("a constructor's parameter property and the alias's member of its name share their references; a plain parameter does not", async () => {
     const F = 'output.ts';
     const lines = async (needle: string, name: string) =>
       (await session.ok('findReferences', { repo: 'ts-alias-members', ...at(root, F, line(needle), name) })).references.map(
@@ -432,12 +432,15 @@ describe('callHierarchy: a class implementing a type alias of an object type', (
     const declared = line('export type Range');
     const read = line('return ((r.focus');
     const constructor = line('  constructor(readonly focus');
-    // From the parameter property and from a use of it: the alias's member and its uses too, as TypeScript has them.
+    // From the parameter property, a use of it, the alias's member and a use of that: the same places, as TypeScript's.
     const focus = [declared, constructor, read, line('export const stored')];
     assert.deepEqual(await lines('  constructor(readonly focus', 'focus'), focus);
     assert.deepEqual(await lines('export const stored', 'focus'), focus);
-    // `scale` is a plain parameter: the alias's `scale` and `r.scale` are not its.
+    assert.deepEqual(await lines('export type Range', 'focus'), focus);
+    assert.deepEqual(await lines('return ((r.focus', 'focus'), focus);
+    // `scale` is a plain parameter: the alias's `scale` and `r.scale` are not its, nor it theirs.
     assert.deepEqual(await lines('  constructor(readonly focus', 'scale'), [constructor, line('    void scale')]);
+    assert.deepEqual(await lines('export type Range', 'scale'), [declared, read]);
   });
 });
 

@@ -19,8 +19,9 @@
 //   (scip-typescript names them apart).
 // - a class's member answers with the member of that name of each type alias
 //   of an object type the class implements (`class C implements T` with
-//   `type T = { m(): void }`): scip-typescript relates a class's members to an
-//   interface's, not to a type literal's (`T#typeLiteral1:m.`).
+//   `type T = { m(): void }`), and the alias's member with the classes'
+//   members: scip-typescript relates a class's members to an interface's, not
+//   to a type literal's (`T#typeLiteral1:m.`).
 // - a method named as one of Object's (`toString`) of a type that extends or
 //   implements another, where no supertype declares it, answers with
 //   Object's and with every other such method (see objectMemberRelatives).
@@ -83,6 +84,10 @@ export async function referenceFamilies(
   if (accessors.length > 0) for (const [s, t] of await accessorTargets(lookups, indexIds, accessors)) targets.set(s, t);
   if (members.length > 0) {
     for (const [s, t] of await literalMemberTargets(lookups, indexIds, members)) targets.set(s, [...(targets.get(s) ?? []), ...t]);
+  }
+  const aliasMembers = [...new Set(families.flatMap((f) => f.frontier.filter((s) => aliasMember(s) !== undefined)))];
+  if (aliasMembers.length > 0) {
+    for (const [s, t] of await aliasMemberImplementers(lookups, indexIds, aliasMembers)) targets.set(s, [...(targets.get(s) ?? []), ...t]);
   }
   if (targets.size > 0) {
     for (const f of families) {
@@ -369,6 +374,55 @@ async function literalMemberTargets(
     const literal = new RegExp(`^typeLiteral\\d+:${name.replace(/\$/g, '\\$')}(?:\\(\\))?\\.$`);
     const targets = rows.map((d) => d.symbol).filter((t) => ancestors.some((a) => t.startsWith(a) && literal.test(t.slice(a.length))));
     if (targets.length > 0) out.set(member, [...new Set(targets)]);
+  }
+  return out;
+}
+
+/** A member of a type alias's object type (`T#typeLiteral1:m.`, `T#typeLiteral1:m().`): the alias (`T#`) and the name. */
+function aliasMember(symbol: string): { alias: string; name: string } | undefined {
+  const member = symbol.startsWith('scip-typescript ') ? /^(.+#)typeLiteral\d+:([\w$]+)(?:\(\))?\.$/.exec(symbol) : null;
+  return member ? { alias: member[1]!, name: member[2]! } : undefined;
+}
+
+/**
+ * For each member of a type alias's object type, the members of its name of
+ * the classes that implement the alias: literalMemberTargets the other way
+ * round, as TypeScript's findReferences at the alias's member lists them.
+ */
+async function aliasMemberImplementers(
+  lookups: Lookups,
+  indexIds: readonly number[],
+  members: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const classesOf = new Map<string, string[]>();
+  const candidates = new Map<string, string[]>();
+  for (const member of members) {
+    const { alias, name } = aliasMember(member)!;
+    let classes = classesOf.get(alias);
+    if (!classes) {
+      classes = (await lookups.subtypesOf(indexIds, [alias])).filter((t) => t.endsWith('#'));
+      classesOf.set(alias, classes);
+    }
+    // The forms a class member of that name takes: property, method, accessors, a constructor's parameter property.
+    const forms = classes.flatMap((c) => [
+      `${c}${name}.`,
+      `${c}${name}().`,
+      `${c}\`<get>${name}\`().`,
+      `${c}\`<set>${name}\`().`,
+      `${c}${CONSTRUCTOR}(${name})`,
+    ]);
+    if (forms.length > 0) candidates.set(member, forms);
+  }
+  if (candidates.size === 0) return out;
+  const defined = await lookups.definitionsOf(indexIds, [...new Set([...candidates.values()].flat())]);
+  // A static member is the class's own, and a plain constructor parameter no member at all.
+  const implementing = new Set(
+    defined.filter((d) => !isStaticMember(d) && (!d.symbol.endsWith(')') || d.signature?.startsWith('(property) '))).map((d) => d.symbol),
+  );
+  for (const [member, forms] of candidates) {
+    const found = forms.filter((f) => implementing.has(f));
+    if (found.length > 0) out.set(member, found);
   }
   return out;
 }
