@@ -1149,10 +1149,10 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       );
       const def = await session.ok('goToDefinition', { repo, path, line, column });
       assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
-      const expectedRefs = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-      const refs = await session.ok('findReferences', { repo, path, line, column });
-      assert.deepEqual(refs.references.map(at).sort(), expectedRefs, `references at ${where}`);
     }
+    await referencesAreTheServers(positions, (expected, where) =>
+      assert.ok(new Set(expected.map((l) => l.split(':')[0])).size >= 2, `the server lists both files at ${where}`),
+    );
   });
 
   test("an object literal's method or arrow property: the contextual type's member it implements, as the server's, beside itself", async () => {

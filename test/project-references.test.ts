@@ -69,6 +69,35 @@ after(() => {
   for (const dir of [dirname(root), ...cleanup, home]) removeDir(dir);
 });
 
+/**
+ * Asks typescript-language-server and sextant (`slug` in the registry) at
+ * every position of `root`, with those files and `alsoOpen` open in the
+ * server: the same definitions and references. `serverAnswers` checks that
+ * the server's definitions are the ones the test is about.
+ */
+async function answersAsTheServer(
+  root: string,
+  slug: string,
+  positions: readonly [string, number, number][],
+  alsoOpen: readonly string[],
+  serverAnswers: (expected: string[], where: string) => void,
+): Promise<void> {
+  const server = await TypeScriptLanguageServer.start(root);
+  try {
+    for (const path of new Set([...positions.map(([p]) => p), ...alsoOpen])) await server.open(path);
+    for (const [path, line, column] of positions) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
+      serverAnswers(expected, where);
+      assert.deepEqual(cli('def', where, '--repo', slug).definitions.map(at).sort(), expected, `definitions at ${where}`);
+      const expectedRefs = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
+      assert.deepEqual(cli('refs', where, '--repo', slug).references.map(at).sort(), expectedRefs, `references at ${where}`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
 /** A second repository: references the planner must not follow, and one it cannot read. */
 const BROKEN: Record<string, string> = {
   'tsconfig.json':
@@ -101,26 +130,13 @@ describe('a solution config and the projects it references', () => {
       ['libs/ui/src/button.ts', 1, 19],
       ['tools/build.ts', 3, 25],
     ];
-    const server = await TypeScriptLanguageServer.start(root);
-    try {
-      // A file of every project is open, so that the server has loaded each (its references search only those).
-      for (const path of new Set([...positions.map(([p]) => p), 'libs/ui/src/button.spec.ts'])) await server.open(path);
-      for (const [path, line, column] of positions) {
-        const where = `${path}:${line}:${column}`;
-        const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
-        const def = cli('def', `${where}`, '--repo', repo);
-        assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
-        assert.ok(
-          expected.every((l) => !l.startsWith('/')),
-          `the server resolves ${where} inside the repository`,
-        );
-        const expectedRefs = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-        const refs = cli('refs', `${where}`, '--repo', repo);
-        assert.deepEqual(refs.references.map(at).sort(), expectedRefs, `references at ${where}`);
-      }
-    } finally {
-      await server.stop();
-    }
+    // A file of every project is open, so that the server has loaded each (its references search only those).
+    await answersAsTheServer(root, repo, positions, ['libs/ui/src/button.spec.ts'], (expected, where) =>
+      assert.ok(
+        expected.every((l) => !l.startsWith('/')),
+        `the server resolves ${where} inside the repository`,
+      ),
+    );
   });
 
   test('a referenced config that cannot be read is named with its error; a reference outside the repository, to no file, or back to the solution is not followed', () => {
@@ -203,7 +219,6 @@ const WORKSPACE: Record<string, string> = {
 
 describe('composite projects that import each other by package name, unbuilt', () => {
   let ws: string;
-  const wsCli = (...args: string[]) => cli(...args, '--repo', 'ws');
   before(() => {
     ws = gitRepoOf('ws', WORKSPACE);
     cleanup.push(dirname(ws));
@@ -224,26 +239,14 @@ describe('composite projects that import each other by package name, unbuilt', (
     ['packages/store/src/store.ts', 3, 3],
   ];
 
-  /** Asks sextant and typescript-language-server at every position; the server must answer in the store's sources. */
-  async function sameAsTheServer(): Promise<void> {
-    const server = await TypeScriptLanguageServer.start(ws);
-    try {
-      for (const path of new Set(positions.map(([p]) => p))) await server.open(path);
-      for (const [path, line, column] of positions) {
-        const where = `${path}:${line}:${column}`;
-        const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
-        assert.ok(
-          expected.some((l) => l.startsWith('packages/store/src/store.ts:')),
-          `the server answers ${where} in the store's sources: ${expected}`,
-        );
-        assert.deepEqual(wsCli('def', where).definitions.map(at).sort(), expected, `definitions at ${where}`);
-        const expectedRefs = (await server.references(path, line - 1, column - 1, true)).map(lspAt).sort();
-        assert.deepEqual(wsCli('refs', where).references.map(at).sort(), expectedRefs, `references at ${where}`);
-      }
-    } finally {
-      await server.stop();
-    }
-  }
+  /** The server must answer in the store's sources. */
+  const sameAsTheServer = () =>
+    answersAsTheServer(ws, 'ws', positions, [], (expected, where) =>
+      assert.ok(
+        expected.some((l) => l.startsWith('packages/store/src/store.ts:')),
+        `the server answers ${where} in the store's sources: ${expected}`,
+      ),
+    );
 
   test("an import of a referenced project's package answers its sources, and their references reach the importers, as typescript-language-server does", async () => {
     await sameAsTheServer();
