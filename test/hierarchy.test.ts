@@ -933,18 +933,18 @@ describe('callHierarchy: accessors and named function expressions', () => {
   });
 
   test('a getter of the object literal a factory returns is a property, whose uses in the files that import the factory are its references', async () => {
-    // scip-typescript says only `get size: number` of it: no kind, and a local symbol per file, as for the methods.
+    // scip-typescript says only `get onHand: number` of it: no kind, and a local symbol per file, as for the methods.
     const S = 'src/store.ts';
     const P = 'src/shop.ts';
-    const declared = `${S}:${at(members, S, 14, 'size').line}:${at(members, S, 14, 'size').column}`;
-    const use = at(members, P, 11, 'size');
+    const declared = `${S}:${at(members, S, 14, 'onHand').line}:${at(members, S, 14, 'onHand').column}`;
+    const use = at(members, P, 11, 'onHand');
     const d = withoutMeta(await session.ok('goToDefinition', { repo: 'ts-members', ...use }));
     assert.deepEqual(
       d.definitions.map((x: any) => `${x.path}:${x.line}:${x.column} ${x.kind} ${x.name}`),
-      [`${declared} property size`],
+      [`${declared} property onHand`],
     );
     const expected = [`${P}:${use.line}:${use.column} identifier`, `${declared} definition`];
-    for (const from of [at(members, S, 14, 'size'), use]) {
+    for (const from of [at(members, S, 14, 'onHand'), use]) {
       const r = withoutMeta(await session.ok('findReferences', { repo: 'ts-members', ...from, include_declaration: true }));
       assert.deepEqual(
         r.references.map((x: any) => `${x.path}:${x.line}:${x.column} ${x.kind}`),
@@ -954,7 +954,7 @@ describe('callHierarchy: accessors and named function expressions', () => {
     }
   });
 
-  test('the outline of a factory lists the methods of the object literal it returns, under the factory', async () => {
+  test('the outline of a factory lists the methods and accessors of the object literal it returns, under the factory', async () => {
     // Their symbols are local (per file), as a function's own locals are; a language server outlines them.
     const S = 'src/store.ts';
     const outline = withoutMeta(await session.ok('documentSymbols', { repo: 'ts-members', path: S }));
@@ -967,23 +967,25 @@ describe('callHierarchy: accessors and named function expressions', () => {
         children: [
           { name: 'getState', kind: 'method', line: at(members, S, 8, 'getState').line, children: [] },
           { name: 'dispatch', kind: 'method', line: at(members, S, 11, 'dispatch').line, children: [] },
+          { name: 'onHand', kind: 'property', line: at(members, S, 14, 'onHand').line, children: [] },
         ],
       },
     ]);
   });
 
-  test('workspaceSymbols finds the methods of the object literal a factory returns by their names, where they are defined', async () => {
+  test('workspaceSymbols finds the methods and accessors of the object literal a factory returns by their names, where they are defined', async () => {
     const S = 'src/store.ts';
-    for (const [name, line] of [
-      ['getState', 8],
-      ['dispatch', 11],
+    for (const [name, line, kind] of [
+      ['getState', 8, 'method'],
+      ['dispatch', 11, 'method'],
+      ['onHand', 14, 'property'],
     ] as const) {
       const found = withoutMeta(await session.ok('workspaceSymbols', { repo: 'ts-members', query: name }));
       const { line: l, column } = at(members, S, line, name);
       // Not the uses in shop.ts and till.ts: the index gives them symbols of their own, which nothing defines.
       assert.deepEqual(
         found.symbols.map((s: any) => `${s.path}:${s.line}:${s.column} ${s.kind} ${s.name} ${s.match}`),
-        [`${S}:${l}:${column} method ${name} exact`],
+        [`${S}:${l}:${column} ${kind} ${name} exact`],
       );
     }
   });

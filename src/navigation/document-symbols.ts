@@ -15,6 +15,12 @@ const HIDDEN: ReadonlySet<string> = new Set(['parameter', 'type_parameter']);
  * language server outlines them and finds them by name).
  */
 export const LOCAL_SHOWN: ReadonlySet<string> = new Set(['function', 'method', 'class', 'interface', 'enum', 'type']);
+/**
+ * How the signature of a local accessor begins (`get size: number`): an
+ * object literal's getters and setters are shown beside its methods, though
+ * their kind is a property's (the members of local object types are not).
+ */
+export const LOCAL_ACCESSOR_SIGNATURES = ['get ', 'set '] as const;
 
 export async function documentSymbols(lookups: Lookups, ctx: RepoContext, params: Params): Promise<Result> {
   requirePrecise(ctx);
@@ -34,7 +40,8 @@ export async function documentSymbols(lookups: Lookups, ctx: RepoContext, params
 
 function shown(d: DefinitionRow): boolean {
   if (HIDDEN.has(d.kind)) return false;
-  if (isLocalSymbol(d.symbol)) return LOCAL_SHOWN.has(d.kind);
+  if (isLocalSymbol(d.symbol))
+    return LOCAL_SHOWN.has(d.kind) || (d.kind === 'property' && LOCAL_ACCESSOR_SIGNATURES.some((s) => d.signature?.startsWith(s)));
   // The file's own module definition is the outline itself, not an entry in it.
   return !(d.kind === 'module' && d.start_line === d.end_line && d.start_char === d.end_char);
 }
@@ -89,7 +96,8 @@ export function nest(rows: readonly DefinitionRow[]): DocumentSymbol[] {
     const owner = ownerOf(node.row.symbol);
     const owners = owner !== undefined ? bySymbol.get(owner) : undefined;
     // Of an owner's definitions, the one around the member: an interface's members stay under the interface.
-    const parent = (owners && (owners.find((o) => rangeContains(o.span, node.name)) ?? owners[owners.length - 1])) ?? stack[stack.length - 1];
+    const parent =
+      (owners && (owners.find((o) => rangeContains(o.span, node.name)) ?? owners[owners.length - 1])) ?? stack[stack.length - 1];
     (parent ? parent.out.children : roots).push(node.out);
     // A symbol without a span of its own (a property, say) cannot contain others.
     if (node.span !== node.name) stack.push(node);

@@ -7,7 +7,7 @@ import type { Lookups } from '../registry/lookups.js';
 import type { Params, Result } from '../protocol/workspace-symbols.js';
 import { CAP } from '../protocol/workspace-symbols.js';
 import { requirePrecise, type RepoContext } from './context.js';
-import { LOCAL_SHOWN } from './document-symbols.js';
+import { LOCAL_ACCESSOR_SIGNATURES, LOCAL_SHOWN } from './document-symbols.js';
 import { asSymbolKind, range1 } from './locations.js';
 import type { Range as Range0 } from '../scip/range.js';
 
@@ -48,7 +48,7 @@ export class SymbolTables {
   }
 
   private async build(indexId: number): Promise<SymbolTable> {
-    const rows = await this.lookups.searchableDefinitions(indexId, [...LOCAL_SHOWN]);
+    const rows = await this.lookups.searchableDefinitions(indexId, [...LOCAL_SHOWN], LOCAL_ACCESSOR_SIGNATURES);
     const entries = rows
       .map((r) => ({
         name: r.name,

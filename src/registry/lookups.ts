@@ -761,8 +761,12 @@ export class Lookups {
     return rows;
   }
 
-  /** Definitions worth finding by name: no parameters or file modules, and locals only of `localKinds`. */
-  async searchableDefinitions(indexId: number, localKinds: readonly string[]) {
+  /**
+   * Definitions worth finding by name: no parameters or file modules, and
+   * locals only of `localKinds`, or properties whose signature begins with one
+   * of `localPropertySignatures` (an object literal's accessors).
+   */
+  async searchableDefinitions(indexId: number, localKinds: readonly string[], localPropertySignatures: readonly string[]) {
     return this.db
       .selectFrom('definitions as d')
       .innerJoin('index_files as f', 'f.document_id', 'd.document_id')
@@ -770,7 +774,13 @@ export class Lookups {
       .select(['d.name', 'd.kind', 'd.container', 's.symbol', 'f.path', 'd.start_line', 'd.start_char', 'd.end_line', 'd.end_char'])
       .where('f.index_id', '=', indexId)
       .where('d.kind', 'not in', ['parameter', 'type_parameter'])
-      .where((eb) => eb.or([eb('s.symbol', 'not like', 'local %'), eb('d.kind', 'in', localKinds)]))
+      .where((eb) =>
+        eb.or([
+          eb('s.symbol', 'not like', 'local %'),
+          eb('d.kind', 'in', localKinds),
+          eb.and([eb('d.kind', '=', 'property'), eb.or(localPropertySignatures.map((prefix) => eb('d.signature', 'like', `${prefix}%`)))]),
+        ]),
+      )
       .where((eb) =>
         eb.or([
           eb('d.kind', '!=', 'module'),
