@@ -267,7 +267,7 @@ async function accessorTargets(
   const supertypes = new Map<string, Promise<string[]>>();
   // A static accessor is a member of the class itself, not of its instances: it implements or overrides no
   // supertype's member, as TypeScript relates them (a read of an instance's `type` does not run `static get type()`).
-  const staticOnly = await staticMembers(lookups, indexIds, accessors);
+  const staticOnly = staticOnlyOf(await lookups.definitionsOf(indexIds, accessors));
   const candidates = new Map<string, { supertype: string; members: string[] }[]>();
   for (const accessor of accessors) {
     if (staticOnly.has(accessor)) continue;
@@ -301,12 +301,14 @@ async function accessorTargets(
 /** Whether a definition is a static member: scip-typescript's signature of one starts with the keyword. */
 export const isStaticMember = (d: DefinitionRow): boolean => d.signature?.startsWith('static ') === true;
 
-/** The members among `symbols` that are static only: no definition of theirs is an instance member's. */
-async function staticMembers(lookups: Lookups, indexIds: readonly number[], symbols: readonly string[]): Promise<Set<string>> {
-  const definitions = await lookups.definitionsOf(indexIds, symbols);
+/** The members of these definitions that are static only: no definition of theirs is an instance member's. */
+function staticOnlyOf(definitions: readonly DefinitionRow[]): Set<string> {
   const instanceMembers = new Set(definitions.filter((d) => !isStaticMember(d)).map((d) => d.symbol));
   return new Set(definitions.map((d) => d.symbol).filter((s) => !instanceMembers.has(s)));
 }
+
+/** Whether a constructor parameter's definition is a parameter property's, a member of its class (`(property) node: Node`). */
+const isParameterProperty = (d: DefinitionRow): boolean => d.signature?.startsWith('(property) ') === true;
 
 /** A TypeScript class member's owner (`C#`) and name: a method `C#m().`, a property `C#m.` or an accessor; undefined for anything else. */
 function memberName(symbol: string): { owner: string; name: string } | undefined {
@@ -345,14 +347,10 @@ async function literalMemberTargets(
   if (supertypes.length === 0) return out;
   const aliases = new Set((await lookups.definitionsOf(indexIds, supertypes)).filter((d) => d.kind === 'type').map((d) => d.symbol));
   if (aliases.size === 0) return out;
+  const definitions = await lookups.definitionsOf(indexIds, members);
   // A static member is the class's own: it implements nothing of its instances' type (see accessorTargets).
-  const staticOnly = await staticMembers(lookups, indexIds, members);
-  const parameters = members.filter((m) => memberName(m) === undefined);
-  const parameterProperties = new Set(
-    parameters.length === 0
-      ? []
-      : (await lookups.definitionsOf(indexIds, parameters)).filter((d) => d.signature?.startsWith('(property) ')).map((d) => d.symbol),
-  );
+  const staticOnly = staticOnlyOf(definitions);
+  const parameterProperties = new Set(definitions.filter(isParameterProperty).map((d) => d.symbol));
   const ancestorsOf = new Map<string, string[]>();
   const named = new Map<string, DefinitionRow[]>();
   for (const member of members) {
@@ -418,7 +416,7 @@ async function aliasMemberImplementers(
   const defined = await lookups.definitionsOf(indexIds, [...new Set([...candidates.values()].flat())]);
   // A static member is the class's own, and a plain constructor parameter no member at all.
   const implementing = new Set(
-    defined.filter((d) => !isStaticMember(d) && (!d.symbol.endsWith(')') || d.signature?.startsWith('(property) '))).map((d) => d.symbol),
+    defined.filter((d) => !isStaticMember(d) && (!CONSTRUCTOR_PARAMETER.test(d.symbol) || isParameterProperty(d))).map((d) => d.symbol),
   );
   for (const [member, forms] of candidates) {
     const found = forms.filter((f) => implementing.has(f));
