@@ -529,6 +529,20 @@ const USE_HANDLERS = [
   "api.nested.put({ key: 'y' });",
 ];
 
+// Literals whose contextual type is inferred from the literal itself: an argument for a type parameter (kysely's
+// `freeze({ kind, column })`, also through an optional parameter: rxjs's `schedule(work, delay, { message })`) and a
+// generic callback's result (`.map((n) => ({ ... }))`). Their keys declare their own properties, which the uses
+// through the inferred types reach.
+const INFERRED = [
+  'export function freeze<T>(obj: T): Readonly<T> { return Object.freeze(obj); }',
+  "export const node = freeze({ kind: 'Column', column: 'id' });",
+  'export const rows = [1, 2].map((n) => ({ id: n, label: String(n) }));',
+  'export function schedule<T>(work: (state?: T) => void, state?: T): void { work(state); }',
+  'schedule((s) => s?.count, { count: 1 });',
+];
+
+const USE_INFERRED = ["import { node, rows } from './inferred';", 'export const first = rows[0]?.label;', 'export const kind = node.kind;'];
+
 // Parse rules as prosemirror-model types them: a union told apart by `tag`, which the style rule declares `undefined`,
 // and literals whose methods and arrow properties implement the rule's `getAttrs`.
 const RULES = [
@@ -712,6 +726,8 @@ const FILES: Record<string, string> = {
   'src/drive.ts': DRIVE.join('\n') + '\n',
   'src/handlers.ts': HANDLERS.join('\n') + '\n',
   'src/use-handlers.ts': USE_HANDLERS.join('\n') + '\n',
+  'src/inferred.ts': INFERRED.join('\n') + '\n',
+  'src/use-inferred.ts': USE_INFERRED.join('\n') + '\n',
   'src/rules.ts': RULES.join('\n') + '\n',
   'src/use-rules.ts': USE_RULES.join('\n') + '\n',
   'src/changes.ts': CHANGES.join('\n') + '\n',
@@ -762,6 +778,8 @@ const TEXTS: Record<string, string[]> = {
   'src/drive.ts': DRIVE,
   'src/handlers.ts': HANDLERS,
   'src/use-handlers.ts': USE_HANDLERS,
+  'src/inferred.ts': INFERRED,
+  'src/use-inferred.ts': USE_INFERRED,
   'src/rules.ts': RULES,
   'src/use-rules.ts': USE_RULES,
   'src/changes.ts': CHANGES,
@@ -1177,6 +1195,29 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
         `sextant, at ${where}: the server's answer, and at most the literal's member itself`,
       );
     }
+  });
+
+  test("keys of a literal whose contextual type is inferred from it (a type parameter's argument, optional or not, a generic callback's result): each its own definition, and references as the server's", async () => {
+    const positions = [
+      position('src/inferred.ts', 2, 'kind'),
+      position('src/inferred.ts', 2, 'column'),
+      position('src/inferred.ts', 3, 'label'),
+      position('src/use-inferred.ts', 2, 'label'),
+      position('src/use-inferred.ts', 3, 'kind', 2),
+      position('src/inferred.ts', 5, 'count', 2),
+      position('src/inferred.ts', 5, 'count'),
+    ];
+    for (const [path, line, column] of positions) {
+      const where = `${path}:${line}:${column}`;
+      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
+      assert.ok(
+        expected.length === 1 && expected[0]!.startsWith('src/inferred.ts:'),
+        `the server answers the literal's key at ${where}: ${expected}`,
+      );
+      const def = await session.ok('goToDefinition', { repo, path, line, column });
+      assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
+    }
+    await referencesAreTheServers(positions, (expected, where) => assert.ok(expected.length >= 1, `the server lists the key at ${where}`));
   });
 
   test("an interface's property that extending interfaces narrow: its references are the server's, from each of them", async () => {

@@ -16,6 +16,13 @@
 // byLiteralTags). So does a key any member of which is of another file and
 // named by a local there (an anonymous object type in a union), which the
 // asking file could not resolve.
+//
+// A literal whose contextual type was inferred from the literal itself (an
+// argument for a type parameter, `freeze({ kind, column })`, or a generic
+// callback's result, `.map((u) => ({ id: u.id }))`) finds its own keys there.
+// scip-typescript then wrote each key as a use of itself, defined nowhere:
+// goToDefinition answered nothing and findReferences missed the key, where
+// TypeScript answers the key. Those keys declare their own properties.
 import type * as ts from 'typescript';
 import type { ScipSymbolLike } from './scip-typescript-internals.js';
 
@@ -51,8 +58,9 @@ export function patchContextualProperties(prototype: FileIndexerLike, tsc: typeo
   const original = prototype.getDeclarationsForPropertyAssignment;
   prototype.getDeclarationsForPropertyAssignment = function (this: FileIndexerLike, node) {
     const found = original.call(this, node);
-    if (found !== undefined && found.length > 0) return found;
     const element = internals.getContainingObjectLiteralElement(node);
+    const ownOnly = (declarations: readonly ts.Declaration[]) => declarations.every((d) => d === element);
+    if (found !== undefined && found.length > 0) return element && ownOnly(found) ? [] : found;
     if (!element) return found;
     const contextualType = this.checker.getContextualType(element.parent as ts.ObjectLiteralExpression);
     if (contextualType === undefined) return found;
@@ -61,7 +69,7 @@ export function patchContextualProperties(prototype: FileIndexerLike, tsc: typeo
       .flatMap((symbol) => symbol.getDeclarations() ?? []);
     const file = node.getSourceFile();
     const unresolvable = declarations.some((d) => d.getSourceFile() !== file && this.scipSymbol(d).isLocal());
-    // None (or none the asking file can name): the literal's key declares its own property, as scip-typescript has it.
-    return declarations.length > 0 && !unresolvable ? declarations : found;
+    // None (or none the asking file can name, or the key alone): the literal's key declares its own property.
+    return declarations.length > 0 && !unresolvable && !ownOnly(declarations) ? declarations : found;
   };
 }

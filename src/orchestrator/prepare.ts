@@ -56,7 +56,7 @@ import {
  * Bumped whenever what is derived from a document changes (kinds, payload
  * layout), so stored documents are re-derived rather than reused.
  */
-export const DERIVATION_VERSION = 89;
+export const DERIVATION_VERSION = 90;
 
 /** `roots`: the directories of nameless packages the document's symbols were given (see nameless-packages.ts). */
 export function documentContentHash(documentBytes: Uint8Array, blobSha: string, roots: ReadonlyMap<string, string> = new Map()): string {
