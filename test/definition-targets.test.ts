@@ -914,6 +914,20 @@ async function referencesAreTheServers(
   }
 }
 
+/** At each position, the server's definitions (held to `serverAnswers` first), then sextant's: the same places. */
+async function definitionsAreTheServers(
+  positions: readonly Position[],
+  serverAnswers: (expected: string[], where: string) => void,
+): Promise<void> {
+  for (const [path, line, column] of positions) {
+    const where = `${path}:${line}:${column}`;
+    const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
+    serverAnswers(expected, where);
+    const def = await session.ok('goToDefinition', { repo, path, line, column });
+    assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
+  }
+}
+
 /**
  * The server stops at an import's binding (`e` of `e.fail` is `import * as e`);
  * sextant goes on to what it imports, as the server does when asked there.
@@ -1157,17 +1171,13 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       position('src/handlers.ts', 9, 'id'),
       position('src/handlers.ts', 12, 'key', 2),
     ];
-    for (const [path, line, column] of positions) {
-      const where = `${path}:${line}:${column}`;
-      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
-      // The member of the object type written in handlers.ts (beside the variable a shorthand key also names).
+    // The member of the object type written in handlers.ts (beside the variable a shorthand key also names).
+    await definitionsAreTheServers(positions, (expected, where) =>
       assert.ok(
         expected.some((l) => l.startsWith('src/handlers.ts:')),
         `the server answers ${where} in handlers.ts: ${expected}`,
-      );
-      const def = await session.ok('goToDefinition', { repo, path, line, column });
-      assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
-    }
+      ),
+    );
     await referencesAreTheServers(positions, (expected, where) =>
       assert.ok(new Set(expected.map((l) => l.split(':')[0])).size >= 2, `the server lists both files at ${where}`),
     );
@@ -1207,16 +1217,12 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       position('src/inferred.ts', 5, 'count', 2),
       position('src/inferred.ts', 5, 'count'),
     ];
-    for (const [path, line, column] of positions) {
-      const where = `${path}:${line}:${column}`;
-      const expected = (await server.definition(path, line - 1, column - 1)).map(lspAt).sort();
+    await definitionsAreTheServers(positions, (expected, where) =>
       assert.ok(
         expected.length === 1 && expected[0]!.startsWith('src/inferred.ts:'),
         `the server answers the literal's key at ${where}: ${expected}`,
-      );
-      const def = await session.ok('goToDefinition', { repo, path, line, column });
-      assert.deepEqual(def.definitions.map(at).sort(), expected, `definitions at ${where}`);
-    }
+      ),
+    );
     await referencesAreTheServers(positions, (expected, where) => assert.ok(expected.length >= 1, `the server lists the key at ${where}`));
   });
 
