@@ -14,6 +14,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import ts from 'typescript';
 import { SymbolKind, type CallHierarchyItem } from 'vscode-languageserver-protocol';
 import { Navigation } from '../../src/navigation/index.js';
@@ -276,6 +277,26 @@ async function definedOnlyOutside(h: HeldOut, path: string, names: ts.Identifier
     if (found.some((l) => !l.path.startsWith('/') || l.path.startsWith(`${realRoot}/`))) return false;
   }
   return true;
+}
+
+// ---------------------------------------------------------------- symbols
+
+/**
+ * Symbols of the corpus's own package (one the index defines something of)
+ * that its documents use and no document defines: at each such use,
+ * goToDefinition answers "defined outside the indexed code" about a name the
+ * corpus declares. Read from the registry, each once.
+ */
+export async function ownSymbolsWithoutDefinition(h: HeldOut): Promise<string[]> {
+  const packageOf = (symbol: string) => symbol.split(' ', 4).join(' ');
+  const defined = await sql<{ symbol: string }>`
+    select distinct s.symbol from symbols s join definitions d on d.symbol_id = s.id`.execute(h.engine.db);
+  const own = new Set(defined.rows.map((r) => packageOf(r.symbol)));
+  const undefinedUsed = await sql<{ symbol: string }>`
+    select s.symbol from symbols s
+    where exists (select 1 from symbol_refs r where r.symbol_id = s.id)
+      and not exists (select 1 from definitions d where d.symbol_id = s.id)`.execute(h.engine.db);
+  return undefinedUsed.rows.map((r) => r.symbol).filter((symbol) => !isLocal(symbol) && own.has(packageOf(symbol)));
 }
 
 // ---------------------------------------------------------------- status
