@@ -543,6 +543,33 @@ const INFERRED = [
 
 const USE_INFERRED = ["import { node, rows } from './inferred';", 'export const first = rows[0]?.label;', 'export const kind = node.kind;'];
 
+// kysely's published JavaScript: a literal given to `freeze`, which a declaration file beside its JavaScript types as
+// generic, and a const whose declaration file types it by a factory. The keys of the literal a method returns are
+// their own properties (above); the methods stay functions named after the const, called through it.
+const FREEZE_DTS = ['export declare function freeze<T>(obj: T): Readonly<T>;'];
+const COLUMN_NODE_DTS = [
+  "export interface ColumnNode { readonly kind: 'ColumnNode'; readonly name: string }",
+  'type ColumnNodeFactory = Readonly<{ create(name: string): Readonly<ColumnNode> }>;',
+  'export declare const ColumnNode: ColumnNodeFactory;',
+  'export {};',
+];
+const FREEZE_JS = ['export function freeze(obj) {', '  return Object.freeze(obj);', '}'];
+const COLUMN_NODE = [
+  '/// <reference types="./column-node.d.ts" />',
+  "import { freeze } from './freeze.js';",
+  'export const ColumnNode = freeze({',
+  '  create(name) {',
+  "    return freeze({ kind: 'ColumnNode', name });",
+  '  },',
+  '});',
+];
+const USE_COLUMN = [
+  "import { ColumnNode } from './column-node.js';",
+  'export function column(name) {',
+  '  return ColumnNode.create(name).kind;',
+  '}',
+];
+
 // Parse rules as prosemirror-model types them: a union told apart by `tag`, which the style rule declares `undefined`,
 // and literals whose methods and arrow properties implement the rule's `getAttrs`.
 const RULES = [
@@ -728,6 +755,11 @@ const FILES: Record<string, string> = {
   'src/use-handlers.ts': USE_HANDLERS.join('\n') + '\n',
   'src/inferred.ts': INFERRED.join('\n') + '\n',
   'src/use-inferred.ts': USE_INFERRED.join('\n') + '\n',
+  'lib/freeze.d.ts': FREEZE_DTS.join('\n') + '\n',
+  'lib/freeze.js': FREEZE_JS.join('\n') + '\n',
+  'lib/column-node.js': COLUMN_NODE.join('\n') + '\n',
+  'lib/column-node.d.ts': COLUMN_NODE_DTS.join('\n') + '\n',
+  'lib/use-column.js': USE_COLUMN.join('\n') + '\n',
   'src/rules.ts': RULES.join('\n') + '\n',
   'src/use-rules.ts': USE_RULES.join('\n') + '\n',
   'src/changes.ts': CHANGES.join('\n') + '\n',
@@ -780,6 +812,11 @@ const TEXTS: Record<string, string[]> = {
   'src/use-handlers.ts': USE_HANDLERS,
   'src/inferred.ts': INFERRED,
   'src/use-inferred.ts': USE_INFERRED,
+  'lib/freeze.d.ts': FREEZE_DTS,
+  'lib/freeze.js': FREEZE_JS,
+  'lib/column-node.js': COLUMN_NODE,
+  'lib/column-node.d.ts': COLUMN_NODE_DTS,
+  'lib/use-column.js': USE_COLUMN,
   'src/rules.ts': RULES,
   'src/use-rules.ts': USE_RULES,
   'src/changes.ts': CHANGES,
@@ -1224,6 +1261,21 @@ describe('where goToDefinition lands, and what findReferences lists there', () =
       ),
     );
     await referencesAreTheServers(positions, (expected, where) => assert.ok(expected.length >= 1, `the server lists the key at ${where}`));
+  });
+
+  test("kysely's JavaScript: a key of a literal given to a generic is its own property, as the server's; the literal's methods are still called through the const", async () => {
+    const key = position('lib/column-node.js', 5, 'kind');
+    await definitionsAreTheServers([key], (expected, where) =>
+      assert.deepEqual(expected, [`${key[0]}:${key[1]}:${key[2]}`], `the server answers the key itself at ${where}`),
+    );
+    await referencesAreTheServers([key], (expected, where) => assert.ok(expected.length >= 1, `the server lists the key at ${where}`));
+    const [path, line, column] = position('lib/column-node.js', 4, 'create');
+    const r = await session.ok('callHierarchy', { repo, path, line, column, direction: 'incoming' });
+    assert.deepEqual(
+      r.calls.map((c: any) => `${c.from.path}:${c.from.name}`),
+      ['lib/use-column.js:column'],
+      'the method is called through the const its declaration file types',
+    );
   });
 
   test("an interface's property that extending interfaces narrow: its references are the server's, from each of them", async () => {

@@ -23,6 +23,7 @@
 // scip-typescript then wrote each key as a use of itself, defined nowhere:
 // goToDefinition answered nothing and findReferences missed the key, where
 // TypeScript answers the key. Those keys declare their own properties.
+// Methods and accessors stay uses of themselves, which sextant defines.
 import type * as ts from 'typescript';
 import type { ScipSymbolLike } from './scip-typescript-internals.js';
 
@@ -59,8 +60,11 @@ export function patchContextualProperties(prototype: FileIndexerLike, tsc: typeo
   prototype.getDeclarationsForPropertyAssignment = function (this: FileIndexerLike, node) {
     const found = original.call(this, node);
     const element = internals.getContainingObjectLiteralElement(node);
-    const ownOnly = (declarations: readonly ts.Declaration[]) => declarations.every((d) => d === element);
-    if (found !== undefined && found.length > 0) return element && ownOnly(found) ? [] : found;
+    // Only a key holding a value: a method's or an accessor's use of itself is what sextant names after the literal's
+    // holder (`X.create().` for `const X = freeze({ create() {...} })`: defineLiteralMembers in prepare.ts).
+    const isKey = element !== undefined && (tsc.isPropertyAssignment(element) || tsc.isShorthandPropertyAssignment(element));
+    const ownOnly = (declarations: readonly ts.Declaration[]) => isKey && declarations.every((d) => d === element);
+    if (found !== undefined && found.length > 0) return ownOnly(found) ? [] : found;
     if (!element) return found;
     const contextualType = this.checker.getContextualType(element.parent as ts.ObjectLiteralExpression);
     if (contextualType === undefined) return found;
