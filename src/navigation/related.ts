@@ -369,16 +369,22 @@ async function literalMemberTargets(
       rows = (await Promise.all(indexIds.map((id) => lookups.definitionsNamed(id, name)))).flat();
       named.set(name, rows);
     }
-    const literal = new RegExp(`^typeLiteral\\d+:${name.replace(/\$/g, '\\$')}(?:\\(\\))?\\.$`);
-    const targets = rows.map((d) => d.symbol).filter((t) => ancestors.some((a) => t.startsWith(a) && literal.test(t.slice(a.length))));
+    const targets = rows
+      .map((d) => d.symbol)
+      .filter((t) => {
+        const target = aliasMember(t);
+        return target !== undefined && target.name === name && ancestors.includes(target.alias);
+      });
     if (targets.length > 0) out.set(member, [...new Set(targets)]);
   }
   return out;
 }
 
 /** A member of a type alias's object type (`T#typeLiteral1:m.`, `T#typeLiteral1:m().`): the alias (`T#`) and the name. */
+const ALIAS_MEMBER = /^(.+#)typeLiteral\d+:([\w$]+)(?:\(\))?\.$/;
+
 function aliasMember(symbol: string): { alias: string; name: string } | undefined {
-  const member = symbol.startsWith('scip-typescript ') ? /^(.+#)typeLiteral\d+:([\w$]+)(?:\(\))?\.$/.exec(symbol) : null;
+  const member = symbol.startsWith('scip-typescript ') ? ALIAS_MEMBER.exec(symbol) : null;
   return member ? { alias: member[1]!, name: member[2]! } : undefined;
 }
 
